@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+// juice-server: a multi-user TCP server for a juice stand. Toolchain only: no package dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "juice-server",
+    products: [
+        .executable(name: "juice-server", targets: ["juice-server"]),
+        .executable(name: "juice-bench", targets: ["juice-bench"]),
+        .executable(name: "juice-board", targets: ["juice-board"]),
+        .library(name: "JuiceCore", targets: ["JuiceCore"]),
+        .library(name: "JuiceServer", targets: ["JuiceServer"]),
+    ],
+    targets: [
+        // The domain and the wire protocol: menu, stock rules, commands, replies, framing. No I/O.
+        .target(name: "JuiceCore"),
+        // The FruitStore actor, the journal, and the Dispatch socket server.
+        .target(name: "JuiceServer", dependencies: ["JuiceCore"]),
+        .executableTarget(name: "juice-server", dependencies: ["JuiceServer"]),
+        // A load generator for line protocols (ours and others', e.g. Redis inline commands).
+        .executableTarget(name: "juice-bench"),
+        // The live stock display: pure rendering in a library, the terminal loop in the executable.
+        .target(name: "JuiceBoard"),
+        .executableTarget(name: "juice-board", dependencies: ["JuiceBoard"]),
+        .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore"]),
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server"]),
+        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "juice-board", "juice-server"]),
+    ]
+)

@@ -1,0 +1,52 @@
+/// A parsed request line. Names are already resolved to menu indices and numbers range-checked,
+/// so executing a command never has to re-validate its arguments.
+public enum Command: Sendable, Equatable {
+    case help
+    case ping
+    case menu
+    case menuAliases
+    case stock(fruit: Int?)
+    case order(OrderRequest)
+    case restock(fruit: Int, amount: Int)
+    case set(fruit: Int, amount: Int)
+    case events(on: Bool)
+    case stats
+    case since(UInt64)
+    case auth(token: [UInt8])
+    case quit
+
+    /// Commands the `FruitStore` answers; the rest are answered by the connection itself.
+    public var needsStore: Bool {
+        switch self {
+        case .stock, .order, .restock, .set, .since, .stats: return true
+        case .help, .ping, .menu, .menuAliases, .events, .auth, .quit: return false
+        }
+    }
+}
+
+/// `ORDER <juice> [count] [key=<token>]`.
+public struct OrderRequest: Sendable, Equatable {
+    public let juice: Int
+    public let count: Int
+    /// The idempotency key, if the cashier sent one.
+    public let key: String?
+
+    public init(juice: Int, count: Int, key: String? = nil) {
+        self.juice = juice
+        self.count = count
+        self.key = key
+    }
+}
+
+/// The verbs, recognised before any argument is looked at: permission is checked on the verb,
+/// so `RESTOCK durian -1` from a client that may not restock is FORBIDDEN, not BAD_ARGUMENT.
+public enum Verb: String, Sendable, CaseIterable {
+    case help = "HELP", ping = "PING", menu = "MENU", stock = "STOCK", order = "ORDER"
+    case restock = "RESTOCK", set = "SET", events = "EVENTS", stats = "STATS", since = "SINCE"
+    case auth = "AUTH", quit = "QUIT"
+
+    /// Changing stock by hand is the manager's job.
+    public var needsManager: Bool { self == .restock || self == .set }
+
+    static let folded: [(Verb, [UInt8])] = Verb.allCases.map { ($0, Array($0.rawValue.lowercased().utf8)) }
+}

@@ -1,0 +1,37 @@
+/// Every `ERR <CODE>` the server can send. PROTOCOL.md lists the same set, with examples.
+public enum ErrorCode: String, Sendable, CaseIterable {
+    case unknownCommand = "UNKNOWN_COMMAND"
+    case unknownJuice = "UNKNOWN_JUICE"
+    case unknownFruit = "UNKNOWN_FRUIT"
+    case badArgument = "BAD_ARGUMENT"
+    case outOfStock = "OUT_OF_STOCK"
+    case overLimit = "OVER_LIMIT"
+    case badRequest = "BAD_REQUEST"
+    case lineTooLong = "LINE_TOO_LONG"
+    case keyReused = "KEY_REUSED"
+    case forbidden = "FORBIDDEN"
+    case authFailed = "AUTH_FAILED"
+    case busy = "BUSY"
+}
+
+/// A refusal: the code for programs, the message for people. Refusals change nothing.
+public struct ProtocolError: Error, Sendable, Equatable {
+    public let code: ErrorCode
+    public let message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `ERR <CODE> <message>` + CRLF.
+    public func append(to out: inout [UInt8]) {
+        out.append(ascii: "ERR ")
+        out.append(code.rawValue)
+        out.append(ascii: " ")
+        out.append(message)
+        out.appendLineEnd()
+    }
+
+    public var line: String { "ERR \(code.rawValue) \(message)" }
+}

@@ -1,0 +1,20 @@
+/// The numbers the protocol promises. PROTOCOL.md and `--help` quote these; change them together.
+public enum Limits {
+    /// No fruit is ever stocked above this (and never below 0).
+    public static let maxStock = 1_000_000_000
+    /// `ORDER <juice> [count]`: count is 1...maxOrderCount.
+    public static let maxOrderCount = 1000
+    /// A line is at most this many bytes, not counting its LF or CRLF.
+    public static let maxLineBytes = 4096
+    /// `key=<token>` of an idempotent ORDER: 1...maxKeyBytes of [A-Za-z0-9._:-].
+    public static let maxKeyBytes = 64
+    /// How many keyed orders the server remembers (durably) for idempotent retries.
+    public static let rememberedKeys = 100_000
+    /// How many recent changes `SINCE` can replay line by line; older gaps get a full snapshot event.
+    public static let historyEvents = 10_000
+}
+
+/// The version the server reports in `EVENT HELLO` and `--version`.
+public enum JuiceVersion {
+    public static let current = "1.0.0"
+}

@@ -1,0 +1,133 @@
+import Glibc
+
+/// Splits a client's byte stream into lines, the only place that knows about LF, CRLF, the line
+/// limit and telnet negotiation. It holds at most one partial line (bounded by the limit), so a
+/// client that never sends a newline cannot grow the server's memory.
+///
+/// Telnet: `IAC WILL/WONT/DO/DONT x` and `IAC SB ... IAC SE` are dropped, `IAC IAC` is a literal
+/// 0xFF byte (which is never valid UTF-8, so the parser refuses that line), and `IAC IP`
+/// (Ctrl-C in telnet) clears the partial line. 0xFF never occurs in UTF-8 text, so this never
+/// alters a well-formed line from `nc`.
+public struct LineFramer: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        case ok
+        /// The current line passed `maxLineBytes`; the caller replies `ERR LINE_TOO_LONG` and closes.
+        case lineTooLong
+    }
+
+    private enum TelnetState: Sendable {
+        case data, iac, option, subnegotiation, subnegotiationIAC
+    }
+
+    public let maxLineBytes: Int
+    /// The partial line carried over between reads; empty (and unallocated) for an idle client.
+    private var partial: [UInt8] = []
+    private var telnet: TelnetState = .data
+    private var failed = false
+
+    public init(maxLineBytes: Int = Limits.maxLineBytes) {
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Bytes of a line not yet ended, for tests and diagnostics.
+    public var pendingBytes: Int { partial.count }
+
+    /// Feeds received bytes; calls `onLine` for each complete line (without LF and trailing CR).
+    /// Stops at the first over-long line and reports it; after that the framer accepts nothing.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void) -> Outcome {
+        if failed { return .lineTooLong }
+        guard let base = chunk.baseAddress, chunk.count > 0 else { return .ok }
+        if telnet != .data || memchr(base, 0xFF, chunk.count) != nil {
+            return feedTelnet(chunk, onLine: onLine)
+        }
+        var start = 0
+        while start < chunk.count {
+            let rest = chunk.count - start
+            guard let hit = memchr(base + start, Int32(ASCII.lf), rest) else {
+                return keep(UnsafeRawBufferPointer(rebasing: chunk[start...]))
+            }
+            let end = base.distance(to: UnsafeRawPointer(hit))
+            if partial.isEmpty {
+                if !emit(UnsafeRawBufferPointer(rebasing: chunk[start..<end]), onLine) { return .lineTooLong }
+            } else {
+                partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
+                if partial.count > maxLineBytes + 1 { return fail() }
+                let ok = partial.withUnsafeBytes { emit($0, onLine) }
+                partial.removeAll(keepingCapacity: false)
+                if !ok { return .lineTooLong }
+            }
+            start = end + 1
+        }
+        return .ok
+    }
+
+    /// Emits one complete line, dropping a CR right before the LF; false if it is too long.
+    private mutating func emit(_ raw: UnsafeRawBufferPointer, _ onLine: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        var line = raw
+        if let last = line.last, last == ASCII.cr {
+            line = UnsafeRawBufferPointer(rebasing: line.dropLast())
+        }
+        if line.count > maxLineBytes {
+            failed = true
+            return false
+        }
+        onLine(line)
+        return true
+    }
+
+    /// Keeps the unfinished tail. One byte of slack: a line of exactly the limit may still be
+    /// waiting for the LF of its CRLF.
+    private mutating func keep(_ tail: UnsafeRawBufferPointer) -> Outcome {
+        if partial.count + tail.count > maxLineBytes + 1 { return fail() }
+        partial.append(contentsOf: tail)
+        return .ok
+    }
+
+    private mutating func fail() -> Outcome {
+        failed = true
+        partial = []
+        return .lineTooLong
+    }
+
+    /// The slow path, byte by byte, taken only when telnet bytes (0xFF) are in play.
+    private mutating func feedTelnet(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void) -> Outcome {
+        for byte in chunk {
+            switch telnet {
+            case .data:
+                if byte == 0xFF {
+                    telnet = .iac
+                } else if byte == ASCII.lf {
+                    let ok = partial.withUnsafeBytes { emit($0, onLine) }
+                    partial.removeAll(keepingCapacity: false)
+                    if !ok { return .lineTooLong }
+                } else {
+                    if partial.count >= maxLineBytes + 1 { return fail() }
+                    partial.append(byte)
+                }
+            case .iac:
+                switch byte {
+                case 0xFF:  // IAC IAC: a literal 0xFF data byte
+                    telnet = .data
+                    if partial.count >= maxLineBytes + 1 { return fail() }
+                    partial.append(0xFF)
+                case 0xFB...0xFE:  // WILL, WONT, DO, DONT: one option byte follows
+                    telnet = .option
+                case 0xFA:  // SB: skip until IAC SE
+                    telnet = .subnegotiation
+                case 0xF4:  // IP, "interrupt process": the user pressed Ctrl-C
+                    partial.removeAll(keepingCapacity: false)
+                    telnet = .data
+                default:  // NOP, AYT, GA, SE out of place ...: a two-byte command, dropped
+                    telnet = .data
+                }
+            case .option:
+                telnet = .data
+            case .subnegotiation:
+                if byte == 0xFF { telnet = .subnegotiationIAC }
+            case .subnegotiationIAC:
+                telnet = byte == 0xF0 ? .data : .subnegotiation
+            }
+        }
+        return .ok
+    }
+}

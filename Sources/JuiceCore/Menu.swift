@@ -1,0 +1,171 @@
+/// A fruit the store keeps in stock. `aliases` are other names a client may use for it (e.g. Korean).
+public struct Fruit: Sendable, Equatable {
+    public let name: String
+    public let aliases: [String]
+    public init(name: String, aliases: [String] = []) {
+        self.name = name
+        self.aliases = aliases
+    }
+}
+
+/// One line of a recipe: `amount` of the fruit at index `fruit` of the menu's fruit list.
+public struct Ingredient: Sendable, Equatable {
+    public let fruit: Int
+    public let amount: Int
+    public init(fruit: Int, amount: Int) {
+        self.fruit = fruit
+        self.amount = amount
+    }
+}
+
+/// A juice on the menu and its recipe, in the order the reply and event list the fruits.
+public struct Juice: Sendable, Equatable {
+    public let name: String
+    public let aliases: [String]
+    public let recipe: [Ingredient]
+    public init(name: String, aliases: [String] = [], recipe: [Ingredient]) {
+        self.name = name
+        self.aliases = aliases
+        self.recipe = recipe
+    }
+}
+
+/// What the stand sells: its fruits (in display order) and its juices with their recipes.
+/// A menu is validated when it is built, so the rest of the code can trust every index in it.
+public struct Menu: Sendable {
+    public let fruits: [Fruit]
+    public let juices: [Juice]
+    /// Per-fruit stock for a brand-new store, when the menu file gives one.
+    public let initialStock: [Int?]
+    let fruitNames: NameTable
+    let juiceNames: NameTable
+    /// Wire forms, encoded once: a fruit's or juice's canonical name as bytes.
+    public let fruitNameBytes: [[UInt8]]
+    public let juiceNameBytes: [[UInt8]]
+
+    public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil) throws(MenuError) {
+        guard !fruits.isEmpty else { throw MenuError("the menu has no fruits") }
+        guard !juices.isEmpty else { throw MenuError("the menu has no juices") }
+        var fruitTable = NameTable()
+        for (i, fruit) in fruits.enumerated() {
+            for name in [fruit.name] + fruit.aliases {
+                try Menu.checkName(name, what: "fruits[\(i)] \"\(fruit.name)\"")
+                if let other = fruitTable.insert(name, index: i) {
+                    throw MenuError("fruits[\(i)] \"\(fruit.name)\": the name \"\(name)\" is already used by fruit \"\(fruits[other].name)\"")
+                }
+            }
+        }
+        var juiceTable = NameTable()
+        for (i, juice) in juices.enumerated() {
+            let place = "juices[\(i)] \"\(juice.name)\""
+            for name in [juice.name] + juice.aliases {
+                try Menu.checkName(name, what: place)
+                if let other = juiceTable.insert(name, index: i) {
+                    throw MenuError("\(place): the name \"\(name)\" is already used by juice \"\(juices[other].name)\"")
+                }
+            }
+            guard !juice.recipe.isEmpty else { throw MenuError("\(place): the recipe is empty") }
+            var seen = Set<Int>()
+            for ingredient in juice.recipe {
+                guard fruits.indices.contains(ingredient.fruit) else {
+                    throw MenuError("\(place): the recipe names a fruit that is not on the menu")
+                }
+                guard ingredient.amount >= 1, ingredient.amount <= Limits.maxStock else {
+                    throw MenuError("\(place): the amount of \(fruits[ingredient.fruit].name) must be 1 to \(Limits.maxStock), not \(ingredient.amount)")
+                }
+                guard seen.insert(ingredient.fruit).inserted else {
+                    throw MenuError("\(place): the recipe lists \(fruits[ingredient.fruit].name) twice")
+                }
+            }
+        }
+        let stock = initialStock ?? Array(repeating: nil, count: fruits.count)
+        guard stock.count == fruits.count else { throw MenuError("initial stock must list every fruit") }
+        for (i, value) in stock.enumerated() {
+            if let value, !(0...Limits.maxStock).contains(value) {
+                throw MenuError("fruits[\(i)] \"\(fruits[i].name)\": initial stock must be 0 to \(Limits.maxStock), not \(value)")
+            }
+        }
+        self.fruits = fruits
+        self.juices = juices
+        self.initialStock = stock
+        self.fruitNames = fruitTable
+        self.juiceNames = juiceTable
+        self.fruitNameBytes = fruits.map { Array($0.name.utf8) }
+        self.juiceNameBytes = juices.map { Array($0.name.utf8) }
+    }
+
+    /// Names travel as single tokens in `key=value` and `fruit:amount+fruit:amount` forms, so they
+    /// may not hold white space, control characters, or the separators of those forms.
+    static func checkName(_ name: String, what: String) throws(MenuError) {
+        guard !name.isEmpty else { throw MenuError("\(what): a name is empty") }
+        guard name.utf8.count <= 64 else { throw MenuError("\(what): the name \"\(name)\" is longer than 64 bytes") }
+        for scalar in name.unicodeScalars {
+            let v = scalar.value
+            if v <= 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || "=:+,".unicodeScalars.contains(scalar)
+                || scalar.properties.isWhitespace {
+                throw MenuError("\(what): the name \"\(name)\" may not contain spaces, control characters or any of = : + ,")
+            }
+        }
+    }
+
+    /// The fruit a client named (canonical name or alias, ASCII case-insensitive), if any.
+    
+    public func fruitIndex(_ name: UnsafeRawBufferPointer) -> Int? { fruitNames.lookup(name) }
+    
+    public func juiceIndex(_ name: UnsafeRawBufferPointer) -> Int? { juiceNames.lookup(name) }
+
+    public func fruitIndex(_ name: String) -> Int? {
+        var n = name
+        return n.withUTF8 { fruitNames.lookup(UnsafeRawBufferPointer($0)) }
+    }
+
+    public func juiceIndex(_ name: String) -> Int? {
+        var n = name
+        return n.withUTF8 { juiceNames.lookup(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// For each fruit, the largest amount any single recipe takes: below it, some juice cannot be made.
+    public var thirstiestNeed: [Int] {
+        var need = Array(repeating: 0, count: fruits.count)
+        for juice in juices {
+            for ingredient in juice.recipe { need[ingredient.fruit] = max(need[ingredient.fruit], ingredient.amount) }
+        }
+        return need
+    }
+}
+
+public struct MenuError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension Menu {
+    /// The original Juice Maker menu: five fruits and seven juices, with Korean names as aliases.
+    public static let standard: Menu = {
+        let fruits = [
+            Fruit(name: "strawberry", aliases: ["딸기"]),
+            Fruit(name: "banana", aliases: ["바나나"]),
+            Fruit(name: "pineapple", aliases: ["파인애플"]),
+            Fruit(name: "kiwi", aliases: ["키위"]),
+            Fruit(name: "mango", aliases: ["망고"]),
+        ]
+        let (strawberry, banana, pineapple, kiwi, mango) = (0, 1, 2, 3, 4)
+        let juices = [
+            Juice(name: "strawberry", aliases: ["딸기쥬스"], recipe: [Ingredient(fruit: strawberry, amount: 16)]),
+            Juice(name: "banana", aliases: ["바나나쥬스"], recipe: [Ingredient(fruit: banana, amount: 2)]),
+            Juice(name: "kiwi", aliases: ["키위쥬스"], recipe: [Ingredient(fruit: kiwi, amount: 3)]),
+            Juice(name: "pineapple", aliases: ["파인애플쥬스"], recipe: [Ingredient(fruit: pineapple, amount: 2)]),
+            Juice(name: "strawberry-banana", aliases: ["딸바쥬스"],
+                  recipe: [Ingredient(fruit: strawberry, amount: 10), Ingredient(fruit: banana, amount: 1)]),
+            Juice(name: "mango", aliases: ["망고쥬스"], recipe: [Ingredient(fruit: mango, amount: 3)]),
+            Juice(name: "mango-kiwi", aliases: ["망키쥬스"],
+                  recipe: [Ingredient(fruit: mango, amount: 2), Ingredient(fruit: kiwi, amount: 1)]),
+        ]
+        do {
+            return try Menu(fruits: fruits, juices: juices)
+        } catch {
+            fatalError("the standard menu is invalid: \(error)")
+        }
+    }()
+}

@@ -1,0 +1,174 @@
+/// The stand's state and its rules, as a plain value: stock per fruit, the change counter `seq`,
+/// the sales ledger and the remembered order keys. `FruitStore` (an actor) owns one and is the
+/// only thing that mutates it; keeping the rules here, free of I/O and concurrency, lets them be
+/// unit-tested directly and replayed from the journal at startup.
+public struct StockLedger: Sendable {
+    public let menu: Menu
+    public private(set) var stock: [Int]
+    /// The number of applied changes (successful ORDER, RESTOCK, SET) since the store was new.
+    public private(set) var seq: UInt64 = 0
+    public private(set) var ordersServed: UInt64 = 0
+    public private(set) var ordersRefused: UInt64 = 0
+    /// Juices sold, per juice of the menu.
+    public private(set) var sold: [UInt64]
+    public private(set) var keys = KeyMemory()
+
+    public init(menu: Menu, initialStock: Int = 10) {
+        self.menu = menu
+        self.stock = menu.initialStock.map { $0 ?? initialStock }
+        self.sold = Array(repeating: 0, count: menu.juices.count)
+    }
+
+    /// An order, all or nothing: every fruit of the recipe (times the count) is checked before any
+    /// is taken, so a two-fruit juice can never take the first fruit and fail on the second.
+    public mutating func order(_ request: OrderRequest) -> OrderOutcome {
+        if let key = request.key, let seen = keys[key] {
+            guard seen.juice == request.juice, seen.count == request.count else {
+                return .keyReused(ProtocolError(.keyReused, "key '\(key)' was used for ORDER \(menu.juices[seen.juice].name) \(seen.count)"))
+            }
+            return .duplicate(reply: seen.reply)
+        }
+        let juice = menu.juices[request.juice]
+        var shortage: [(fruit: Int, need: Int, have: Int)] = []
+        for ingredient in juice.recipe {
+            let need = ingredient.amount * request.count
+            if stock[ingredient.fruit] < need {
+                shortage.append((ingredient.fruit, need, stock[ingredient.fruit]))
+            }
+        }
+        if !shortage.isEmpty {
+            ordersRefused += 1
+            let error = outOfStock(shortage)
+            if let key = request.key {
+                keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(error.line.utf8)))
+            }
+            return .refused(error, have: juice.recipe.map { stock[$0.fruit] })
+        }
+        var touched: [FruitValue] = []
+        touched.reserveCapacity(juice.recipe.count)
+        for ingredient in juice.recipe {
+            stock[ingredient.fruit] -= ingredient.amount * request.count
+            touched.append(FruitValue(fruit: ingredient.fruit, value: stock[ingredient.fruit]))
+        }
+        seq += 1
+        ordersServed += 1
+        sold[request.juice] += UInt64(request.count)
+        let change = Change(seq: seq, kind: .order(request), touched: touched)
+        if let key = request.key {
+            var reply: [UInt8] = []
+            Wire.appendReply(for: change, menu: menu, to: &reply, lineEnd: false)
+            keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: reply))
+        }
+        return .applied(change)
+    }
+
+    /// Adds to a fruit's stock; refused when it would pass the ceiling.
+    public mutating func restock(fruit: Int, amount: Int) -> Result<Change, ProtocolError> {
+        guard stock[fruit] <= Limits.maxStock - amount else {
+            return .failure(ProtocolError(.overLimit,
+                "\(menu.fruits[fruit].name)=\(stock[fruit]) plus \(amount) would pass the limit of \(Limits.maxStock)"))
+        }
+        stock[fruit] += amount
+        seq += 1
+        return .success(Change(seq: seq, kind: .restock(fruit: fruit, amount: amount),
+                               touched: [FruitValue(fruit: fruit, value: stock[fruit])]))
+    }
+
+    /// The stock editor's absolute value (already range-checked by the parser).
+    public mutating func set(fruit: Int, amount: Int) -> Change {
+        precondition((0...Limits.maxStock).contains(amount), "SET amount out of range")
+        stock[fruit] = amount
+        seq += 1
+        return Change(seq: seq, kind: .set(fruit: fruit, amount: amount), touched: [FruitValue(fruit: fruit, value: amount)])
+    }
+
+    private func outOfStock(_ shortage: [(fruit: Int, need: Int, have: Int)]) -> ProtocolError {
+        let needs = shortage.map { "\(menu.fruits[$0.fruit].name)=\($0.need)" }.joined(separator: " ")
+        let has = shortage.map { "\(menu.fruits[$0.fruit].name)=\($0.have)" }.joined(separator: " ")
+        return ProtocolError(.outOfStock, "needs \(needs) has \(has)")
+    }
+}
+
+/// A fruit and its stock after a change.
+public struct FruitValue: Sendable, Equatable {
+    public let fruit: Int
+    public let value: Int
+    public init(fruit: Int, value: Int) {
+        self.fruit = fruit
+        self.value = value
+    }
+}
+
+/// One applied change: what the journal records, the reply reports and the event broadcasts.
+public struct Change: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case order(OrderRequest)
+        case restock(fruit: Int, amount: Int)
+        case set(fruit: Int, amount: Int)
+    }
+    public let seq: UInt64
+    public let kind: Kind
+    /// The fruits the change touched, with their new values, in recipe order for an order.
+    public let touched: [FruitValue]
+}
+
+public enum OrderOutcome: Sendable, Equatable {
+    case applied(Change)
+    /// Out of stock; `have` is the stock of each recipe fruit at the time (for the journal).
+    case refused(ProtocolError, have: [Int])
+    /// A retry of a keyed order: the original reply line (without CRLF), to send with ` dup`.
+    case duplicate(reply: [UInt8])
+    case keyReused(ProtocolError)
+}
+
+extension StockLedger {
+    /// Replays one journal or snapshot fact at startup. Values are taken as recorded, so replay
+    /// does not depend on the rules that produced them.
+    public mutating func restore(seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64) {
+        self.seq = seq
+        self.ordersServed = ordersServed
+        self.ordersRefused = ordersRefused
+    }
+
+    public mutating func restore(fruit: Int, value: Int) {
+        stock[fruit] = value
+    }
+
+    public mutating func restore(juice: Int, sold: UInt64) {
+        self.sold[juice] = sold
+    }
+
+    public mutating func restoreKey(_ key: String, _ entry: KeyMemory.Entry) {
+        keys.remember(key, entry)
+    }
+
+    /// Re-applies a recorded change.
+    public mutating func replay(_ change: Change) {
+        for t in change.touched { stock[t.fruit] = t.value }
+        seq = change.seq
+        if case .order(let request) = change.kind {
+            ordersServed += 1
+            sold[request.juice] += UInt64(request.count)
+            if let key = request.key {
+                var reply: [UInt8] = []
+                Wire.appendReply(for: change, menu: menu, to: &reply, lineEnd: false)
+                keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: reply))
+            }
+        }
+    }
+
+    /// Re-applies a recorded refusal (a refused order changes only the counters and keys).
+    public mutating func replayRefusal(_ request: OrderRequest, have: [Int]) {
+        ordersRefused += 1
+        guard let key = request.key else { return }
+        let recipe = menu.juices[request.juice].recipe
+        let needs = recipe.enumerated().compactMap { i, ing -> String? in
+            i < have.count && have[i] < ing.amount * request.count ? "\(menu.fruits[ing.fruit].name)=\(ing.amount * request.count)" : nil
+        }
+        let has = recipe.enumerated().compactMap { i, ing -> String? in
+            i < have.count && have[i] < ing.amount * request.count ? "\(menu.fruits[ing.fruit].name)=\(have[i])" : nil
+        }
+        let line = ProtocolError(.outOfStock, "needs \(needs.joined(separator: " ")) has \(has.joined(separator: " "))").line
+        keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(line.utf8)))
+    }
+}
