@@ -1,0 +1,75 @@
+import Foundation
+
+/// The server's resident memory, from the VmRSS line of /proc/PID/status.
+enum ProcessMemory {
+    static func residentKilobytes(pid: Int32) throws(BenchError) -> Int {
+        let path = "/proc/\(pid)/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw BenchError.fatal("cannot read \(path): is \(pid) the server's process id?")
+        }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            // "VmRSS:\t   12345 kB"
+            if let number = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first,
+               let kilobytes = Int(number) {
+                return kilobytes
+            }
+        }
+        throw BenchError.fatal("no VmRSS line in \(path)")
+    }
+}
+
+struct IdleResult {
+    var plan: IdlePlan
+    var connections: Int
+    var rssBeforeKilobytes: Int
+    var rssAfterConnectKilobytes: Int
+    var rssAfterKilobytes: Int
+    var heldSeconds: Double
+    var lostConnections: Int
+    var interrupted: Bool
+
+    /// The headline: what each connection added to the server's memory.
+    var bytesPerConnectionAdded: Double {
+        Double(rssAfterKilobytes - rssBeforeKilobytes) * 1024 / Double(max(connections, 1))
+    }
+    /// The whole RSS divided by the connections (includes the server's baseline).
+    var bytesPerConnectionTotal: Double {
+        Double(rssAfterKilobytes) * 1024 / Double(max(connections, 1))
+    }
+}
+
+extension LoadEngine {
+    /// Opens N connections that send nothing (beyond an optional probe), waits until the
+    /// server has provably accepted each, holds them, and reads the server's RSS.
+    static func runIdle(_ plan: IdlePlan) throws(BenchError) -> IdleResult {
+        let common = plan.common
+        let progress = ProgressLine(enabled: common.progress)
+        let wire = WireSettings(requests: [], setup: [], watchSetup: [], watchSetupReplyLines: 0,
+                                probe: plan.probe.map { ByteString($0, appendingCRLF: true) },
+                                replySkip: plan.replySkip.map { ByteString($0) }, eventMatch: [],
+                                greetingLines: plan.greetingLines)
+        let engine = try LoadEngine(endpoint: common.endpoint, wire: wire, pipeline: 1,
+                                    connectBurst: common.connectBurst, watchers: 0, pacedFanout: false,
+                                    checkSequence: false, progress: progress)
+        let before = try ProcessMemory.residentKilobytes(pid: plan.pid)
+
+        progress.stage = .connecting(what: "idle connections", target: plan.connections)
+        engine.open(.idle, count: plan.connections)
+        let ready = try engine.pump(until: monotonicNow() + nanos(seconds: common.connectTimeout)) {
+            engine.readyIdle == plan.connections
+        }
+        try engine.requireReady(ready, what: "idle connections", count: engine.readyIdle, of: plan.connections,
+                                within: common.connectTimeout)
+        let afterConnect = try ProcessMemory.residentKilobytes(pid: plan.pid)
+
+        let start = monotonicNow()
+        progress.stage = .holding(start: start)
+        _ = try engine.pump(until: start + nanos(seconds: common.duration)) { false }
+        let after = try ProcessMemory.residentKilobytes(pid: plan.pid)
+        progress.finish()
+        return IdleResult(plan: plan, connections: plan.connections, rssBeforeKilobytes: before,
+                          rssAfterConnectKilobytes: afterConnect, rssAfterKilobytes: after,
+                          heldSeconds: seconds(monotonicNow() - start), lostConnections: engine.lostConnections,
+                          interrupted: engine.interrupted)
+    }
+}

@@ -1,0 +1,140 @@
+import Glibc
+
+/// What a received line means, by connection role. This is the hot path: lines are byte
+/// ranges inside the receive buffer, never Strings.
+extension LoadEngine {
+    @inline(__always)
+    func handleLine(_ connection: Connection, _ line: UnsafeRawPointer, length rawLength: Int, now: Nanos) {
+        var length = rawLength
+        if length > 0 && line.load(fromByteOffset: length - 1, as: UInt8.self) == ASCII.carriageReturn {
+            length -= 1
+        }
+        // The greeting comes first, whatever it looks like.
+        if connection.greetingLinesLeft > 0 {
+            connection.greetingLinesLeft -= 1
+            finishHandshakeIfComplete(connection)
+            return
+        }
+        switch connection.role {
+        case .requester:
+            if wire.replySkip.anyIsPrefix(of: line, length: length) { return }
+            if connection.handshakeLinesLeft > 0 {
+                if isErrorReply(line, length: length) {
+                    let reply = String(decoding: UnsafeRawBufferPointer(start: line, count: length), as: UTF8.self)
+                    failure = .fatal("a setup line was refused by the server: \(reply)")
+                }
+                connection.handshakeLinesLeft -= 1
+                finishHandshakeIfComplete(connection)
+                return
+            }
+            handleReply(connection, line, length: length, now: now)
+        case .watcher:
+            // Watch-setup replies (e.g. Redis's 6-line SUBSCRIBE reply) are discarded whole.
+            if connection.handshakeLinesLeft > 0 {
+                connection.handshakeLinesLeft -= 1
+                finishHandshakeIfComplete(connection)
+                return
+            }
+            if wire.eventMatch.anyIsPrefix(of: line, length: length) {
+                handleEvent(connection, line, length: length, now: now)
+            }
+        case .idle:
+            if connection.handshakeLinesLeft > 0 && !wire.replySkip.anyIsPrefix(of: line, length: length) {
+                connection.handshakeLinesLeft -= 1   // the probe's reply: the server is serving us
+                finishHandshakeIfComplete(connection)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func finishHandshakeIfComplete(_ connection: Connection) {
+        if connection.phase == .handshaking && connection.greetingLinesLeft == 0 && connection.handshakeLinesLeft == 0 {
+            becomeReady(connection)
+        }
+    }
+
+    @inline(__always)
+    private func isInWindow(_ time: Nanos) -> Bool {
+        time >= windowStart && time < windowEnd
+    }
+
+    /// A reply completes the oldest request in flight on its connection (replies come in
+    /// request order); while the run is sending, it is replaced by a new request at once.
+    @inline(__always)
+    private func handleReply(_ connection: Connection, _ line: UnsafeRawPointer, length: Int, now: Nanos) {
+        guard connection.sendTimes.count > 0 else {
+            unexpectedReplies += 1
+            return
+        }
+        let sentAt = connection.sendTimes.popOldest()
+        connection.outstanding -= 1
+        totalReplies += 1
+        let failed = isErrorReply(line, length: length)
+        if isInWindow(now) {
+            windowReplies += 1
+            latency.record(now &- sentAt)
+            if failed { windowErrors += 1 }
+        }
+        if failed {
+            noteError(line, length: length)
+        } else if checkSequence {
+            noteOrderSequence(parseSequenceNumber(line, length: length))
+        }
+        if sending { queueRequest(connection) }
+    }
+
+    private func noteError(_ line: UnsafeRawPointer, length: Int) {
+        totalErrors += 1
+        if firstErrorReply == nil {
+            firstErrorReply = String(decoding: UnsafeRawBufferPointer(start: line, count: min(length, 200)), as: UTF8.self)
+        }
+        // A failed order produces no event. With one order in flight it is the newest one,
+        // so take it out of the list that events are attributed to.
+        if pacedFanout && !orderSendTimes.isEmpty { orderSendTimes.removeLast() }
+    }
+
+    private func noteOrderSequence(_ sequence: UInt64?) {
+        guard let sequence else {
+            orderSequenceFaults += 1
+            return
+        }
+        if let last = lastOrderSequence, sequence != last &+ 1 { orderSequenceFaults += 1 }
+        if firstOrderSequence == nil { firstOrderSequence = sequence }
+        lastOrderSequence = sequence
+    }
+
+    @inline(__always)
+    func queueRequest(_ connection: Connection) {
+        let request = wire.requests[connection.nextRequest]
+        connection.nextRequest += 1
+        if connection.nextRequest == wire.requests.count { connection.nextRequest = 0 }
+        connection.output.append(request.base, count: request.count)
+        connection.outstanding += 1
+        connection.unstampedRequests += 1
+    }
+
+    /// The k-th event on a watcher belongs to the k-th order sent (FIFO); its fan-out latency
+    /// is from that order's send to now.
+    @inline(__always)
+    private func handleEvent(_ connection: Connection, _ line: UnsafeRawPointer, length: Int, now: Nanos) {
+        let k = connection.eventsSeen
+        connection.eventsSeen += 1
+        totalEvents += 1
+        let measured = isInWindow(now)
+        if measured { windowEvents += 1 }
+        if k < orderSendTimes.count {
+            if measured { fanoutLatency.record(now &- orderSendTimes[k]) }
+        } else {
+            connection.unattributedEvents += 1
+        }
+        if checkSequence {
+            guard let sequence = parseSequenceNumber(line, length: length) else {
+                connection.sequenceFaults += 1
+                return
+            }
+            if let last = connection.lastSequence, sequence != last &+ 1 { connection.sequenceFaults += 1 }
+            if connection.firstSequence == nil { connection.firstSequence = sequence }
+            connection.lastSequence = sequence
+        }
+    }
+}

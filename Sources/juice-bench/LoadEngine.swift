@@ -1,0 +1,311 @@
+import Glibc
+
+/// The lines a run sends and the rules for reading what comes back, pre-encoded as bytes.
+struct WireSettings {
+    var requests: [ByteString]
+    var setup: [ByteString]
+    var watchSetup: [ByteString]
+    var watchSetupReplyLines: Int
+    var probe: ByteString?
+    var replySkip: [ByteString]
+    var eventMatch: [ByteString]
+    var greetingLines: Int
+}
+
+/// Drives every connection of a run from the calling thread: non-blocking sockets and one
+/// level-triggered epoll, no thread per connection. Per-role behaviour (what a line means)
+/// lives in LoadEngine+Lines.swift, the phases of a run in LoadRun.swift and IdleRun.swift.
+final class LoadEngine {
+    /// One recv() per readiness event reads up to this much.
+    static let scratchSize = 256 * 1024
+    /// A line longer than this means we are not speaking the protocol we think we are.
+    static let maxLineLength = 1 << 20
+
+    let endpoint: Endpoint
+    let address: sockaddr_in
+    let wire: WireSettings
+    let pipeline: Int
+    let connectBurst: Int
+    let epoll: Epoll
+    let scratch: UnsafeMutableRawPointer
+    let progress: ProgressLine
+
+    var connections: [Connection] = []
+    private var connectQueue: [Int] = []
+    private var connectQueueHead = 0
+    /// Started but not ready yet (connecting, or reading greeting/setup replies).
+    private(set) var connectsInProgress = 0
+    private(set) var readyRequesters = 0
+    private(set) var readyWatchers = 0
+    private(set) var readyIdle = 0
+
+    /// Set from inside event handling when the run cannot go on; `pump` throws it.
+    var failure: BenchError?
+    var lostConnections = 0
+    var firstLossReason: String?
+    var interrupted = false
+
+    // Request/reply accounting (LoadEngine+Lines.swift).
+    var sending = false
+    var windowStart: Nanos = .max
+    var windowEnd: Nanos = .max
+    let latency = LatencyHistogram()
+    var totalReplies = 0
+    var windowReplies = 0
+    var totalErrors = 0
+    var windowErrors = 0
+    var firstErrorReply: String?
+    var unexpectedReplies = 0
+
+    // Fan-out accounting: the send time of every request that should produce one event, in
+    // send order; watchers attribute their k-th event to entry k.
+    let recordsOrders: Bool
+    let pacedFanout: Bool
+    let checkSequence: Bool
+    var orderSendTimes: [Nanos] = []
+    let fanoutLatency = LatencyHistogram()
+    var totalEvents = 0
+    var windowEvents = 0
+    var firstOrderSequence: UInt64?
+    var lastOrderSequence: UInt64?
+    var orderSequenceFaults = 0
+
+    init(endpoint: Endpoint, wire: WireSettings, pipeline: Int, connectBurst: Int,
+         watchers: Int, pacedFanout: Bool, checkSequence: Bool, progress: ProgressLine) throws(BenchError) {
+        self.endpoint = endpoint
+        self.address = try endpoint.socketAddress()
+        self.wire = wire
+        self.pipeline = pipeline
+        self.connectBurst = connectBurst
+        self.recordsOrders = watchers > 0
+        self.pacedFanout = pacedFanout
+        self.checkSequence = checkSequence
+        self.progress = progress
+        epoll = try Epoll()
+        scratch = .allocate(byteCount: Self.scratchSize, alignment: 64)
+    }
+
+    deinit { scratch.deallocate() }
+
+    // MARK: Connecting
+
+    /// Creates `count` connections of `role` and queues them for connecting; at most
+    /// `connectBurst` are in progress at once (so 10,000 connections do not overflow the
+    /// server's accept backlog). Returns their tokens.
+    @discardableResult
+    func open(_ role: ConnectionRole, count: Int) -> Range<Int> {
+        let first = connections.count
+        let handshakeLines: Int
+        switch role {
+        case .requester: handshakeLines = wire.setup.count
+        case .watcher: handshakeLines = wire.watchSetup.count * wire.watchSetupReplyLines
+        case .idle: handshakeLines = wire.probe == nil ? 0 : 1
+        }
+        connections.reserveCapacity(first + count)
+        for token in first..<(first + count) {
+            connections.append(Connection(token: token, role: role, greetingLines: wire.greetingLines,
+                                          handshakeLines: handshakeLines, pipeline: pipeline))
+            connectQueue.append(token)
+        }
+        startQueuedConnects()
+        return first..<(first + count)
+    }
+
+    private func startQueuedConnects() {
+        while connectsInProgress < connectBurst && connectQueueHead < connectQueue.count && failure == nil {
+            let connection = connections[connectQueue[connectQueueHead]]
+            connectQueueHead += 1
+            do {
+                connection.fd = try Socket.startConnect(to: address)
+            } catch {
+                failure = .fatal("cannot connect to \(endpoint): \(error.message)")
+                return
+            }
+            connection.phase = .connecting
+            connectsInProgress += 1
+            // Writability reports the end of the non-blocking connect.
+            epoll.add(connection.fd, token: connection.token, interest: Epoll.writable)
+        }
+        if connectQueueHead == connectQueue.count && connectQueueHead > 0 {
+            connectQueue.removeAll(keepingCapacity: false)
+            connectQueueHead = 0
+        }
+    }
+
+    private func finishConnect(_ connection: Connection) {
+        let code = Socket.pendingError(connection.fd)
+        guard code == 0 else {
+            failure = .fatal("cannot connect to \(endpoint): \(errnoDescription(code))")
+            return
+        }
+        connection.phase = .handshaking
+        epoll.modify(connection.fd, token: connection.token, interest: Epoll.readable)
+        // Setup lines go out at once; their replies are read after the greeting.
+        switch connection.role {
+        case .requester: for line in wire.setup { connection.output.append(line.base, count: line.count) }
+        case .watcher: for line in wire.watchSetup { connection.output.append(line.base, count: line.count) }
+        case .idle: if let probe = wire.probe { connection.output.append(probe.base, count: probe.count) }
+        }
+        if !connection.output.isEmpty { flush(connection) }
+        if connection.phase == .handshaking && connection.greetingLinesLeft == 0 && connection.handshakeLinesLeft == 0 {
+            becomeReady(connection)
+        }
+    }
+
+    func becomeReady(_ connection: Connection) {
+        connection.phase = .ready
+        connectsInProgress -= 1
+        switch connection.role {
+        case .requester: readyRequesters += 1
+        case .watcher: readyWatchers += 1
+        case .idle: readyIdle += 1
+        }
+    }
+
+    /// The server closed the connection, or the socket failed.
+    func lose(_ connection: Connection, reason: String) {
+        let phase = connection.phase
+        epoll.remove(connection.fd)
+        close(connection.fd)
+        connection.fd = -1
+        connection.phase = .closed
+        if phase == .handshaking || phase == .connecting {
+            connectsInProgress -= 1
+            failure = .fatal("the server at \(endpoint) closed a new connection before it was ready (\(reason))")
+            return
+        }
+        lostConnections += 1
+        if firstLossReason == nil { firstLossReason = reason }
+    }
+
+    // MARK: The loop
+
+    /// Runs the event loop until `isDone()` or `deadline`; true if `isDone()` became true.
+    /// Also ends (false) on SIGINT/SIGTERM, and throws a failure raised by event handling.
+    func pump(until deadline: Nanos, _ isDone: () -> Bool) throws(BenchError) -> Bool {
+        while true {
+            if let failure { throw failure }
+            if isDone() { return true }
+            let now = monotonicNow()
+            if now >= deadline { return false }
+            if Interrupt.requested {
+                interrupted = true
+                return false
+            }
+            progress.tick(now: now, engine: self)
+            // Short waits keep the window edges and progress line accurate when idle.
+            let timeout = Int32(min(50, (deadline - now + 999_999) / 1_000_000))
+            let ready = epoll.wait(timeoutMilliseconds: timeout)
+            for index in 0..<ready {
+                handle(token: epoll.token(at: index), flags: epoll.flags(at: index))
+            }
+            if connectsInProgress < connectBurst && connectQueueHead < connectQueue.count {
+                startQueuedConnects()
+            }
+        }
+    }
+
+    @inline(__always)
+    private func handle(token: Int, flags: UInt32) {
+        let connection = connections[token]
+        switch connection.phase {
+        case .connecting:
+            finishConnect(connection)
+        case .handshaking, .ready:
+            if flags & (Epoll.readable | Epoll.error | Epoll.hangUp) != 0 {
+                readAvailable(connection)
+            }
+            if flags & Epoll.writable != 0 && connection.phase != .closed {
+                flush(connection)
+            }
+        case .waitingToConnect, .closed:
+            break
+        }
+    }
+
+    // MARK: Reading and writing
+
+    /// One recv() into the shared scratch buffer, then every complete line is handled in
+    /// place; an incomplete tail is kept for the next read. Replies this produced (new
+    /// requests) are written in one batch afterwards.
+    private func readAvailable(_ connection: Connection) {
+        let received = recv(connection.fd, scratch, Self.scratchSize, 0)
+        if received > 0 {
+            let now = monotonicNow()
+            splitLines(connection, count: received, now: now)
+            if connection.phase != .closed && (connection.unstampedRequests > 0 || !connection.output.isEmpty) {
+                flush(connection)
+            }
+        } else if received == 0 {
+            lose(connection, reason: "closed by the server")
+        } else if errno != EAGAIN && errno != EINTR {
+            lose(connection, reason: errnoDescription())
+        }
+    }
+
+    @inline(__always)
+    private func splitLines(_ connection: Connection, count: Int, now: Nanos) {
+        var start = 0
+        while start < count {
+            guard let newline = memchr(scratch + start, Int32(ASCII.newline), count - start) else {
+                connection.partialLine.append(scratch + start, count: count - start)
+                if connection.partialLine.count > Self.maxLineLength {
+                    failure = .fatal("the server at \(endpoint) sent a line longer than \(Self.maxLineLength) bytes")
+                }
+                return
+            }
+            let end = scratch.distance(to: newline)
+            if connection.partialLine.isEmpty {
+                handleLine(connection, scratch + start, length: end - start, now: now)
+            } else {
+                connection.partialLine.append(scratch + start, count: end - start)
+                handleLine(connection, connection.partialLine.readPointer, length: connection.partialLine.count, now: now)
+                connection.partialLine.removeAll()
+            }
+            if connection.phase == .closed { return }
+            start = end + 1
+        }
+    }
+
+    /// Stamps requests queued since the last flush with the time just before send(), then
+    /// writes as much as the socket takes; the rest waits for writability.
+    func flush(_ connection: Connection) {
+        if connection.unstampedRequests > 0 {
+            let now = monotonicNow()
+            for _ in 0..<connection.unstampedRequests {
+                connection.sendTimes.push(now)
+                if recordsOrders { orderSendTimes.append(now) }
+            }
+            connection.unstampedRequests = 0
+        }
+        while !connection.output.isEmpty {
+            let sent = send(connection.fd, connection.output.readPointer, connection.output.count, Int32(MSG_NOSIGNAL))
+            if sent > 0 {
+                connection.output.consume(sent)
+            } else if sent < 0 && errno == EINTR {
+                continue
+            } else if sent < 0 && errno == EAGAIN {
+                if !connection.watchingWritable {
+                    connection.watchingWritable = true
+                    epoll.modify(connection.fd, token: connection.token, interest: Epoll.readable | Epoll.writable)
+                }
+                return
+            } else {
+                lose(connection, reason: errnoDescription())
+                return
+            }
+        }
+        if connection.watchingWritable {
+            connection.watchingWritable = false
+            epoll.modify(connection.fd, token: connection.token, interest: Epoll.readable)
+        }
+    }
+}
+
+extension BenchError {
+    var message: String {
+        switch self {
+        case .usage(let message, _), .fatal(let message): return message
+        }
+    }
+}

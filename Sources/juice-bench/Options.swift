@@ -1,0 +1,242 @@
+/// Command-line parsing. Pure: turns arguments into a `Command` or a `BenchError.usage`,
+/// without touching the network, so it can be checked by `juice-bench self-test`.
+
+/// Options every load subcommand accepts.
+struct CommonOptions {
+    var endpoint = Endpoint(host: "127.0.0.1", port: 7878)
+    var warmup = 1.0
+    var duration = 5.0
+    /// After the window: how long to wait for outstanding replies and events.
+    var drain = 3.0
+    var json = false
+    var connectBurst = 200
+    var connectTimeout = 30.0
+    var progress = true
+}
+
+struct OrdersOptions {
+    var common = CommonOptions()
+    var connections = 50
+    var pipeline = 1
+    var juice = "mango-kiwi"
+}
+
+struct FanoutOptions {
+    var common = CommonOptions()
+    var watchers = 1000
+    var juice = "mango-kiwi"
+}
+
+struct IdleOptions {
+    var common: CommonOptions = {
+        var common = CommonOptions()
+        common.duration = 2     // how long to hold the connections before the final RSS read
+        return common
+    }()
+    var connections = 1000
+    var pid: Int32 = 0
+    var greetingLines = 1
+    var probe: String?
+    var replySkip: [String] = []
+}
+
+struct RawOptions {
+    var common = CommonOptions()
+    var requests: [String] = []
+    var setup: [String] = []
+    var replySkip: [String] = []
+    var greetingLines = 0
+    var connections = 1
+    var pipeline = 1
+    var watchers = 0
+    var watchSetup: [String] = []
+    var watchSetupLines = 1
+    var eventMatch: [String] = []
+    var checkSequence = false
+}
+
+enum Command {
+    case help(subcommand: String?)
+    case selfTest
+    case orders(OrdersOptions)
+    case fanout(FanoutOptions)
+    case idle(IdleOptions)
+    case raw(RawOptions)
+}
+
+/// Walks the arguments of one subcommand; understands `--flag value` and `--flag=value`.
+struct ArgumentReader {
+    let subcommand: String
+    private var remaining: ArraySlice<String>
+    private var inlineValue: String?
+
+    init(subcommand: String, arguments: ArraySlice<String>) {
+        self.subcommand = subcommand
+        remaining = arguments
+    }
+
+    mutating func nextFlag() throws(BenchError) -> String? {
+        if let inlineValue {
+            throw usage("unexpected value '\(inlineValue)'")
+        }
+        guard let argument = remaining.popFirst() else { return nil }
+        guard argument.hasPrefix("-") else { throw usage("unexpected argument '\(argument)'") }
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            inlineValue = String(argument[argument.index(after: equals)...])
+            return String(argument[..<equals])
+        }
+        return argument
+    }
+
+    mutating func string(for flag: String) throws(BenchError) -> String {
+        if let value = inlineValue {
+            inlineValue = nil
+            return value
+        }
+        guard let value = remaining.popFirst() else { throw usage("\(flag) needs a value") }
+        return value
+    }
+
+    mutating func int(for flag: String, min: Int = 0, max: Int = Int.max) throws(BenchError) -> Int {
+        let text = try string(for: flag)
+        guard let value = Int(text), value >= min, value <= max else {
+            throw usage("\(flag) needs a whole number between \(min) and \(max), not '\(text)'")
+        }
+        return value
+    }
+
+    mutating func seconds(for flag: String, allowZero: Bool = true) throws(BenchError) -> Double {
+        let text = try string(for: flag)
+        guard let value = Double(text), value.isFinite, value >= 0, allowZero || value > 0 else {
+            throw usage("\(flag) needs a number of seconds\(allowZero ? "" : " above 0"), not '\(text)'")
+        }
+        return value
+    }
+
+    func usage(_ message: String) -> BenchError {
+        .usage(message, subcommand: subcommand)
+    }
+
+    /// Handles the flags shared by all subcommands; false if `flag` is not one of them.
+    mutating func parseCommon(_ flag: String, into common: inout CommonOptions) throws(BenchError) -> Bool {
+        switch flag {
+        case "--host": common.endpoint.host = try string(for: flag)
+        case "--port": common.endpoint.port = try int(for: flag, min: 1, max: 65535)
+        case "--duration": common.duration = try seconds(for: flag, allowZero: false)
+        case "--warmup": common.warmup = try seconds(for: flag)
+        case "--drain": common.drain = try seconds(for: flag)
+        case "--json": common.json = true
+        case "--no-progress": common.progress = false
+        case "--connect-burst": common.connectBurst = try int(for: flag, min: 1)
+        case "--connect-timeout": common.connectTimeout = try seconds(for: flag, allowZero: false)
+        default: return false
+        }
+        return true
+    }
+}
+
+let subcommandNames = ["orders", "fanout", "idle", "raw"]
+
+func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
+    guard let first = arguments.first else {
+        throw BenchError.usage("missing subcommand", subcommand: nil)
+    }
+    switch first {
+    case "-h", "--help", "help":
+        let topic = arguments.dropFirst().first
+        if let topic, !subcommandNames.contains(topic) {
+            throw BenchError.usage("unknown subcommand '\(topic)'", subcommand: nil)
+        }
+        return .help(subcommand: topic)
+    case "self-test":
+        return .selfTest
+    case "orders", "fanout", "idle", "raw":
+        let rest = arguments.dropFirst()
+        if rest.contains("--help") || rest.contains("-h") { return .help(subcommand: first) }
+        var reader = ArgumentReader(subcommand: first, arguments: rest)
+        switch first {
+        case "orders": return .orders(try parseOrders(&reader))
+        case "fanout": return .fanout(try parseFanout(&reader))
+        case "idle": return .idle(try parseIdle(&reader))
+        default: return .raw(try parseRaw(&reader))
+        }
+    default:
+        throw BenchError.usage("unknown subcommand '\(first)'", subcommand: nil)
+    }
+}
+
+private func parseOrders(_ reader: inout ArgumentReader) throws(BenchError) -> OrdersOptions {
+    var options = OrdersOptions()
+    while let flag = try reader.nextFlag() {
+        if try reader.parseCommon(flag, into: &options.common) { continue }
+        switch flag {
+        case "--conns": options.connections = try reader.int(for: flag, min: 1)
+        case "--pipeline": options.pipeline = try reader.int(for: flag, min: 1, max: 65536)
+        case "--juice": options.juice = try reader.string(for: flag)
+        default: throw reader.usage("unknown option \(flag)")
+        }
+    }
+    return options
+}
+
+private func parseFanout(_ reader: inout ArgumentReader) throws(BenchError) -> FanoutOptions {
+    var options = FanoutOptions()
+    while let flag = try reader.nextFlag() {
+        if try reader.parseCommon(flag, into: &options.common) { continue }
+        switch flag {
+        case "--watchers": options.watchers = try reader.int(for: flag, min: 1)
+        case "--juice": options.juice = try reader.string(for: flag)
+        default: throw reader.usage("unknown option \(flag)")
+        }
+    }
+    return options
+}
+
+private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> IdleOptions {
+    var options = IdleOptions()
+    var sawPid = false
+    while let flag = try reader.nextFlag() {
+        if try reader.parseCommon(flag, into: &options.common) { continue }
+        switch flag {
+        case "--conns": options.connections = try reader.int(for: flag, min: 1)
+        case "--pid":
+            options.pid = Int32(try reader.int(for: flag, min: 1, max: Int(Int32.max)))
+            sawPid = true
+        case "--greeting-lines": options.greetingLines = try reader.int(for: flag, max: 1000)
+        case "--probe": options.probe = try reader.string(for: flag)
+        case "--reply-skip": options.replySkip.append(try reader.string(for: flag))
+        default: throw reader.usage("unknown option \(flag)")
+        }
+    }
+    guard sawPid else { throw reader.usage("--pid PID (the server's process id) is required") }
+    if options.greetingLines == 0 && options.probe == nil {
+        throw reader.usage("with --greeting-lines 0 give --probe LINE (e.g. PING), so that each connection proves the server accepted it")
+    }
+    return options
+}
+
+private func parseRaw(_ reader: inout ArgumentReader) throws(BenchError) -> RawOptions {
+    var options = RawOptions()
+    while let flag = try reader.nextFlag() {
+        if try reader.parseCommon(flag, into: &options.common) { continue }
+        switch flag {
+        case "--request": options.requests.append(try reader.string(for: flag))
+        case "--setup": options.setup.append(try reader.string(for: flag))
+        case "--reply-skip": options.replySkip.append(try reader.string(for: flag))
+        case "--greeting-lines": options.greetingLines = try reader.int(for: flag, max: 1000)
+        case "--conns": options.connections = try reader.int(for: flag, min: 1)
+        case "--pipeline": options.pipeline = try reader.int(for: flag, min: 1, max: 65536)
+        case "--watchers": options.watchers = try reader.int(for: flag)
+        case "--watch-setup": options.watchSetup.append(try reader.string(for: flag))
+        case "--watch-setup-lines": options.watchSetupLines = try reader.int(for: flag, max: 1000)
+        case "--event-match": options.eventMatch.append(try reader.string(for: flag))
+        case "--check-seq": options.checkSequence = true
+        default: throw reader.usage("unknown option \(flag)")
+        }
+    }
+    guard !options.requests.isEmpty else { throw reader.usage("--request LINE is required") }
+    if options.watchers > 0 && options.eventMatch.isEmpty {
+        throw reader.usage("--watchers needs --event-match PREFIX (which watcher lines are events)")
+    }
+    return options
+}

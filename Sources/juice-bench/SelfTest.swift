@@ -1,0 +1,101 @@
+/// `juice-bench self-test`: checks of the pure parts (histogram accuracy, line parsing,
+/// MENU parsing, option parsing, the fan-out verdict). The package has no test target for
+/// juice-bench, so the tool carries its own; no network is used.
+func runSelfTest() -> Int32 {
+    var failures: [String] = []
+    func expect(_ condition: Bool, _ what: String) {
+        if !condition { failures.append(what) }
+    }
+
+    // Histogram: every bucket's midpoint is within 0.4% of any value in it, and percentiles
+    // of a known distribution come out right.
+    for value in [UInt64(0), 1, 255, 256, 257, 1000, 12_345, 999_999, 123_456_789, 1 << 40, UInt64.max / 3] {
+        let index = LatencyHistogram.bucketIndex(of: value)
+        let (low, width) = LatencyHistogram.bucketRange(of: index)
+        expect(value >= low && value - low < width, "histogram: \(value) falls outside its bucket")
+        let mid = Double(low) + Double(width / 2)
+        expect(value < 256 ? mid == Double(value) : abs(mid - Double(value)) / Double(value) < 0.004,
+               "histogram: bucket midpoint of \(value) is off by more than 0.4%")
+    }
+    expect(LatencyHistogram.bucketIndex(of: .max) < LatencyHistogram.bucketCount, "histogram: max value has no bucket")
+    let histogram = LatencyHistogram()
+    for value in 1...100_000 { histogram.record(UInt64(value) * 1000) }
+    for (p, exact) in [(50.0, 50_000_000.0), (90, 90_000_000), (99, 99_000_000), (99.9, 99_900_000)] {
+        let got = Double(histogram.value(atPercentile: p))
+        expect(abs(got - exact) / exact < 0.01, "histogram: p\(p) = \(got), want ~\(exact)")
+    }
+    expect(histogram.value(atPercentile: 100) == 100_000_000, "histogram: p100 is not the max")
+
+    // Line parsing.
+    func withLine<T>(_ text: String, _ body: (UnsafeRawPointer, Int) -> T) -> T {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { body($0.baseAddress!, bytes.count) }
+    }
+    expect(withLine("EVENT STOCK seq=42 mango=6 kiwi=8") { parseSequenceNumber($0, length: $1) } == 42, "seq in event")
+    expect(withLine("OK ORDER mango-kiwi 1 seq=7 mango=9") { parseSequenceNumber($0, length: $1) } == 7, "seq in reply")
+    expect(withLine("OK ORDER mango-kiwi 1 xseq=7") { parseSequenceNumber($0, length: $1) } == nil, "seq needs a word start")
+    expect(withLine("ERR OUT_OF_STOCK no mango") { isErrorReply($0, length: $1) }, "ERR is an error")
+    expect(withLine("-ERR unknown command") { isErrorReply($0, length: $1) }, "- is an error")
+    expect(!withLine(":1") { isErrorReply($0, length: $1) }, ":1 is not an error")
+    expect(withLine("EVENT STOCK seq=1") { ByteString("EVENT").isPrefix(of: $0, length: $1) }, "prefix match")
+    expect(!withLine("EV") { ByteString("EVENT").isPrefix(of: $0, length: $1) }, "short line is no prefix match")
+
+    // A byte queue keeps its content across growth and reuse.
+    var queue = ByteQueue(capacity: 4)
+    withLine("hello world") { queue.append($0, count: $1) }
+    queue.consume(6)
+    withLine("!") { queue.append($0, count: $1) }
+    expect(String(decoding: UnsafeRawBufferPointer(start: queue.readPointer, count: queue.count), as: UTF8.self) == "world!",
+           "byte queue content")
+    queue.deallocate()
+
+    // MENU.
+    let menu = parseMenu("OK MENU strawberry=strawberry:16 mango-kiwi=mango:2+kiwi:1")
+    expect(menu?.count == 2, "menu has two juices")
+    expect(menu?.last?.recipe == [Ingredient(fruit: "mango", amount: 2), Ingredient(fruit: "kiwi", amount: 1)], "menu recipe")
+    expect(parseMenu("ERR UNKNOWN what") == nil, "non-menu reply")
+
+    // Options.
+    if case .orders(let options)? = try? parseCommand(["orders", "--conns", "7", "--pipeline=16", "--json"]) {
+        expect(options.connections == 7 && options.pipeline == 16 && options.common.json, "orders options")
+        expect(LoadPlan.orders(options).requests == ["ORDER mango-kiwi"], "orders preset request")
+    } else {
+        failures.append("orders options do not parse")
+    }
+    do {
+        _ = try parseCommand(["orders", "--bogus"])
+        failures.append("unknown flag accepted")
+    } catch {
+        if case .usage = error {} else { failures.append("unknown flag is not a usage error") }
+    }
+    if case .raw(let options)? = try? parseCommand(["raw", "--request", "PING", "--watchers", "2", "--event-match", "message",
+                                                    "--watch-setup", "SUBSCRIBE stock", "--watch-setup-lines", "6"]) {
+        expect(LoadPlan.raw(options).isPacedFanout && options.watchSetupLines == 6, "raw fan-out options")
+    } else {
+        failures.append("raw options do not parse")
+    }
+    expect((try? parseCommand(["raw", "--watchers", "2", "--request", "PING"])) == nil, "watchers without --event-match")
+    expect((try? parseCommand(["idle", "--conns", "5"])) == nil, "idle without --pid")
+
+    // Fan-out verdicts.
+    let good = WatcherTally(events: 3, unattributedEvents: 0, firstSequence: 10, lastSequence: 12, sequenceFaults: 0)
+    expect(checkFanout(expected: 3, watchers: [good, good], checkSequence: true, firstOrderSequence: 10,
+                       lastOrderSequence: 12, orderSequenceFaults: 0) == .ok, "fan-out ok")
+    var missed = good
+    missed.events = 2
+    expect(checkFanout(expected: 3, watchers: [good, missed], checkSequence: false, firstOrderSequence: nil,
+                       lastOrderSequence: nil, orderSequenceFaults: 0) != .ok, "fan-out missed event")
+    var gap = good
+    gap.sequenceFaults = 1
+    expect(checkFanout(expected: 3, watchers: [gap], checkSequence: true, firstOrderSequence: 10,
+                       lastOrderSequence: 12, orderSequenceFaults: 0) != .ok, "fan-out seq gap")
+
+    expect(formatFixed(3.14159, 2) == "3.14" && formatFixed(-0.05, 1) == "-0.1" && formatFixed(2, 0) == "2", "formatFixed")
+
+    if failures.isEmpty {
+        print("self-test: all checks passed")
+        return 0
+    }
+    for failure in failures { print("self-test FAILED: \(failure)") }
+    return 1
+}

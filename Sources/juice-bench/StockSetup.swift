@@ -1,0 +1,105 @@
+import Glibc
+
+/// A small blocking line client for the one-off setup before a juice-server run (not timed,
+/// so simplicity beats speed here).
+final class BlockingLineClient {
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    private let endpoint: Endpoint
+
+    init(endpoint: Endpoint, timeoutSeconds: Int = 5) throws(BenchError) {
+        self.endpoint = endpoint
+        var address = try endpoint.socketAddress()
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw BenchError.fatal("socket(): \(errnoDescription())") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        if rc != 0 {
+            let code = errno
+            close(fd)
+            throw BenchError.fatal("cannot connect to \(endpoint): \(errnoDescription(code))")
+        }
+        Socket.setNoDelay(fd)
+    }
+
+    deinit { close(fd) }
+
+    func send(_ line: String) throws(BenchError) {
+        let bytes = Array((line + "\r\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { throw BenchError.fatal("sending to \(endpoint) failed: \(errnoDescription())") }
+            offset += sent
+        }
+    }
+
+    /// The next line, without its CR LF.
+    func readLine() throws(BenchError) -> String {
+        while true {
+            if let newline = pending.firstIndex(of: ASCII.newline) {
+                var line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if line.last == ASCII.carriageReturn { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, 4096, 0) }
+            if received == 0 { throw BenchError.fatal("\(endpoint) closed the setup connection") }
+            if received < 0 { throw BenchError.fatal("no reply from \(endpoint) during setup: \(errnoDescription())") }
+            pending += chunk[..<received]
+        }
+    }
+
+    /// Sends a command and returns its reply, skipping `EVENT ...` lines pushed meanwhile.
+    func command(_ line: String) throws(BenchError) -> String {
+        try send(line)
+        while true {
+            let reply = try readLine()
+            if !reply.hasPrefix("EVENT") { return reply }
+        }
+    }
+}
+
+enum StockSetup {
+    static let stockLevel = 1_000_000_000
+
+    /// Before measuring: AUTH (if $JUICE_MANAGER_TOKEN is set), read the recipe of `juice`
+    /// from MENU, and SET each of its fruits to the maximum, so a short run never runs out.
+    @discardableResult
+    static func stockUp(_ endpoint: Endpoint, juice: String) throws(BenchError) -> [Ingredient] {
+        let client = try BlockingLineClient(endpoint: endpoint)
+        let greeting = try client.readLine()
+        guard greeting.hasPrefix("EVENT HELLO") else {
+            throw BenchError.fatal("\(endpoint) greeted with '\(greeting)', not 'EVENT HELLO ...': "
+                                   + "is it juice-server? (use 'juice-bench raw' for other servers)")
+        }
+        if let token = getenv("JUICE_MANAGER_TOKEN").map({ String(cString: $0) }), !token.isEmpty {
+            let reply = try client.command("AUTH \(token)")
+            guard reply.hasPrefix("OK AUTH") else {
+                throw BenchError.fatal("AUTH with $JUICE_MANAGER_TOKEN was refused: \(reply)")
+            }
+        }
+        let menuReply = try client.command("MENU")
+        guard let menu = parseMenu(menuReply) else {
+            throw BenchError.fatal("cannot parse the MENU reply: \(menuReply)")
+        }
+        guard let recipe = menu.first(where: { $0.juice == juice })?.recipe else {
+            throw BenchError.fatal("'\(juice)' is not on the menu (menu: \(menu.map(\.juice).joined(separator: ", ")))")
+        }
+        for ingredient in recipe {
+            let reply = try client.command("SET \(ingredient.fruit) \(stockLevel)")
+            guard reply.hasPrefix("OK SET") else {
+                throw BenchError.fatal("SET \(ingredient.fruit) \(stockLevel) was refused: \(reply)"
+                                       + (reply.contains("AUTH") ? " (set JUICE_MANAGER_TOKEN to the manager token)" : ""))
+            }
+        }
+        return recipe
+    }
+}

@@ -1,0 +1,120 @@
+/// Help texts. `juice-bench --help` shows the overview, `juice-bench <subcommand> --help` the
+/// subcommand's own text; bad flags print the message plus the subcommand's usage (exit 2).
+
+private let commonFlags = """
+  Common options:
+    --host H              server address, IPv4 (default 127.0.0.1)
+    --port N              server port (default 7878)
+    --warmup S            seconds of load before measuring, not counted (default 1)
+    --duration S          seconds measured (default 5; idle: hold time, default 2)
+    --drain S             after the window, max wait for outstanding replies/events (default 3)
+    --connect-burst N     max connections being set up at once (default 200)
+    --connect-timeout S   max seconds to get all connections of one kind ready (default 30)
+    --json                print one JSON object on stdout instead of the table
+    --no-progress         no progress line on stderr
+"""
+
+let generalUsage = """
+usage: juice-bench <subcommand> [options]
+
+A load generator for text line protocols: juice-server, and others (e.g. Redis inline
+commands) measured by the same engine. One thread, non-blocking sockets, epoll.
+
+Subcommands:
+  orders   cashiers placing orders (ORDER <juice>), pipelined; orders/s and latency
+  fanout   one cashier ordering one at a time while M displays receive EVENT STOCK lines
+  idle     hold N idle connections and report the server's RSS per connection
+  raw      the same workloads against any line server (e.g. Redis)
+
+Run 'juice-bench <subcommand> --help' for its options.
+Exit status: 0 ok, 1 cannot run / cannot connect / fan-out check failed, 2 bad usage.
+"""
+
+let ordersUsage = """
+usage: juice-bench orders [--conns C] [--pipeline P] [--juice NAME] [common options]
+
+Sets every fruit of the juice's recipe to 1,000,000,000 first (one setup connection: AUTH with
+$JUICE_MANAGER_TOKEN if set, MENU, SET <fruit> 1000000000), then C cashier connections send
+EVENTS OFF and keep P 'ORDER <juice>' requests in flight each. Reports orders/s, latency per
+request (from its write to its reply) and errors (replies starting ERR, e.g. OUT_OF_STOCK).
+
+    --conns C             cashier connections (default 50)
+    --pipeline P          requests in flight per connection (default 1)
+    --juice NAME          juice to order (default mango-kiwi)
+
+
+""" + commonFlags
+
+let fanoutUsage = """
+usage: juice-bench fanout [--watchers M] [--juice NAME] [common options]
+
+Stocks up like 'orders', connects M displays (events on) and waits for their greetings, then one
+cashier orders one juice at a time (the next ORDER only after the previous reply). Reports
+events delivered/s over all displays, fan-out latency (order sent -> display got its EVENT
+STOCK) and checks that every display got every seq, in order, with no gap or duplicate.
+
+    --watchers M          display connections (default 1000)
+    --juice NAME          juice to order (default mango-kiwi)
+
+
+""" + commonFlags
+
+let idleUsage = """
+usage: juice-bench idle --pid PID [--conns N] [--greeting-lines N] [--probe LINE] [common options]
+
+Reads the server's VmRSS (/proc/PID/status), opens N connections that stay idle, waits until
+each is proven accepted (its greeting arrived, or its --probe got a reply), holds them for
+--duration seconds and reads VmRSS again. Reports (after - before)/N, the memory each
+connection costs the server (the headline), and after/N, the whole RSS divided by N.
+
+    --pid PID             the server's process id (required)
+    --conns N             idle connections (default 1000)
+    --greeting-lines N    lines the server sends on connect (default 1; Redis: 0)
+    --probe LINE          send LINE once per connection and wait for one reply line (e.g. PING
+                          for Redis); required with --greeting-lines 0
+    --reply-skip PREFIX   lines with PREFIX are not the probe's reply; repeatable
+
+
+""" + commonFlags
+
+let rawUsage = """
+usage: juice-bench raw --request LINE [options]
+
+The engine behind 'orders' and 'fanout', for any line server. A reply is one line (lines
+starting with a --reply-skip prefix are ignored); replies starting 'ERR' or '-' are errors.
+With --watchers > 0, watcher lines starting with an --event-match prefix are events, and the
+k-th event on each watcher is attributed to the k-th request sent (exact with --conns 1
+--pipeline 1: fan-out); the run checks that every watcher got one event per request.
+
+    --request LINE        request line (CRLF appended); repeat to rotate between several
+    --setup LINE          sent once per request connection, its reply read; repeatable
+    --reply-skip PREFIX   lines with PREFIX on request connections are not replies; repeatable
+    --greeting-lines N    lines every connection receives on connect, discarded (default 0)
+    --conns C             request connections (default 1)
+    --pipeline P          requests in flight per connection (default 1)
+    --watchers M          read-only connections counting events (default 0)
+    --watch-setup LINE    sent once per watcher (e.g. 'SUBSCRIBE stock'); repeatable
+    --watch-setup-lines N reply lines to discard per watch-setup line (default 1; Redis
+                          SUBSCRIBE: 6)
+    --event-match PREFIX  watcher line with PREFIX = one event; repeatable
+    --check-seq           events and replies carry seq=<n>: also check every watcher saw the
+                          orders' seqs consecutively, no gap or duplicate
+
+Redis example:
+    sha=$(redis-cli -p 6379 SCRIPT LOAD "$(cat scripts/juice_order.lua)")
+    juice-bench raw --port 6379 --conns 50 --pipeline 16 --request "EVALSHA $sha 2 mango kiwi 2 1"
+    juice-bench raw --port 6379 --watchers 1000 --watch-setup 'SUBSCRIBE stock' \\
+        --watch-setup-lines 6 --event-match message --request "EVALSHA $sha 2 mango kiwi 2 1"
+
+
+""" + commonFlags
+
+func usageText(for subcommand: String?) -> String {
+    switch subcommand {
+    case "orders": return ordersUsage
+    case "fanout": return fanoutUsage
+    case "idle": return idleUsage
+    case "raw": return rawUsage
+    default: return generalUsage
+    }
+}
