@@ -110,6 +110,12 @@ public struct Change: Sendable, Equatable {
     public let kind: Kind
     /// The fruits the change touched, with their new values, in recipe order for an order.
     public let touched: [FruitValue]
+
+    public init(seq: UInt64, kind: Kind, touched: [FruitValue]) {
+        self.seq = seq
+        self.kind = kind
+        self.touched = touched
+    }
 }
 
 public enum OrderOutcome: Sendable, Equatable {

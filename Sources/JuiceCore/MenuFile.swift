@@ -1,0 +1,101 @@
+import Foundation
+
+/// The shop's own menu as a JSON file (`--menu FILE`, `--print-menu`):
+///
+///     { "fruits": [ { "name": "kiwi", "aliases": ["키위"], "initial_stock": 10 }, ... ],
+///       "juices": [ { "name": "mango-kiwi", "aliases": ["망키쥬스"],
+///                     "recipe": [ { "fruit": "mango", "amount": 2 }, { "fruit": "kiwi", "amount": 1 } ] }, ... ] }
+///
+/// Recipes are arrays, not objects, because their order is the order replies list the fruits.
+public enum MenuFile {
+    struct FileFruit: Codable {
+        var name: String
+        var aliases: [String]?
+        var initial_stock: Int?
+    }
+
+    struct FileIngredient: Codable {
+        var fruit: String
+        var amount: Int
+    }
+
+    struct FileJuice: Codable {
+        var name: String
+        var aliases: [String]?
+        var recipe: [FileIngredient]
+    }
+
+    struct File: Codable {
+        var fruits: [FileFruit]
+        var juices: [FileJuice]
+    }
+
+    public static func load(path: String) -> Result<Menu, MenuError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(MenuError("cannot read menu file \(path)"))
+        }
+        return parse(data).mapError { MenuError("menu file \(path): \($0.message)") }
+    }
+
+    public static func parse(_ data: Data) -> Result<Menu, MenuError> {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            return .failure(MenuError("bad JSON\(where_(context.codingPath)): \(underlying(context))"))
+        } catch let DecodingError.keyNotFound(key, context) {
+            return .failure(MenuError("missing \"\(key.stringValue)\"\(where_(context.codingPath))"))
+        } catch let DecodingError.typeMismatch(_, context) {
+            return .failure(MenuError("wrong type\(where_(context.codingPath)): \(context.debugDescription)"))
+        } catch let DecodingError.valueNotFound(_, context) {
+            return .failure(MenuError("missing value\(where_(context.codingPath))"))
+        } catch {
+            return .failure(MenuError("bad JSON: \(error)"))
+        }
+        let fruits = file.fruits.map { Fruit(name: $0.name, aliases: $0.aliases ?? []) }
+        var juices: [Juice] = []
+        for (j, juice) in file.juices.enumerated() {
+            var recipe: [Ingredient] = []
+            for (k, item) in juice.recipe.enumerated() {
+                guard let index = file.fruits.firstIndex(where: { $0.name.lowercased() == item.fruit.lowercased() })
+                        ?? file.fruits.firstIndex(where: { ($0.aliases ?? []).contains { $0.lowercased() == item.fruit.lowercased() } }) else {
+                    return .failure(MenuError("juices[\(j)] \"\(juice.name)\" recipe[\(k)]: unknown fruit \"\(item.fruit)\""))
+                }
+                guard item.amount >= 1 else {
+                    return .failure(MenuError("juices[\(j)] \"\(juice.name)\" recipe[\(k)]: amount of \(item.fruit) must be at least 1, not \(item.amount)"))
+                }
+                recipe.append(Ingredient(fruit: index, amount: item.amount))
+            }
+            juices.append(Juice(name: juice.name, aliases: juice.aliases ?? [], recipe: recipe))
+        }
+        do {
+            return .success(try Menu(fruits: fruits, juices: juices, initialStock: file.fruits.map(\.initial_stock)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The menu as a JSON starting file.
+    public static func json(_ menu: Menu) -> String {
+        let file = File(
+            fruits: menu.fruits.enumerated().map { i, f in
+                FileFruit(name: f.name, aliases: f.aliases, initial_stock: menu.initialStock[i]) },
+            juices: menu.juices.map { j in
+                FileJuice(name: j.name, aliases: j.aliases,
+                          recipe: j.recipe.map { FileIngredient(fruit: menu.fruits[$0.fruit].name, amount: $0.amount) }) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(file)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func where_(_ path: [CodingKey]) -> String {
+        guard !path.isEmpty else { return "" }
+        return " at " + path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+
+    private static func underlying(_ context: DecodingError.Context) -> String {
+        if let e = context.underlyingError as NSError?, let d = e.userInfo[NSDebugDescriptionErrorKey] as? String { return d }
+        return context.debugDescription
+    }
+}

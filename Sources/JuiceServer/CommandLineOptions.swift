@@ -1,0 +1,158 @@
+import Foundation
+import JuiceCore
+
+/// `juice-server` flags. Parsing is pure (arguments and environment in, a decision out), so it
+/// is unit-tested without starting anything, and a bad flag never touches the disk.
+public enum CommandLineOptions {
+    public enum Action {
+        case run(ServerConfig)
+        case help
+        case version
+        case printMenu(Menu)
+    }
+
+    public struct UsageError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let usage = "usage: juice-server [--host ADDR] [--port N] [--data DIR | --in-memory] [options]  (--help for all)"
+
+    public static var help: String {
+        """
+        juice-server \(JuiceVersion.current): a shared fruit store for a juice stand, over a line protocol (see PROTOCOL.md).
+
+        \(usage)
+
+        Network:
+          --host ADDR              address to listen on (default 127.0.0.1). A non-loopback address
+                                   needs a manager token (JUICE_MANAGER_TOKEN or --manager-token-file).
+          --port N                 TCP port, 0 picks a free one (default 7878)
+          --max-clients N          most clients at once; more get "ERR BUSY" (default 10000)
+          --max-output-bytes N     unsent output a client may have before it is dropped as slow (default 1048576)
+          --idle-timeout SECONDS   close clients that sent nothing for this long (default: off)
+        Storage:
+          --data DIR               data directory: journal and snapshot (default ./juice-data, created if missing)
+          --in-memory              keep nothing on disk (tests, benchmarks)
+          --journal-max-bytes N    compact the journal into a snapshot past this size (default 67108864)
+        Store:
+          --initial-stock N        stock of each fruit in a new store, 0 to \(Limits.maxStock) (default 10)
+          --menu FILE              the shop's own menu, JSON (default: the original seven juices)
+          --print-menu             print the menu (default or --menu) as a JSON starting file and exit
+          --accept-menu-change     start even if the menu drops a fruit the data still has in stock
+        Security:
+          --manager-token-file PATH  read the manager token from a file (or set JUICE_MANAGER_TOKEN).
+                                   With a token, RESTOCK and SET need "AUTH <token>" first.
+        Other:
+          --help                   this text
+          --version                the version
+
+        Limits: lines up to \(Limits.maxLineBytes) bytes; ORDER count 1-\(Limits.maxOrderCount); stock 0-\(Limits.maxStock) per fruit;
+        \(Limits.rememberedKeys) idempotency keys remembered; SINCE replays the last \(Limits.historyEvents) changes.
+        """
+    }
+
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<Action, UsageError> {
+        var config = ServerConfig()
+        var initialStockGiven = false
+        var tokenFile: String?
+        var menuFile: String?
+        var printMenu = false
+        var i = 0
+        func fail(_ message: String) -> Result<Action, UsageError> {
+            .failure(UsageError(description: "juice-server: \(message)\n\(usage)"))
+        }
+        func value(_ flag: String) -> String? {
+            guard i + 1 < arguments.count else { return nil }
+            i += 1
+            return arguments[i]
+        }
+        func number(_ text: String, _ range: ClosedRange<Int>) -> Int? {
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), text.count <= 12, let n = Int(text),
+                  range.contains(n) else { return nil }
+            return n
+        }
+        while i < arguments.count {
+            let flag = arguments[i]
+            switch flag {
+            case "--help", "-h":
+                return .success(.help)
+            case "--version":
+                return .success(.version)
+            case "--in-memory":
+                config.dataDirectory = nil
+            case "--print-menu":
+                printMenu = true
+            case "--accept-menu-change":
+                config.acceptMenuChange = true
+            case "--host", "--port", "--data", "--initial-stock", "--max-clients", "--max-output-bytes", "--idle-timeout",
+                 "--journal-max-bytes", "--manager-token-file", "--menu":
+                guard let v = value(flag) else { return fail("\(flag) needs a value") }
+                switch flag {
+                case "--host":
+                    guard !v.isEmpty else { return fail("--host needs an address") }
+                    config.host = v
+                case "--port":
+                    guard let n = number(v, 0...65535) else { return fail("--port must be 0 to 65535, not '\(v)'") }
+                    config.port = n
+                case "--data":
+                    guard !v.isEmpty else { return fail("--data needs a directory") }
+                    config.dataDirectory = v
+                case "--initial-stock":
+                    guard let n = number(v, 0...Limits.maxStock) else {
+                        return fail("--initial-stock must be 0 to \(Limits.maxStock), not '\(v)'")
+                    }
+                    config.initialStock = n
+                    initialStockGiven = true
+                case "--max-clients":
+                    guard let n = number(v, 1...1_000_000) else { return fail("--max-clients must be 1 to 1000000, not '\(v)'") }
+                    config.maxClients = n
+                case "--max-output-bytes":
+                    guard let n = number(v, 1024...(1 << 34)) else {
+                        return fail("--max-output-bytes must be 1024 to \(1 << 34), not '\(v)'")
+                    }
+                    config.maxOutputBytes = n
+                case "--idle-timeout":
+                    guard let n = number(v, 1...31_536_000) else { return fail("--idle-timeout must be 1 to 31536000 seconds, not '\(v)'") }
+                    config.idleTimeoutSeconds = n
+                case "--journal-max-bytes":
+                    guard let n = number(v, 1024...(1 << 40)) else {
+                        return fail("--journal-max-bytes must be 1024 to \(1 << 40), not '\(v)'")
+                    }
+                    config.journalMaxBytes = n
+                case "--manager-token-file":
+                    tokenFile = v
+                default:
+                    menuFile = v
+                }
+            default:
+                if flag.hasPrefix("--manager-token") {
+                    return fail("there is no \(flag) flag: a token on the command line is visible in ps; use JUICE_MANAGER_TOKEN or --manager-token-file")
+                }
+                return fail("unknown flag '\(flag)'")
+            }
+            i += 1
+        }
+        if let menuFile {
+            switch MenuFile.load(path: menuFile) {
+            case .success(let menu): config.menu = menu
+            case .failure(let error): return .failure(UsageError(description: "juice-server: \(error)"))
+            }
+        }
+        if printMenu { return .success(.printMenu(config.menu)) }
+        _ = initialStockGiven
+        if let tokenFile {
+            guard let data = FileManager.default.contents(atPath: tokenFile) else {
+                return fail("cannot read --manager-token-file \(tokenFile)")
+            }
+            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty else { return fail("--manager-token-file \(tokenFile) is empty") }
+            config.managerToken = Array(token.utf8)
+        } else if let token = environment["JUICE_MANAGER_TOKEN"], !token.isEmpty {
+            config.managerToken = Array(token.utf8)
+        }
+        if config.managerToken == nil && !Socket.isLoopback(config.host) {
+            return fail("refusing to listen on \(config.host) without a manager token: anyone on the network could change stock. Set JUICE_MANAGER_TOKEN (or --manager-token-file), or use a loopback address")
+        }
+        return .success(.run(config))
+    }
+}

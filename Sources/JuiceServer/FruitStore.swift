@@ -1,0 +1,225 @@
+import Dispatch
+import JuiceCore
+
+/// A stock change on its way to the displays: its line is encoded once and shared by every
+/// connection's outbox. `lsn` is the journal position that must be durable before it is sent.
+struct StockEvent: Sendable {
+    let seq: UInt64
+    let lsn: UInt64
+    let line: [UInt8]
+}
+
+/// What one run of store commands produced for a connection.
+struct StoreReplies: Sendable {
+    /// The reply lines (and, for SINCE, the catch-up events), in command order.
+    var out: [UInt8]
+    /// The journal position the replies reflect: they wait until it is durable.
+    var gate: UInt64
+    /// Changes to broadcast, in seq order.
+    var events: [StockEvent] = []
+    /// After a SINCE: this connection takes live events from this seq on.
+    var eventsFrom: UInt64?
+}
+
+/// Figures the store cannot know by itself, for STATS.
+struct StatsContext: Sendable {
+    var clients: Int
+    var uptimeSeconds: Int
+}
+
+/// The one place that changes stock. It runs on the server's loop (see `LoopExecutor`), so the
+/// socket layer calls it synchronously with `assumeIsolated`, once per batch of lines that a read
+/// delivered, and orders are applied strictly one after another: no two cashiers can both take
+/// the last mango.
+actor FruitStore {
+    nonisolated let executor: LoopExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    nonisolated let menu: Menu
+    private(set) var ledger: StockLedger
+    private var history = EventHistory()
+    private let journal: Journal?
+    /// The position of the last record handed to the journal, and of the last one on disk.
+    private(set) var lastLSN: UInt64 = 0
+    private(set) var durableLSN: UInt64 = 0
+    /// Records encoded since the last write was handed to the journal thread.
+    private var pendingRecords: [UInt8] = []
+    private var writeInFlight = false
+    /// Bytes handed to the journal since it was last reset, and the size that triggers compaction.
+    private var journalBytes: Int
+    private let journalMaxBytes: Int
+    private var compacting = false
+    /// Told (on the loop) when the journal is durable up to a new position.
+    private var onDurable: (@Sendable (UInt64) -> Void)?
+
+    init(executor: LoopExecutor, ledger: StockLedger, journal: Journal?, recovered: RecoveredState? = nil,
+         journalBytes: Int = 0, journalMaxBytes: Int = 64 << 20) {
+        self.executor = executor
+        self.journalBytes = journalBytes
+        self.journalMaxBytes = journalMaxBytes
+        self.menu = ledger.menu
+        self.ledger = ledger
+        self.journal = journal
+        if let recovered {
+            self.history = recovered.history
+            self.lastLSN = recovered.lsn
+            self.durableLSN = recovered.lsn
+        }
+    }
+
+    func setDurableHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
+        onDurable = handler
+    }
+
+    /// Runs commands in order, appending each reply to `out`.
+    func execute(_ commands: [Command], stats: StatsContext) -> StoreReplies {
+        var result = StoreReplies(out: [], gate: 0)
+        result.out.reserveCapacity(48 * commands.count)
+        for command in commands {
+            switch command {
+            case .stock(let fruit):
+                Wire.appendStock(seq: ledger.seq, stock: ledger.stock, only: fruit, menu: menu, to: &result.out)
+            case .order(let request):
+                order(request, into: &result)
+            case .restock(let fruit, let amount):
+                switch ledger.restock(fruit: fruit, amount: amount) {
+                case .success(let change): applied(change, into: &result)
+                case .failure(let error): error.append(to: &result.out)
+                }
+            case .set(let fruit, let amount):
+                applied(ledger.set(fruit: fruit, amount: amount), into: &result)
+            case .since(let after):
+                since(after, into: &result)
+            case .stats:
+                appendStats(stats, to: &result.out)
+            default:
+                assertionFailure("\(command) is not a store command")
+            }
+        }
+        result.gate = lastLSN
+        startJournalWrite()
+        return result
+    }
+
+    private func order(_ request: OrderRequest, into result: inout StoreReplies) {
+        switch ledger.order(request) {
+        case .applied(let change):
+            applied(change, into: &result)
+        case .refused(let error, let had):
+            error.append(to: &result.out)
+            if journal != nil {
+                let recipe = menu.juices[request.juice].recipe
+                record(.refusal(lsn: lastLSN + 1, juice: menu.juices[request.juice].name, count: request.count, key: request.key,
+                                had: zip(recipe, had).map { .init(menu.fruits[$0.0.fruit].name, $0.1) }))
+            }
+        case .duplicate(let reply):
+            result.out.append(contentsOf: reply)
+            result.out.append(ascii: " dup")
+            result.out.appendLineEnd()
+        case .keyReused(let error):
+            error.append(to: &result.out)
+        }
+    }
+
+    /// A change was applied in memory: reply, journal it, remember and broadcast its event.
+    private func applied(_ change: Change, into result: inout StoreReplies) {
+        Wire.appendReply(for: change, menu: menu, to: &result.out)
+        if journal != nil { record(journalRecord(for: change, lsn: lastLSN + 1)) }
+        var line: [UInt8] = []
+        Wire.appendEvent(seq: change.seq, change.touched, menu: menu, to: &line)
+        history.append(seq: change.seq, line: line)
+        result.events.append(StockEvent(seq: change.seq, lsn: lastLSN, line: line))
+    }
+
+    private func journalRecord(for change: Change, lsn: UInt64) -> JournalRecord {
+        let left = change.touched.map { JournalRecord.NamedValue(menu.fruits[$0.fruit].name, $0.value) }
+        switch change.kind {
+        case .order(let request):
+            return .order(lsn: lsn, seq: change.seq, juice: menu.juices[request.juice].name, count: request.count,
+                          key: request.key, left: left)
+        case .restock(let fruit, let amount):
+            return .restock(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: left[0].value)
+        case .set(let fruit, let amount):
+            return .set(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, value: amount)
+        }
+    }
+
+    private func since(_ after: UInt64, into result: inout StoreReplies) {
+        let current = ledger.seq
+        result.out.append(ascii: "OK SINCE ")
+        result.out.append(decimal: after)
+        result.out.append(ascii: " ")
+        result.out.append(decimal: current)
+        result.out.appendLineEnd()
+        if let lines = history.lines(after: after, current: current) {
+            for line in lines { result.out.append(contentsOf: line) }
+        } else {
+            Wire.appendFullEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
+        }
+        result.eventsFrom = current + 1
+    }
+
+    private func appendStats(_ context: StatsContext, to out: inout [UInt8]) {
+        var line = "OK STATS clients=\(context.clients) uptime_s=\(context.uptimeSeconds) seq=\(ledger.seq)"
+        line += " orders_served=\(ledger.ordersServed) orders_refused=\(ledger.ordersRefused)"
+        for (i, juice) in menu.juices.enumerated() { line += " sold_\(juice.name)=\(ledger.sold[i])" }
+        line += " durable=\(journal != nil ? "yes" : "no") keys=\(ledger.keys.count)"
+        out.append(line)
+        out.appendLineEnd()
+    }
+
+    // MARK: - Group commit
+
+    private func record(_ record: JournalRecord) {
+        lastLSN += 1
+        pendingRecords.append(contentsOf: record.framed())
+    }
+
+    /// Hands everything encoded so far to the journal thread, unless a write is already running:
+    /// then it waits, and the next write carries every record that arrived meanwhile (group commit).
+    private func startJournalWrite() {
+        guard let journal, !writeInFlight, !pendingRecords.isEmpty else { return }
+        writeInFlight = true
+        let bytes = pendingRecords
+        pendingRecords = []
+        journalBytes += bytes.count
+        let upTo = lastLSN
+        let executor = self.executor
+        journal.append(bytes, upTo: upTo) {
+            executor.queue.async {
+                self.assumeIsolated { $0.journalWritten(upTo: upTo) }
+            }
+        }
+    }
+
+    private func journalWritten(upTo lsn: UInt64) {
+        writeInFlight = false
+        durableLSN = lsn
+        startJournalWrite()
+        compactIfDue()
+        onDurable?(lsn)
+    }
+
+    /// Past `--journal-max-bytes`, the state at the last record handed over becomes a snapshot
+    /// and the journal starts afresh (see `Journal.compact`). Encoding the snapshot is quick
+    /// (stock, counters, remembered keys); the disk work runs on the journal thread.
+    private func compactIfDue() {
+        guard let journal, !compacting, journalBytes >= journalMaxBytes else { return }
+        compacting = true
+        let snapshot = Storage.snapshotBytes(ledger, lsn: lastLSN)
+        let covered = journalBytes
+        let seq = ledger.seq
+        let executor = self.executor
+        journal.compact(snapshot: snapshot) {
+            executor.queue.async {
+                self.assumeIsolated { $0.compacted(coveredBytes: covered, seq: seq, snapshotBytes: snapshot.count) }
+            }
+        }
+    }
+
+    private func compacted(coveredBytes: Int, seq: UInt64, snapshotBytes: Int) {
+        compacting = false
+        journalBytes -= coveredBytes
+        Log.info("compacted the journal: snapshot at seq=\(seq) (\(snapshotBytes) bytes), \(coveredBytes) journal bytes dropped")
+    }
+}

@@ -1,0 +1,67 @@
+/// A connection's pending output, in two parts:
+/// - `ready`: bytes that may go out now (from `sent` on);
+/// - `held`: bytes that wait for the journal, each run tagged with the journal position (LSN)
+///   that must be on disk first. Nothing the server sends may reflect a change a crash could
+///   still lose, so a reply to a change waits here until the fsync that covers it.
+/// Order is kept: once anything is held, everything after it is held too. Both parts start
+/// unallocated, so an idle connection costs no buffer.
+struct Outbox {
+    private(set) var ready: [UInt8] = []
+    private(set) var sent = 0
+    private var held: [UInt8] = []
+    /// (gate, end offset in `held`), gates non-decreasing.
+    private var heldRuns: [(gate: UInt64, end: Int)] = []
+
+    /// Everything not yet written to the socket: what the output cap is measured against.
+    var pendingBytes: Int { ready.count - sent + held.count }
+    var hasReady: Bool { sent < ready.count }
+    var hasHeld: Bool { !held.isEmpty }
+    var isEmpty: Bool { !hasReady && !hasHeld }
+
+    /// Queues `bytes`; they go out once the journal is durable up to `gate`.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, gate: UInt64, durable: UInt64) {
+        if held.isEmpty && gate <= durable {
+            ready.append(contentsOf: bytes)
+        } else {
+            held.append(contentsOf: bytes)
+            let last = heldRuns.last?.gate ?? 0
+            heldRuns.append((max(gate, last), held.count))
+        }
+    }
+
+    mutating func append(_ bytes: [UInt8], gate: UInt64 = 0, durable: UInt64 = 0) {
+        bytes.withUnsafeBytes { append($0, gate: gate, durable: durable) }
+    }
+
+    /// Moves the held runs covered by `durable` to `ready`; true if anything moved.
+    mutating func release(durable: UInt64) -> Bool {
+        var count = 0
+        while count < heldRuns.count && heldRuns[count].gate <= durable { count += 1 }
+        guard count > 0 else { return false }
+        let end = heldRuns[count - 1].end
+        ready.append(contentsOf: held[0..<end])
+        if count == heldRuns.count {
+            held = []
+            heldRuns = []
+        } else {
+            held.removeFirst(end)
+            heldRuns.removeFirst(count)
+            for i in heldRuns.indices { heldRuns[i].end -= end }
+        }
+        return true
+    }
+
+    /// Calls `write` with the ready bytes; it returns how many it wrote (or nil to stop).
+    mutating func drain(_ write: (UnsafeRawBufferPointer) -> Int?) {
+        while sent < ready.count {
+            let written = ready.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
+            guard let written, written > 0 else { break }
+            sent += written
+        }
+        if sent == ready.count {
+            // Keep a small buffer for the next reply; give a big one (a burst) back.
+            ready.removeAll(keepingCapacity: ready.capacity <= 16 * 1024)
+            sent = 0
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import JuiceCore
+
+/// Everything the server is told at start. Defaults are the documented ones (`--help`).
+public struct ServerConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 7878
+    /// Stock of each fruit in a brand-new store.
+    public var initialStock = 10
+    /// Where the journal and snapshots live; nil keeps everything in memory (`--in-memory`).
+    public var dataDirectory: String? = "./juice-data"
+    public var maxClients = 10_000
+    /// A client whose unsent output passes this is disconnected as a slow consumer.
+    public var maxOutputBytes = 1 << 20
+    /// Close connections that sent nothing for this long (seconds); nil: never.
+    public var idleTimeoutSeconds: Int?
+    /// RESTOCK and SET need `AUTH <token>` when set.
+    public var managerToken: [UInt8]?
+    /// Compact (snapshot + fresh journal) once the journal passes this size.
+    public var journalMaxBytes = 64 << 20
+    public var menu: Menu = .standard
+    /// Start even if the menu drops a fruit the data directory still has in stock.
+    public var acceptMenuChange = false
+
+    public init() {}
+}

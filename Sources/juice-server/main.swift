@@ -1,0 +1,70 @@
+// juice-server: parse flags, open the store, serve until SIGINT/SIGTERM. Everything else lives in
+// the JuiceServer library.
+import Dispatch
+import Foundation
+import Glibc
+import JuiceCore
+import JuiceServer
+
+var config: ServerConfig
+switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
+case .failure(let error):
+    FileHandle.standardError.write(Data((error.description + "\n").utf8))
+    exit(2)
+case .success(.help):
+    print(CommandLineOptions.help)
+    exit(0)
+case .success(.version):
+    print("juice-server \(JuiceVersion.current)")
+    exit(0)
+case .success(.printMenu(let menu)):
+    print(MenuFile.json(menu))
+    exit(0)
+case .success(.run(let parsed)):
+    config = parsed
+}
+
+// A peer that vanished must cost us one connection, never the process.
+signal(SIGPIPE, SIG_IGN)
+config.maxClients = FileLimit.fit(maxClients: config.maxClients)
+
+let server: Server
+do {
+    server = try Server.make(config)
+} catch {
+    Log.error("cannot start: \(error)")
+    exit(1)
+}
+
+let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    return source
+}
+nonisolated(unsafe) var stopping = false
+for source in signals {
+    source.setEventHandler {
+        if stopping {
+            Log.info("second signal: exiting now")
+            exit(1)
+        }
+        stopping = true
+        Task {
+            await server.shutdown { exit(0) }
+        }
+    }
+    source.resume()
+}
+
+Task {
+    do {
+        let port = try await server.start()
+        // One line a script can wait for; written unbuffered, so it shows at once in a pipe.
+        FileHandle.standardOutput.write(Data("juice-server listening on \(config.host):\(port)\n".utf8))
+        Log.info("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
+    } catch {
+        Log.error("cannot listen on \(config.host):\(config.port): \(error)")
+        exit(1)
+    }
+}
+dispatchMain()
