@@ -44,6 +44,8 @@ final class LoadEngine {
     var lostConnections = 0
     var firstLossReason: String?
     var interrupted = false
+    /// CPU time of juice-bench at the start of the measured window (captured by `pump`).
+    var cpuAtWindowStart: CPUUsage?
 
     // Request/reply accounting (LoadEngine+Lines.swift).
     var sending = false
@@ -192,6 +194,7 @@ final class LoadEngine {
                 interrupted = true
                 return false
             }
+            if cpuAtWindowStart == nil && now >= windowStart { cpuAtWindowStart = CPUUsage.ofThisProcess() }
             progress.tick(now: now, engine: self)
             // Short waits keep the window edges and progress line accurate when idle.
             let timeout = Int32(min(50, (deadline - now + 999_999) / 1_000_000))

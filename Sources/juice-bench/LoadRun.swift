@@ -34,6 +34,8 @@ struct LoadResult {
     var firstLossReason: String?
     var unexpectedReplies: Int
     var interrupted: Bool
+    /// juice-bench's own CPU time over the window (nil if the window never started).
+    var benchCPU: CPUUsage?
 
     var repliesPerSecond: Double { measuredSeconds > 0 ? Double(replies) / measuredSeconds : 0 }
     var eventsPerSecond: Double { measuredSeconds > 0 ? Double(events) / measuredSeconds : 0 }
@@ -93,6 +95,7 @@ extension LoadEngine {
         engine.sending = false
         let measuredUntil = min(monotonicNow(), engine.windowEnd)
         let measuredSeconds = measuredUntil > engine.windowStart ? seconds(measuredUntil - engine.windowStart) : 0
+        let benchCPU = engine.cpuAtWindowStart.map { CPUUsage.ofThisProcess() - $0 }
 
         // Drain: wait for replies in flight and for every watcher to catch up.
         if !engine.interrupted {
@@ -110,7 +113,7 @@ extension LoadEngine {
             events: engine.windowEvents, fanoutLatency: nil, fanoutCheck: nil,
             expectedEventsPerWatcher: engine.orderSendTimes.count, lostConnections: engine.lostConnections,
             firstLossReason: engine.firstLossReason, unexpectedReplies: engine.unexpectedReplies,
-            interrupted: engine.interrupted)
+            interrupted: engine.interrupted, benchCPU: benchCPU)
         if plan.watchers > 0 {
             result.fanoutLatency = LatencySummary(engine.fanoutLatency)
             let tallies = engine.connections.filter { $0.role == .watcher }.map {

@@ -52,6 +52,10 @@ func renderTable(_ result: LoadResult) -> String {
             }
         }
     }
+    if let cpu = result.benchCPU {
+        lines.append(row("bench cpu", "\(formatFixed(cpu.utilization(over: result.measuredSeconds) * 100, 0))% of one core "
+                         + "(user \(formatFixed(cpu.userSeconds, 2)) s, sys \(formatFixed(cpu.systemSeconds, 2)) s)"))
+    }
     if result.lostConnections > 0 {
         lines.append(row("LOST", "\(result.lostConnections) connections closed during the run (\(result.firstLossReason ?? "?"))"))
     }
@@ -105,6 +109,10 @@ func renderJSON(_ result: LoadResult) -> String {
         members.append(("fanout_us", .null))
         members.append(("fanout_check", .null))
     }
+    members.append(("bench_cpu", result.benchCPU.map { cpu in
+        .object([("user_s", .number(cpu.userSeconds, decimals: 3)), ("sys_s", .number(cpu.systemSeconds, decimals: 3)),
+                 ("util", .number(cpu.utilization(over: result.measuredSeconds), decimals: 3))])
+    } ?? .null))
     members.append(("lost_connections", .int(result.lostConnections)))
     members.append(("interrupted", .bool(result.interrupted)))
     return JSON.object(members).text
