@@ -1,0 +1,352 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: juice-server (in memory, and durable) against Redis 7 (in memory, and
+# appendfsync always) and the bare C line server ("limit"), all driven by the same juice-bench
+# engine on the same machine, one server at a time.
+#
+# Scenarios (each against every server):
+#   S1  orders, 50 connections, pipeline 1       orders/s, p99 latency
+#   S2  orders, 50 connections, pipeline 16      orders/s, p99 latency
+#   S3  fan-out: 1 cashier, 1,000 displays       events delivered/s, fan-out p99, check
+#   S4  10,000 idle connections                  server RSS per connection
+#
+# Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-idle] [--no-redis] [--no-limit] [--help]
+# Environment: DURATION (5) WARMUP (1) CONNS (50) WATCHERS (1000) IDLE_CONNS (10000)
+#              SCRATCH (build dir, default <repo>/.build-release)  RESULTS_DIR (keep the JSON)
+# Only loopback (127.0.0.1) is used. Every process started here is stopped on exit.
+set -euo pipefail
+
+usage() {
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+quick=0
+run_fanout=1
+run_idle=1
+run_redis=1
+run_limit=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) quick=1 ;;
+        --no-fanout) run_fanout=0 ;;
+        --no-idle) run_idle=0 ;;
+        --no-redis) run_redis=0 ;;
+        --no-limit) run_limit=0 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+
+if [ "$quick" = 1 ]; then
+    DURATION=${DURATION:-1}
+    WARMUP=${WARMUP:-0.5}
+    WATCHERS=${WATCHERS:-100}
+    IDLE_CONNS=${IDLE_CONNS:-1000}
+fi
+DURATION=${DURATION:-5}
+WARMUP=${WARMUP:-1}
+CONNS=${CONNS:-50}
+WATCHERS=${WATCHERS:-1000}
+IDLE_CONNS=${IDLE_CONNS:-10000}
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+SCRATCH=${SCRATCH:-$repo/.build-release}
+shared="$repo/../shared/bench"
+
+log() { echo "bench.sh: $*" >&2; }
+
+# ---------------------------------------------------------------------------------------------
+# Processes and cleanup
+
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/juice-bench.XXXXXX")
+started_pids=()
+
+stop_pid() {
+    local pid=$1
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for _ in $(seq 1 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local pid
+    for pid in "${started_pids[@]+"${started_pids[@]}"}"; do
+        stop_pid "$pid"
+    done
+    if [ -n "${RESULTS_DIR:-}" ]; then
+        if mkdir -p "$RESULTS_DIR"; then
+            cp "$workdir"/*.json "$workdir"/*.log "$RESULTS_DIR"/ 2>/dev/null || true
+        fi
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The 10,000-connection scenario needs 10,000+ descriptors in the server and in juice-bench.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((IDLE_CONNS + 200)) ]; then
+    log "warning: ulimit -n is $(ulimit -n), too low for $IDLE_CONNS idle connections (raise the hard limit)"
+fi
+
+free_port() {
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+        return
+    fi
+    local port
+    while :; do
+        port=$((20000 + RANDOM % 40000))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return
+        fi
+    done
+}
+
+# Waits until a line matching $2 appears in file $1 (10 s at most).
+wait_for_line() {
+    local file=$1 pattern=$2
+    for _ in $(seq 1 100); do
+        grep -q "$pattern" "$file" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# Build
+
+log "building juice-server and juice-bench (release, scratch $SCRATCH)"
+(cd "$repo" && swift build -c release --scratch-path "$SCRATCH" --product juice-server >&2 \
+    && swift build -c release --scratch-path "$SCRATCH" --product juice-bench >&2)
+bin=$(cd "$repo" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+bench="$bin/juice-bench"
+server="$bin/juice-server"
+
+lua=""
+for candidate in "$shared/juice_order.lua" "$repo/scripts/juice_order.lua"; do
+    if [ -f "$candidate" ]; then lua=$candidate; break; fi
+done
+
+if [ "$run_redis" = 1 ] && ! command -v redis-server >/dev/null 2>&1; then
+    log "redis-server is not installed: skipping the Redis columns (install: apt-get install redis-server)"
+    run_redis=0
+fi
+if [ "$run_redis" = 1 ] && ! command -v redis-cli >/dev/null 2>&1; then
+    log "redis-cli is not installed: skipping the Redis columns (install: apt-get install redis-tools)"
+    run_redis=0
+fi
+limit_server=""
+if [ "$run_limit" = 1 ]; then
+    if [ -f "$shared/limit_server.c" ] && command -v gcc >/dev/null 2>&1; then
+        gcc -O2 -o "$workdir/limit_server" "$shared/limit_server.c" && limit_server="$workdir/limit_server"
+    else
+        log "no $shared/limit_server.c or no gcc: skipping the limit column"
+        run_limit=0
+    fi
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Results: one JSON file per target and scenario; figures are pulled out with grep, so
+# nothing beyond bash and coreutils is needed.
+
+# json_get FILE KEY [OBJECT]: a top-level value, or one inside a flat nested object.
+json_get() {
+    local file=$1 key=$2 object=${3:-} text
+    [ -s "$file" ] || return 0
+    text=$(cat "$file")
+    if [ -n "$object" ]; then
+        text=$(grep -o "\"$object\":{[^}]*}" <<<"$text" || true)
+    fi
+    grep -o "\"$key\":[^,}]*" <<<"$text" | head -1 | cut -d: -f2- | tr -d '"' || true
+}
+
+# run_bench TARGET SCENARIO ARGS...: runs juice-bench with a time bound; a failure leaves an
+# empty result (shown as "fail") and the reason on stderr, and the next scenario runs.
+run_bench() {
+    local target=$1 scenario=$2
+    shift 2
+    local out="$workdir/$target-$scenario.json" err="$workdir/$target-$scenario.log"
+    local bound
+    bound=$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { printf "%d", d + w + 90 }')
+    log "$target $scenario: juice-bench $*"
+    if ! timeout "$bound" "$bench" "$@" --json --no-progress >"$out" 2>"$err"; then
+        log "$target $scenario failed: $(tail -n 3 "$err" | tr '\n' ' ')"
+        # A failed fan-out check still wrote its figures; keep them (the check column says failed).
+        grep -q '"fanout_check":"failed"' "$out" 2>/dev/null || : >"$out"
+    fi
+}
+
+timing=(--duration "$DURATION" --warmup "$WARMUP")
+
+# Scenarios against juice-server at $1 (port), pid $2, under the result name $3.
+juice_scenarios() {
+    local port=$1 pid=$2 name=$3
+    run_bench "$name" S1 orders --port "$port" --conns "$CONNS" --pipeline 1 "${timing[@]}"
+    run_bench "$name" S2 orders --port "$port" --conns "$CONNS" --pipeline 16 "${timing[@]}"
+    if [ "$run_fanout" = 1 ]; then
+        run_bench "$name" S3 fanout --port "$port" --watchers "$WATCHERS" "${timing[@]}"
+    fi
+    if [ "$run_idle" = 1 ]; then
+        run_bench "$name" S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --duration 2
+    fi
+}
+
+start_juice() {
+    local name=$1
+    shift
+    local out="$workdir/$name-server.log"
+    "$server" --port 0 --max-clients $((IDLE_CONNS + WATCHERS + 100)) "$@" >"$out" 2>&1 &
+    local pid=$!
+    started_pids+=("$pid")
+    if ! wait_for_line "$out" "listening on"; then
+        log "juice-server ($name) did not start: $(tail -n 3 "$out" | tr '\n' ' ')"
+        return 1
+    fi
+    local port
+    port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$out" | head -1 | sed 's/.*://')
+    juice_scenarios "$port" "$pid" "$name"
+    stop_pid "$pid"
+}
+
+redis_scenarios() {
+    local name=$1
+    shift
+    local port pid sha
+    port=$(free_port)
+    redis-server --port "$port" --bind 127.0.0.1 --daemonize no --maxclients $((IDLE_CONNS + WATCHERS + 100)) \
+        "$@" >"$workdir/$name-server.log" 2>&1 &
+    pid=$!
+    started_pids+=("$pid")
+    for _ in $(seq 1 100); do
+        [ "$(redis-cli -p "$port" PING 2>/dev/null)" = PONG ] && break
+        sleep 0.1
+    done
+    redis-cli -p "$port" SET mango 1000000000 >/dev/null
+    redis-cli -p "$port" SET kiwi 1000000000 >/dev/null
+    sha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$lua")")
+    local order="EVALSHA $sha 2 mango kiwi 2 1"
+    run_bench "$name" S1 raw --port "$port" --conns "$CONNS" --pipeline 1 --request "$order" "${timing[@]}"
+    run_bench "$name" S2 raw --port "$port" --conns "$CONNS" --pipeline 16 --request "$order" "${timing[@]}"
+    if [ "$run_fanout" = 1 ]; then
+        run_bench "$name" S3 raw --port "$port" --conns 1 --pipeline 1 --request "$order" --watchers "$WATCHERS" \
+            --watch-setup 'SUBSCRIBE stock' --watch-setup-lines 6 --event-match message "${timing[@]}"
+    fi
+    if [ "$run_idle" = 1 ]; then
+        run_bench "$name" S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --greeting-lines 0 --probe PING --duration 2
+    fi
+    stop_pid "$pid"
+}
+
+# The bare C server: answers OK to each line; a second instance with --broadcast also sends an
+# EVENT line to every client per line (the least work a fan-out can cost).
+limit_scenarios() {
+    local port pid
+    port=$(free_port)
+    "$limit_server" --port "$port" >"$workdir/limit-server.log" 2>&1 &
+    pid=$!
+    started_pids+=("$pid")
+    wait_for_line "$workdir/limit-server.log" "listening" || true
+    run_bench limit S1 raw --port "$port" --conns "$CONNS" --pipeline 1 --request 'ORDER mango-kiwi' "${timing[@]}"
+    run_bench limit S2 raw --port "$port" --conns "$CONNS" --pipeline 16 --request 'ORDER mango-kiwi' "${timing[@]}"
+    if [ "$run_idle" = 1 ]; then
+        run_bench limit S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --greeting-lines 0 --probe PING --duration 2
+    fi
+    stop_pid "$pid"
+    if [ "$run_fanout" = 1 ]; then
+        port=$(free_port)
+        "$limit_server" --port "$port" --broadcast >"$workdir/limit-broadcast.log" 2>&1 &
+        pid=$!
+        started_pids+=("$pid")
+        wait_for_line "$workdir/limit-broadcast.log" "listening" || true
+        run_bench limit S3 raw --port "$port" --conns 1 --pipeline 1 --request 'ORDER mango-kiwi' --watchers "$WATCHERS" \
+            --reply-skip EVENT --event-match EVENT "${timing[@]}"
+        stop_pid "$pid"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Run
+
+start_juice juice-mem --in-memory || true
+mkdir -p "$workdir/juice-data"
+start_juice juice-dur --data "$workdir/juice-data" || true
+if [ "$run_redis" = 1 ]; then
+    mkdir -p "$workdir/redis-data"
+    redis_scenarios redis-mem --save '' --appendonly no
+    redis_scenarios redis-dur --save '' --appendonly yes --appendfsync always --dir "$workdir/redis-data"
+fi
+if [ "$run_limit" = 1 ]; then
+    limit_scenarios
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Table
+
+targets=(juice-mem juice-dur redis-mem redis-dur limit)
+
+# figure TARGET SCENARIO METRIC: one number (or word) for a table cell; "-" if not run.
+figure() {
+    local target=$1 scenario=$2 metric=$3 file="$workdir/$1-$2.json"
+    if [ ! -e "$file" ]; then echo "-"; return; fi
+    if [ ! -s "$file" ]; then echo "fail"; return; fi
+    local value
+    case "$metric" in
+        rate) value=$(json_get "$file" replies_per_s) ;;
+        p99) value=$(json_get "$file" p99 latency_us) ;;
+        events) value=$(json_get "$file" events_per_s) ;;
+        fanout_p99) value=$(json_get "$file" p99 fanout_us) ;;
+        check) value=$(json_get "$file" fanout_check) ;;
+        kib_per_conn) value=$(awk -v b="$(json_get "$file" rss_per_conn_bytes)" 'BEGIN { printf "%.2f", b / 1024 }') ;;
+    esac
+    case "$metric" in
+        rate | events | p99 | fanout_p99) value=$(awk -v v="$value" 'BEGIN { printf "%.0f", v }') ;;
+    esac
+    echo "${value:--}"
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'
+}
+
+print_row() {
+    local label=$1 scenario=$2 metric=$3
+    local cells=() target
+    for target in "${targets[@]}"; do
+        cells+=("$(figure "$target" "$scenario" "$metric")")
+    done
+    printf '%-34s' "$label"
+    printf '%12s' "${cells[@]}"
+    if [ "$metric" = check ]; then
+        printf '%12s%12s\n' "" ""
+    else
+        printf '%12s%12s\n' "$(ratio "${cells[0]}" "${cells[2]}")" "$(ratio "${cells[1]}" "${cells[3]}")"
+    fi
+}
+
+echo
+echo "juice-bench side by side: ${DURATION} s measured after ${WARMUP} s warm-up; $(nproc 2>/dev/null || echo '?') cores shared by server and load generator"
+printf '%-34s' "scenario"
+printf '%12s' juice-mem juice-dur redis-mem redis-dur limit "jmem/rmem" "jdur/rdur"
+echo
+print_row "S1 orders/s ($CONNS conns, pipeline 1)" S1 rate
+print_row "S1 p99 latency us" S1 p99
+print_row "S2 orders/s ($CONNS conns, pipeline 16)" S2 rate
+print_row "S2 p99 latency us" S2 p99
+if [ "$run_fanout" = 1 ]; then
+    print_row "S3 events/s (1 cashier, $WATCHERS displays)" S3 events
+    print_row "S3 fan-out p99 us" S3 fanout_p99
+    print_row "S3 fan-out check" S3 check
+fi
+if [ "$run_idle" = 1 ]; then
+    print_row "S4 KiB per idle conn ($IDLE_CONNS)" S4 kib_per_conn
+fi
+echo
+echo "redis-dur = appendonly yes, appendfsync always; juice-dur = --data (journal). limit = bare C server"
+echo "(OK to every line; S3 with --broadcast). Ratios juice/redis: above 1 is better for orders/s and"
+echo "events/s, below 1 is better for latency and memory. '-' = not run, 'fail' = see the log above."
