@@ -1,0 +1,419 @@
+import Testing
+@testable import JuiceCore
+
+func request(_ juice: Int, _ count: Int = 1, key: String? = nil) -> OrderRequest {
+    OrderRequest(juice: juice, count: count, key: key)
+}
+
+extension OrderOutcome {
+    var change: Change? {
+        if case .applied(let c) = self { return c }
+        return nil
+    }
+    var refusal: (error: ProtocolError, have: [Int])? {
+        if case .refused(let e, let have) = self { return (e, have) }
+        return nil
+    }
+    var duplicateReply: [UInt8]? {
+        if case .duplicate(let r) = self { return r }
+        return nil
+    }
+    var keyReusedError: ProtocolError? {
+        if case .keyReused(let e) = self { return e }
+        return nil
+    }
+}
+
+/// Everything observable about a ledger, to compare two of them.
+struct LedgerState: Equatable, CustomStringConvertible {
+    let stock: [Int]
+    let seq: UInt64
+    let served: UInt64
+    let refused: UInt64
+    let sold: [UInt64]
+    let keys: [String]
+    let entries: [KeyMemory.Entry]
+
+    init(_ l: StockLedger) {
+        stock = l.stock
+        seq = l.seq
+        served = l.ordersServed
+        refused = l.ordersRefused
+        sold = l.sold
+        keys = l.keys.inOrder.map(\.key)
+        entries = l.keys.inOrder.map(\.entry)
+    }
+
+    var description: String { "stock=\(stock) seq=\(seq) served=\(served) refused=\(refused) sold=\(sold) keys=\(keys)" }
+}
+
+@Suite("StockLedger")
+struct LedgerTests {
+    @Test("a new ledger")
+    func fresh() {
+        let l = StockLedger(menu: .standard)
+        #expect(l.stock == [10, 10, 10, 10, 10])
+        #expect(l.seq == 0)
+        #expect(l.ordersServed == 0)
+        #expect(l.ordersRefused == 0)
+        #expect(l.sold == [0, 0, 0, 0, 0, 0, 0])
+        #expect(l.keys.count == 0)
+        #expect(StockLedger(menu: .standard, initialStock: 0).stock == [0, 0, 0, 0, 0])
+    }
+
+    @Test("the menu's initial stock wins over the default")
+    func menuInitialStock() throws {
+        let menu = try Menu(fruits: Menu.standard.fruits, juices: Menu.standard.juices, initialStock: [1, nil, 0, nil, 1_000_000_000])
+        #expect(StockLedger(menu: menu, initialStock: 7).stock == [1, 7, 0, 7, 1_000_000_000])
+    }
+
+    @Test("an order takes every fruit of its recipe")
+    func orderApplied() {
+        var l = StockLedger(menu: .standard)
+        let outcome = l.order(request(J.mangoKiwi, 2))
+        #expect(outcome == .applied(Change(seq: 1, kind: .order(request(J.mangoKiwi, 2)),
+                                           touched: [FruitValue(fruit: F.mango, value: 6), FruitValue(fruit: F.kiwi, value: 8)])))
+        #expect(l.stock == [10, 10, 10, 8, 6])
+        #expect(l.seq == 1)
+        #expect(l.ordersServed == 1)
+        #expect(l.sold[J.mangoKiwi] == 2)
+    }
+
+    @Test("the count multiplies every amount")
+    func countMultiplies() {
+        var l = StockLedger(menu: .standard)
+        l.restock(fruit: F.strawberry, amount: 100).ignore()
+        let change = l.order(request(J.strawberryBanana, 5)).change
+        #expect(change?.touched == [FruitValue(fruit: F.strawberry, value: 60), FruitValue(fruit: F.banana, value: 5)])
+        #expect(l.stock[F.strawberry] == 60)
+        #expect(l.stock[F.banana] == 5)
+    }
+
+    @Test("an order may take the last fruit")
+    func exactStock() {
+        var l = StockLedger(menu: .standard, initialStock: 16)
+        #expect(l.order(request(J.strawberry)).change != nil)
+        #expect(l.stock[F.strawberry] == 0)
+        #expect(l.order(request(J.strawberry)).refusal?.error.message == "needs strawberry=16 has strawberry=0")
+    }
+
+    @Test("a two-fruit order short of its second fruit takes nothing")
+    func atomicSecondFruitShort() {
+        var l = StockLedger(menu: .standard)
+        _ = l.set(fruit: F.banana, amount: 0)
+        let before = LedgerState(l)
+        let outcome = l.order(request(J.strawberryBanana))
+        let refusal = outcome.refusal
+        #expect(refusal?.error.code == .outOfStock)
+        #expect(refusal?.error.message == "needs banana=1 has banana=0")
+        #expect(refusal?.have == [10, 0], "have lists every recipe fruit, in recipe order")
+        #expect(l.stock == before.stock, "the strawberries were not taken")
+        #expect(l.seq == before.seq)
+        #expect(l.ordersRefused == 1)
+        #expect(l.ordersServed == 0)
+        #expect(l.sold == before.sold)
+    }
+
+    @Test("a two-fruit order short of its first fruit takes nothing")
+    func atomicFirstFruitShort() {
+        var l = StockLedger(menu: .standard)
+        _ = l.set(fruit: F.mango, amount: 1)
+        let refusal = l.order(request(J.mangoKiwi)).refusal
+        #expect(refusal?.error.message == "needs mango=2 has mango=1")
+        #expect(refusal?.have == [1, 10])
+        #expect(l.stock == [10, 10, 10, 10, 1])
+    }
+
+    @Test("OUT_OF_STOCK names only the short fruits, with the count applied")
+    func outOfStockText() {
+        var l = StockLedger(menu: .standard)
+        let e = l.order(request(J.strawberryBanana, 2)).refusal?.error
+        #expect(e == ProtocolError(.outOfStock, "needs strawberry=20 has strawberry=10"))
+        #expect(e?.line == "ERR OUT_OF_STOCK needs strawberry=20 has strawberry=10")
+        _ = l.set(fruit: F.banana, amount: 1)
+        #expect(l.order(request(J.strawberryBanana, 2)).refusal?.error.message
+                == "needs strawberry=20 banana=2 has strawberry=10 banana=1")
+        #expect(l.order(request(J.mangoKiwi, 1000)).refusal?.error.message == "needs mango=2000 kiwi=1000 has mango=10 kiwi=10")
+        #expect(l.ordersRefused == 3)
+        #expect(l.seq == 1)
+    }
+
+    @Test("seq counts applied changes only")
+    func seqOnlyOnChanges() {
+        var l = StockLedger(menu: .standard)
+        #expect(l.order(request(J.mango)).change?.seq == 1)
+        #expect(l.order(request(J.strawberry, 2)).refusal != nil)
+        #expect(l.seq == 1)
+        #expect((try? l.restock(fruit: F.kiwi, amount: 5).get())?.seq == 2)
+        #expect((try? l.restock(fruit: F.kiwi, amount: 1_000_000_000).get()) == nil)
+        #expect(l.seq == 2)
+        #expect(l.set(fruit: F.kiwi, amount: 3).seq == 3)
+        #expect(l.order(request(J.mango, key: "a")).change?.seq == 4)
+        #expect(l.order(request(J.mango, key: "a")).duplicateReply != nil)
+        #expect(l.order(request(J.mango, 2, key: "a")).keyReusedError != nil)
+        #expect(l.seq == 4)
+    }
+
+    @Test("restock up to the ceiling and not past it")
+    func restockLimit() throws {
+        var l = StockLedger(menu: .standard)
+        let change = try l.restock(fruit: F.kiwi, amount: 5).get()
+        #expect(change == Change(seq: 1, kind: .restock(fruit: F.kiwi, amount: 5), touched: [FruitValue(fruit: F.kiwi, value: 15)]))
+        #expect(l.stock[F.kiwi] == 15)
+
+        var m = StockLedger(menu: .standard)
+        let over = m.restock(fruit: F.kiwi, amount: 999_999_991)
+        #expect(over == .failure(ProtocolError(.overLimit, "kiwi=10 plus 999999991 would pass the limit of 1000000000")))
+        #expect(m.stock[F.kiwi] == 10)
+        #expect(m.seq == 0)
+        let exact = try m.restock(fruit: F.kiwi, amount: 999_999_990).get()
+        #expect(exact.touched == [FruitValue(fruit: F.kiwi, value: 1_000_000_000)])
+        #expect(m.restock(fruit: F.kiwi, amount: 1) == .failure(ProtocolError(.overLimit, "kiwi=1000000000 plus 1 would pass the limit of 1000000000")))
+        #expect(m.stock[F.kiwi] == 1_000_000_000)
+        #expect(m.seq == 1)
+
+        var z = StockLedger(menu: .standard, initialStock: 0)
+        #expect((try? z.restock(fruit: F.mango, amount: 1_000_000_000).get()) != nil)
+        #expect(z.stock[F.mango] == 1_000_000_000)
+    }
+
+    @Test("set writes an absolute value")
+    func set() {
+        var l = StockLedger(menu: .standard)
+        #expect(l.set(fruit: F.kiwi, amount: 0) == Change(seq: 1, kind: .set(fruit: F.kiwi, amount: 0), touched: [FruitValue(fruit: F.kiwi, value: 0)]))
+        #expect(l.set(fruit: F.kiwi, amount: 1_000_000_000).touched == [FruitValue(fruit: F.kiwi, value: 1_000_000_000)])
+        #expect(l.stock == [10, 10, 10, 1_000_000_000, 10])
+        #expect(l.seq == 2)
+        #expect(l.ordersServed == 0, "SET is not an order")
+    }
+
+    @Test("stats count orders, refusals and juices sold")
+    func stats() {
+        var l = StockLedger(menu: .standard, initialStock: 100)
+        _ = l.order(request(J.mango, 3))
+        _ = l.order(request(J.mango, 2))
+        _ = l.order(request(J.banana))
+        _ = l.order(request(J.strawberry, 10))  // refused: 160 > 100
+        _ = l.order(request(J.mangoKiwi, 1000))  // refused
+        #expect(l.ordersServed == 3)
+        #expect(l.ordersRefused == 2)
+        #expect(l.sold == [0, 1, 0, 0, 0, 5, 0], "sold counts juices, not orders")
+    }
+
+    @Test("a retried keyed order gets its original reply and changes nothing")
+    func duplicateKey() {
+        var l = StockLedger(menu: .standard)
+        let first = l.order(request(J.mangoKiwi, 2, key: "k-1"))
+        #expect(first.change != nil)
+        _ = l.order(request(J.mango))  // something else happens in between
+        let state = LedgerState(l)
+        let again = l.order(request(J.mangoKiwi, 2, key: "k-1"))
+        #expect(again == .duplicate(reply: bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")))
+        #expect(LedgerState(l) == state)
+    }
+
+    @Test("a key reused for another juice or count is KEY_REUSED")
+    func keyReused() {
+        var l = StockLedger(menu: .standard)
+        _ = l.order(request(J.mango, 1, key: "abc"))
+        let state = LedgerState(l)
+        let otherJuice = l.order(request(J.kiwi, 1, key: "abc")).keyReusedError
+        #expect(otherJuice == ProtocolError(.keyReused, "key 'abc' was used for ORDER mango 1"))
+        let otherCount = l.order(request(J.mango, 2, key: "abc")).keyReusedError
+        #expect(otherCount?.code == .keyReused)
+        #expect(LedgerState(l) == state)
+        // Keys are case-sensitive: another spelling is another key.
+        #expect(l.order(request(J.kiwi, 1, key: "ABC")).change != nil)
+    }
+
+    @Test("an alias names the same juice for a key")
+    func aliasKey() throws {
+        var l = StockLedger(menu: .standard)
+        guard case .command(.order(let canonical)) = parse("ORDER mango-kiwi 2 key=K"),
+              case .command(.order(let alias)) = parse("order 망키쥬스 2 key=K") else {
+            Issue.record("the lines should parse")
+            return
+        }
+        #expect(l.order(canonical).change != nil)
+        #expect(l.order(alias) == .duplicate(reply: bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")))
+        #expect(l.stock[F.mango] == 6)
+    }
+
+    @Test("a refused keyed order repeats its ERR, even after a restock")
+    func refusedKeyRepeats() throws {
+        var l = StockLedger(menu: .standard)
+        _ = l.set(fruit: F.banana, amount: 0)
+        let first = l.order(request(J.banana, key: "r"))
+        #expect(first.refusal?.error.line == "ERR OUT_OF_STOCK needs banana=2 has banana=0")
+        _ = try l.restock(fruit: F.banana, amount: 10).get()
+        let again = l.order(request(J.banana, key: "r"))
+        #expect(again == .duplicate(reply: bytes("ERR OUT_OF_STOCK needs banana=2 has banana=0")))
+        #expect(l.stock[F.banana] == 10)
+        #expect(l.ordersRefused == 1)
+        #expect(l.order(request(J.banana, 2, key: "r")).keyReusedError?.message == "key 'r' was used for ORDER banana 1")
+    }
+
+    @Test("restore puts recorded values back")
+    func restore() {
+        var l = StockLedger(menu: .standard)
+        l.restore(seq: 42, ordersServed: 7, ordersRefused: 3)
+        l.restore(fruit: F.kiwi, value: 99)
+        l.restore(juice: J.mango, sold: 12)
+        l.restoreKey("k", KeyMemory.Entry(juice: J.mango, count: 1, reply: bytes("OK ORDER mango 1 seq=1 mango=7")))
+        #expect(l.seq == 42)
+        #expect(l.ordersServed == 7)
+        #expect(l.ordersRefused == 3)
+        #expect(l.stock == [10, 10, 10, 99, 10])
+        #expect(l.sold[J.mango] == 12)
+        #expect(l.order(request(J.mango, key: "k")) == .duplicate(reply: bytes("OK ORDER mango 1 seq=1 mango=7")))
+        #expect(l.order(request(J.kiwi)).change?.seq == 43)
+    }
+}
+
+@Suite("KeyMemory")
+struct KeyMemoryTests {
+    static func entry(_ n: Int) -> KeyMemory.Entry {
+        KeyMemory.Entry(juice: n % 7, count: n, reply: bytes("reply \(n)"))
+    }
+
+    @Test("the oldest key is forgotten first")
+    func eviction() {
+        var m = KeyMemory(capacity: 3)
+        #expect(m.capacity == 3)
+        for (i, k) in ["a", "b", "c"].enumerated() { m.remember(k, Self.entry(i)) }
+        #expect(m.count == 3)
+        #expect(m.inOrder.map(\.key) == ["a", "b", "c"])
+        m.remember("d", Self.entry(3))
+        #expect(m.count == 3)
+        #expect(m["a"] == nil)
+        #expect(m["b"] == Self.entry(1))
+        #expect(m["d"] == Self.entry(3))
+        #expect(m.inOrder.map(\.key) == ["b", "c", "d"])
+        m.remember("e", Self.entry(4))
+        #expect(m.inOrder.map(\.key) == ["c", "d", "e"])
+        #expect(m.inOrder.map(\.entry) == [Self.entry(2), Self.entry(3), Self.entry(4)])
+    }
+
+    @Test("inOrder is oldest first across many wraparounds", arguments: [1, 2, 3, 5])
+    func manyWraps(capacity: Int) {
+        var m = KeyMemory(capacity: capacity)
+        for n in 0..<(capacity * 4 + 1) {
+            m.remember("k\(n)", Self.entry(n))
+            let first = max(0, n - capacity + 1)
+            #expect(m.inOrder.map(\.key) == (first...n).map { "k\($0)" })
+            #expect(m.inOrder.map(\.entry) == (first...n).map(Self.entry))
+            #expect(m.count == n - first + 1)
+        }
+    }
+
+    @Test("remembering a known key again updates it in place")
+    func rememberAgain() {
+        var m = KeyMemory(capacity: 3)
+        m.remember("a", Self.entry(0))
+        m.remember("b", Self.entry(1))
+        m.remember("a", Self.entry(9))
+        #expect(m.count == 2)
+        #expect(m["a"] == Self.entry(9))
+        #expect(m.inOrder.map(\.key) == ["a", "b"])
+        m.remember("c", Self.entry(2))
+        m.remember("d", Self.entry(3))
+        #expect(m["a"] == nil, "a is still the oldest, so it goes first")
+        #expect(m.inOrder.map(\.key) == ["b", "c", "d"])
+    }
+
+    @Test("the default capacity is the protocol's")
+    func defaultCapacity() {
+        #expect(KeyMemory().capacity == Limits.rememberedKeys)
+        #expect(StockLedger(menu: .standard).keys.capacity == Limits.rememberedKeys)
+    }
+}
+
+@Suite("Replay")
+struct ReplayTests {
+    enum Fact {
+        case change(Change)
+        case refusal(OrderRequest, have: [Int])
+    }
+
+    @Test("replaying recorded facts rebuilds the live state", arguments: [UInt64(1), 2, 3, 42, 0xDEAD_BEEF, 0x5EED])
+    func replayMatchesLive(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let menu = Menu.standard
+        var live = StockLedger(menu: menu)
+        var journal: [Fact] = []
+        let keyPool = (0..<40).map { "key-\($0)" }
+        var applied = 0, refused = 0, duplicates = 0, reused = 0, overLimit = 0
+        for _ in 0..<1500 {
+            switch rng.next() % 10 {
+            case 0...5:
+                let juice = Int(rng.next() % UInt64(menu.juices.count))
+                let count = rng.next() % 20 == 0 ? 1 + Int(rng.next() % 1000) : 1 + Int(rng.next() % 3)
+                let key = rng.next() % 2 == 0 ? keyPool[Int(rng.next() % UInt64(keyPool.count))] : nil
+                let req = OrderRequest(juice: juice, count: count, key: key)
+                switch live.order(req) {
+                case .applied(let change):
+                    journal.append(.change(change)); applied += 1
+                case .refused(_, let have):
+                    journal.append(.refusal(req, have: have)); refused += 1
+                case .duplicate: duplicates += 1
+                case .keyReused: reused += 1
+                }
+            case 6, 7:
+                let fruit = Int(rng.next() % UInt64(menu.fruits.count))
+                let amount = rng.next() % 50 == 0 ? Limits.maxStock : 1 + Int(rng.next() % 30)
+                switch live.restock(fruit: fruit, amount: amount) {
+                case .success(let change): journal.append(.change(change))
+                case .failure: overLimit += 1
+                }
+            default:
+                let fruit = Int(rng.next() % UInt64(menu.fruits.count))
+                let amount = rng.next() % 50 == 0 ? Limits.maxStock : Int(rng.next() % 40)
+                journal.append(.change(live.set(fruit: fruit, amount: amount)))
+            }
+        }
+        // The run exercised every path, or the comparison below would prove little.
+        #expect(applied > 50 && refused > 50 && duplicates > 10 && reused > 10 && overLimit > 0)
+
+        var replayed = StockLedger(menu: menu)
+        for fact in journal {
+            switch fact {
+            case .change(let c): replayed.replay(c)
+            case .refusal(let r, let have): replayed.replayRefusal(r, have: have)
+            }
+        }
+        #expect(LedgerState(replayed) == LedgerState(live))
+        // And both answer the next keyed retries the same way.
+        for key in keyPool {
+            for juice in 0..<menu.juices.count {
+                var a = live, b = replayed
+                let req = OrderRequest(juice: juice, count: 1, key: key)
+                #expect(a.order(req) == b.order(req))
+            }
+        }
+    }
+
+    @Test("replaying a keyed refusal rebuilds its exact ERR line")
+    func replayRefusalLine() {
+        var live = StockLedger(menu: .standard)
+        _ = live.set(fruit: F.banana, amount: 1)
+        let req = OrderRequest(juice: J.strawberryBanana, count: 2, key: "x")
+        guard case .refused(let error, let have) = live.order(req) else {
+            Issue.record("should be refused")
+            return
+        }
+        #expect(error.message == "needs strawberry=20 banana=2 has strawberry=10 banana=1")
+        var replayed = StockLedger(menu: .standard)
+        replayed.replayRefusal(req, have: have)
+        #expect(replayed.keys["x"]?.reply == bytes(error.line))
+        #expect(replayed.keys["x"] == live.keys["x"])
+        #expect(replayed.ordersRefused == 1)
+        // An unkeyed refusal only counts.
+        replayed.replayRefusal(OrderRequest(juice: J.mango, count: 1000), have: [10])
+        #expect(replayed.ordersRefused == 2)
+        #expect(replayed.keys.count == 1)
+    }
+}
+
+extension Result {
+    func ignore() {}
+}
