@@ -1,0 +1,227 @@
+import Testing
+@testable import JuiceCore
+
+let everyRecord: [JournalRecord] = [
+    .order(lsn: 1, seq: 1, juice: "mango-kiwi", count: 2, key: nil, left: [.init("mango", 6), .init("kiwi", 8)]),
+    .order(lsn: 2, seq: 2, juice: "mango", count: 1000, key: "abc-1.2_3:4", left: [.init("mango", 0)]),
+    .order(lsn: 3, seq: 3, juice: "망키쥬스", count: 1, key: "k", left: []),
+    .refusal(lsn: 4, juice: "strawberry-banana", count: 2, key: nil, had: [.init("strawberry", 10), .init("banana", 10)]),
+    .refusal(lsn: 5, juice: "banana", count: 1, key: "r", had: [.init("banana", 0)]),
+    .restock(lsn: 6, seq: 4, fruit: "kiwi", amount: 5, total: 15),
+    .restock(lsn: 7, seq: 5, fruit: "kiwi", amount: 1_000_000_000, total: 1_000_000_000),
+    .set(lsn: 8, seq: 6, fruit: "kiwi", value: 0),
+    .set(lsn: UInt64.max, seq: UInt64.max, fruit: "딸기", value: 1_000_000_000),
+    .header(lsn: 9, seq: 6, served: 3, refused: 2),
+    .header(lsn: 0, seq: 0, served: 0, refused: 0),
+    .fruit(name: "strawberry", stock: 10),
+    .fruit(name: "키위", stock: 0),
+    .sold(juice: "mango", count: 12),
+    .sold(juice: "mango-kiwi", count: UInt64.max),
+    .key(key: "k-1", juice: "mango-kiwi", count: 2, reply: "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8"),
+    .key(key: "r", juice: "banana", count: 1, reply: "ERR OUT_OF_STOCK needs banana=2 has banana=0"),
+    .key(key: "s", juice: "banana", count: 1, reply: "two  spaces  kept "),
+    .end(records: 0),
+    .end(records: 123_456),
+]
+
+func framedFile(_ records: [JournalRecord]) -> (bytes: [UInt8], starts: [Int]) {
+    var out: [UInt8] = []
+    var starts: [Int] = []
+    for r in records {
+        starts.append(out.count)
+        out += r.framed()
+    }
+    return (out, starts)
+}
+
+func hex8(_ v: UInt32) -> String {
+    let s = String(v, radix: 16)
+    return String(repeating: "0", count: 8 - s.count) + s
+}
+
+@Suite("CRC32")
+struct CRC32Tests {
+    @Test("known vectors")
+    func vectors() {
+        #expect(CRC32.checksum(bytes("123456789")) == 0xCBF4_3926)
+        #expect(CRC32.checksum([]) == 0)
+        #expect(CRC32.checksum(bytes("The quick brown fox jumps over the lazy dog")) == 0x414F_A339)
+        #expect(CRC32.checksum([0]) == 0xD202_EF8D)
+        let raw = bytes("123456789")
+        #expect(raw.withUnsafeBytes { CRC32.checksum($0) } == 0xCBF4_3926)
+    }
+}
+
+@Suite("JournalRecord")
+struct JournalRecordTests {
+    @Test("the framed form", arguments: [
+        (JournalRecord.set(lsn: 1, seq: 2, fruit: "kiwi", value: 5), "S 1 2 kiwi 5"),
+        (.order(lsn: 1, seq: 1, juice: "mango-kiwi", count: 2, key: nil, left: [.init("mango", 6), .init("kiwi", 8)]),
+         "O 1 1 mango-kiwi 2 - mango=6 kiwi=8"),
+        (.refusal(lsn: 4, juice: "banana", count: 1, key: "r", had: [.init("banana", 0)]), "R 4 banana 1 r banana=0"),
+        (.restock(lsn: 6, seq: 4, fruit: "kiwi", amount: 5, total: 15), "A 6 4 kiwi 5 15"),
+        (.header(lsn: 9, seq: 6, served: 3, refused: 2), "H 9 6 3 2"),
+        (.fruit(name: "kiwi", stock: 7), "F kiwi 7"),
+        (.sold(juice: "mango", count: 12), "D mango 12"),
+        (.key(key: "k", juice: "mango", count: 1, reply: "OK ORDER mango 1 seq=1 mango=7"), "K k mango 1 OK ORDER mango 1 seq=1 mango=7"),
+        (.end(records: 4), "E 4"),
+    ])
+    func framedForm(_ record: JournalRecord, _ payload: String) {
+        #expect(record.payload == payload)
+        let body = bytes(payload)
+        #expect(record.framed() == bytes("\(body.count) \(hex8(CRC32.checksum(body))) \(payload)\n"))
+    }
+
+    @Test("a CRC with leading zeros is padded to 8 digits")
+    func crcPadding() {
+        // Find a payload whose CRC is below 0x10000000, so its hex form needs padding.
+        var n = 0
+        while CRC32.checksum(bytes("E \(n)")) >= 0x1000_0000 { n += 1 }
+        let framed = JournalRecord.end(records: n).framed().string
+        let fields = framed.split(separator: " ")
+        #expect(fields[1].count == 8)
+        #expect(fields[1].first == "0")
+        #expect(RecordReader.read(Array(framed.utf8)).records.map(\.record) == [.end(records: n)])
+    }
+
+    @Test("every kind round-trips alone", arguments: everyRecord)
+    func roundTrip(_ record: JournalRecord) throws {
+        let framed = record.framed()
+        #expect(framed.last == 0x0A)
+        #expect(!framed.dropLast().contains(0x0A))
+        let result = RecordReader.read(framed)
+        #expect(result.problem == nil)
+        #expect(result.records.map(\.record) == [record])
+        #expect(result.records.map(\.offset) == [0])
+        #expect(result.validLength == framed.count)
+        let payload = record.payload
+        #expect(JournalRecord(payload: payload[...]) == record)
+    }
+
+    @Test("a key that is a lone dash round-trips", arguments: [
+        JournalRecord.order(lsn: 1, seq: 1, juice: "mango", count: 1, key: "-", left: [.init("mango", 7)]),
+        JournalRecord.refusal(lsn: 2, juice: "banana", count: 1, key: "-", had: [.init("banana", 0)]),
+    ])
+    func dashKey(_ record: JournalRecord) {
+        // "-" is a valid key for ORDER (1 to 64 of A-Z a-z 0-9 . _ : -) ...
+        #expect(parse("ORDER mango key=-") == .command(.order(OrderRequest(juice: J.mango, count: 1, key: "-"))))
+        // ... so the journal must tell it from "no key".
+        #expect(RecordReader.read(record.framed()).records.map(\.record) == [record])
+    }
+
+    @Test("all kinds round-trip in one file, with their offsets")
+    func wholeFile() {
+        let (file, starts) = framedFile(everyRecord)
+        let result = RecordReader.read(file)
+        #expect(result.problem == nil)
+        #expect(result.records.map(\.record) == everyRecord)
+        #expect(result.records.map(\.offset) == starts)
+        #expect(result.validLength == file.count)
+    }
+
+    @Test("lsn of change and header records only")
+    func lsn() {
+        #expect(everyRecord.map(\.lsn) == [1, 2, 3, 4, 5, 6, 7, 8, UInt64.max, 9, 0, nil, nil, nil, nil, nil, nil, nil, nil, nil])
+    }
+
+    @Test("payloads that are not records", arguments: [
+        "", "X 1", "O 1 2 mango 1", "O 1 2 mango x - mango=1", "O 1 2 mango 1 - mango", "O 1 2 mango 1 - mango=x",
+        "O x 2 mango 1 -", "O -1 2 mango 1 -", "R 1 banana 1", "R 1 banana 1 - banana", "A 1 2 kiwi 5", "A 1 2 kiwi 5 15 1",
+        "S 1 2 kiwi", "S 1 2 kiwi 5 6", "S 1 2 kiwi x", "H 1 2 3", "H 1 2 3 -4", "F kiwi", "F kiwi x", "D mango -1",
+        "K k mango 1", "K k mango x OK", "E", "E x", "E 1 2", "o 1 1 mango 1 - mango=1",
+    ])
+    func notRecords(_ payload: String) {
+        #expect(JournalRecord(payload: payload[...]) == nil)
+    }
+
+    @Test("empty input: no records, no problem")
+    func empty() {
+        let result = RecordReader.read([])
+        #expect(result.records.isEmpty)
+        #expect(result.problem == nil)
+        #expect(result.validLength == 0)
+    }
+
+    @Test("a file cut anywhere inside its last record has a torn tail")
+    func tornTailEverywhere() {
+        let (file, starts) = framedFile(Array(everyRecord.prefix(6)))
+        let last = starts.last!
+        for cut in (last + 1)..<file.count {
+            let result = RecordReader.read(Array(file[..<cut]))
+            guard case .tornTail(let offset, _) = result.problem else {
+                Issue.record("cut at \(cut): \(String(describing: result.problem))")
+                continue
+            }
+            #expect(offset == last, "cut at \(cut)")
+            #expect(result.validLength == last, "cut at \(cut)")
+            #expect(result.records.map(\.record) == Array(everyRecord.prefix(5)), "cut at \(cut)")
+        }
+        // Cut exactly between records: nothing is wrong.
+        for (i, start) in starts.enumerated() {
+            let result = RecordReader.read(Array(file[..<start]))
+            #expect(result.problem == nil)
+            #expect(result.records.count == i)
+            #expect(result.validLength == start)
+        }
+    }
+
+    @Test("junk after the last record is a torn tail", arguments: [
+        bytes("garbage\n"), bytes("garbage"), bytes("\n"), bytes("12"), bytes("12 "), bytes("12 zzzzzzzz S 1 2 kiwi 5\n"),
+        [0x00, 0x00, 0x00, 0x00], [0xFF], bytes("999999999 00000000 x\n"), bytes("5 00000000 E 1\n\n\n"),
+        bytes("\n\n5 00000000 E 1\n"),
+    ])
+    func junkAfter(_ junk: [UInt8]) {
+        let (file, _) = framedFile(Array(everyRecord.prefix(3)))
+        let result = RecordReader.read(file + junk)
+        guard case .tornTail(let offset, let reason) = result.problem else {
+            Issue.record("\(String(describing: result.problem))")
+            return
+        }
+        #expect(offset == file.count)
+        #expect(!reason.isEmpty)
+        #expect(result.validLength == file.count)
+        #expect(result.records.map(\.record) == Array(everyRecord.prefix(3)))
+    }
+
+    @Test("a damaged record followed by good ones is corruption, wherever the damage")
+    func corruptMiddle() {
+        let records = Array(everyRecord.prefix(5))
+        let (file, starts) = framedFile(records)
+        let damaged = 2
+        let start = starts[damaged], end = starts[damaged + 1]
+        for position in start..<end {
+            var copy = file
+            copy[position] ^= 0x01
+            let result = RecordReader.read(copy)
+            guard case .corrupt(let offset, let reason) = result.problem else {
+                Issue.record("flip at \(position) (\(file[position])): \(String(describing: result.problem))")
+                continue
+            }
+            #expect(offset == start)
+            #expect(!reason.isEmpty)
+            #expect(result.validLength == start)
+            #expect(result.records.map(\.record) == Array(records.prefix(damaged)))
+        }
+    }
+
+    @Test("a well-framed record of an unknown kind")
+    func unknownKind() {
+        let body = bytes("Z 1 2 3")
+        let alien = bytes("\(body.count) \(hex8(CRC32.checksum(body))) ") + body + [0x0A]
+        let (good, _) = framedFile([everyRecord[0]])
+        let inMiddle = RecordReader.read(good + alien + good)
+        #expect(inMiddle.problem == .corrupt(offset: good.count, reason: "unknown record"))
+        #expect(inMiddle.records.count == 1)
+        let atEnd = RecordReader.read(good + alien)
+        #expect(atEnd.problem == .tornTail(offset: good.count, reason: "unknown record"))
+    }
+
+    @Test("a wrong checksum is detected")
+    func wrongChecksum() {
+        let body = bytes("E 1")
+        let bad = bytes("\(body.count) \(hex8(CRC32.checksum(body) ^ 1)) ") + body + [0x0A]
+        #expect(RecordReader.read(bad).problem == .tornTail(offset: 0, reason: "checksum mismatch"))
+        let (good, _) = framedFile([.end(records: 2)])
+        #expect(RecordReader.read(bad + good).problem == .corrupt(offset: 0, reason: "checksum mismatch"))
+    }
+}
