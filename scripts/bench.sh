@@ -320,10 +320,10 @@ print_row() {
     for target in "${targets[@]}"; do
         cells+=("$(figure "$target" "$scenario" "$metric")")
     done
-    printf '%-34s' "$label"
+    printf '%-40s' "$label"
     printf '%12s' "${cells[@]}"
     if [ "$metric" = check ]; then
-        printf '%12s%12s\n' "" ""
+        echo
     else
         printf '%12s%12s\n' "$(ratio "${cells[0]}" "${cells[2]}")" "$(ratio "${cells[1]}" "${cells[3]}")"
     fi
@@ -331,7 +331,7 @@ print_row() {
 
 echo
 echo "juice-bench side by side: ${DURATION} s measured after ${WARMUP} s warm-up; $(nproc 2>/dev/null || echo '?') cores shared by server and load generator"
-printf '%-34s' "scenario"
+printf '%-40s' "scenario"
 printf '%12s' juice-mem juice-dur redis-mem redis-dur limit "jmem/rmem" "jdur/rdur"
 echo
 print_row "S1 orders/s ($CONNS conns, pipeline 1)" S1 rate

@@ -9,8 +9,10 @@ extension LoadEngine {
         if length > 0 && line.load(fromByteOffset: length - 1, as: UInt8.self) == ASCII.carriageReturn {
             length -= 1
         }
-        // The greeting comes first, whatever it looks like.
+        // The greeting comes first, whatever it looks like, unless it is a refusal (e.g.
+        // `ERR BUSY` or Redis's `-ERR max number of clients reached`) instead of a greeting.
         if connection.greetingLinesLeft > 0 {
+            if isErrorReply(line, length: length) { refuse(line, length: length, what: "a connection") }
             connection.greetingLinesLeft -= 1
             finishHandshakeIfComplete(connection)
             return
@@ -19,10 +21,7 @@ extension LoadEngine {
         case .requester:
             if wire.replySkip.anyIsPrefix(of: line, length: length) { return }
             if connection.handshakeLinesLeft > 0 {
-                if isErrorReply(line, length: length) {
-                    let reply = String(decoding: UnsafeRawBufferPointer(start: line, count: length), as: UTF8.self)
-                    failure = .fatal("a setup line was refused by the server: \(reply)")
-                }
+                if isErrorReply(line, length: length) { refuse(line, length: length, what: "a setup line") }
                 connection.handshakeLinesLeft -= 1
                 finishHandshakeIfComplete(connection)
                 return
@@ -40,10 +39,17 @@ extension LoadEngine {
             }
         case .idle:
             if connection.handshakeLinesLeft > 0 && !wire.replySkip.anyIsPrefix(of: line, length: length) {
+                if isErrorReply(line, length: length) { refuse(line, length: length, what: "the probe") }
                 connection.handshakeLinesLeft -= 1   // the probe's reply: the server is serving us
                 finishHandshakeIfComplete(connection)
             }
         }
+    }
+
+    /// Handshake failures are fatal: measuring a server that refuses clients means nothing.
+    private func refuse(_ line: UnsafeRawPointer, length: Int, what: String) {
+        let reply = String(decoding: UnsafeRawBufferPointer(start: line, count: min(length, 200)), as: UTF8.self)
+        if failure == nil { failure = .fatal("the server at \(endpoint) refused \(what): \(reply)") }
     }
 
     @inline(__always)
