@@ -10,13 +10,16 @@
 #   S4  10,000 idle connections                  server RSS per connection
 #
 # Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-idle] [--no-redis] [--no-limit] [--help]
+#   --quick       smoke run: 1 s windows, 100 displays, 1,000 idle connections
+#   --no-fanout   skip S3;  --no-idle: skip S4;  --no-redis, --no-limit: skip those columns
 # Environment: DURATION (5) WARMUP (1) CONNS (50) WATCHERS (1000) IDLE_CONNS (10000)
 #              SCRATCH (build dir, default <repo>/.build-release)  RESULTS_DIR (keep the JSON)
 # Only loopback (127.0.0.1) is used. Every process started here is stopped on exit.
 set -euo pipefail
 
 usage() {
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    # The comment block at the top of this file, without the '# '.
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
 }
 
 quick=0
