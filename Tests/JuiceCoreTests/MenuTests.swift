@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+@testable import JuiceCore
+
+func menuError(_ fruits: [Fruit], _ juices: [Juice], initialStock: [Int?]? = nil) -> String? {
+    do {
+        _ = try Menu(fruits: fruits, juices: juices, initialStock: initialStock)
+        return nil
+    } catch {
+        return error.message
+    }
+}
+
+let kiwiOnly = [Fruit(name: "kiwi")]
+func juice(_ name: String, aliases: [String] = [], _ recipe: [(Int, Int)] = [(0, 1)]) -> Juice {
+    Juice(name: name, aliases: aliases, recipe: recipe.map { Ingredient(fruit: $0.0, amount: $0.1) })
+}
+
+func parseMenu(_ json: String) -> Result<Menu, MenuError> {
+    MenuFile.parse(Data(json.utf8))
+}
+
+func parseError(_ json: String) -> String? {
+    if case .failure(let e) = parseMenu(json) { return e.message }
+    return nil
+}
+
+@Suite("Menu")
+struct MenuTests {
+    @Test("the standard menu")
+    func standard() {
+        let m = Menu.standard
+        #expect(m.fruits.map(\.name) == ["strawberry", "banana", "pineapple", "kiwi", "mango"])
+        #expect(m.fruits.map(\.aliases) == [["딸기"], ["바나나"], ["파인애플"], ["키위"], ["망고"]])
+        #expect(m.juices.map(\.name) == ["strawberry", "banana", "kiwi", "pineapple", "strawberry-banana", "mango", "mango-kiwi"])
+        #expect(m.juices.map(\.aliases) == [["딸기쥬스"], ["바나나쥬스"], ["키위쥬스"], ["파인애플쥬스"], ["딸바쥬스"], ["망고쥬스"], ["망키쥬스"]])
+        #expect(m.juices.map { $0.recipe.map { [$0.fruit, $0.amount] } } == [
+            [[F.strawberry, 16]], [[F.banana, 2]], [[F.kiwi, 3]], [[F.pineapple, 2]],
+            [[F.strawberry, 10], [F.banana, 1]], [[F.mango, 3]], [[F.mango, 2], [F.kiwi, 1]],
+        ])
+        #expect(m.initialStock == [nil, nil, nil, nil, nil])
+        #expect(m.fruitNameBytes == m.fruits.map { bytes($0.name) })
+        #expect(m.juiceNameBytes == m.juices.map { bytes($0.name) })
+    }
+
+    @Test("thirstiest need per fruit")
+    func thirstiestNeed() throws {
+        #expect(Menu.standard.thirstiestNeed == [16, 2, 2, 3, 3])
+        let m = try Menu(fruits: [Fruit(name: "a"), Fruit(name: "b"), Fruit(name: "unused")],
+                         juices: [juice("x", [(0, 4), (1, 1)]), juice("y", [(1, 9)]), juice("z", [(0, 2)])])
+        #expect(m.thirstiestNeed == [4, 9, 0])
+    }
+
+    @Test("lookups by name and alias, ASCII case-insensitive")
+    func lookups() {
+        let m = Menu.standard
+        #expect(m.fruitIndex("kiwi") == F.kiwi)
+        #expect(m.fruitIndex("KIWI") == F.kiwi)
+        #expect(m.fruitIndex("딸기") == F.strawberry)
+        #expect(m.fruitIndex("mango-kiwi") == nil)
+        #expect(m.fruitIndex("") == nil)
+        #expect(m.fruitIndex("kiwi ") == nil)
+        #expect(m.juiceIndex("Mango-Kiwi") == J.mangoKiwi)
+        #expect(m.juiceIndex("망키쥬스") == J.mangoKiwi)
+        #expect(m.juiceIndex("딸기") == nil)
+        // A juice and a fruit may share a name: they live in different namespaces.
+        #expect(m.fruitIndex("mango") == F.mango)
+        #expect(m.juiceIndex("mango") == J.mango)
+        #expect(bytes("MANGO").withUnsafeBytes { m.juiceIndex($0) } == J.mango)
+        #expect(bytes("MaNgO").withUnsafeBytes { m.fruitIndex($0) } == F.mango)
+    }
+
+    @Test("lookups agree with a plain ASCII-folding dictionary")
+    func lookupsAgreeWithDictionary() throws {
+        var rng = SplitMix64(seed: 5)
+        let letters = Array("abAB-_9é".unicodeScalars)
+        var names = Set<String>()
+        while names.count < 200 {
+            let n = 1 + Int(rng.next() % 6)
+            names.insert(String(String.UnicodeScalarView((0..<n).map { _ in letters[Int(rng.next() % UInt64(letters.count))] })))
+        }
+        func fold(_ s: String) -> String { String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self) }
+        var byFold: [String: Int] = [:]
+        var fruits: [Fruit] = []
+        for name in names.sorted() where byFold[fold(name)] == nil {
+            byFold[fold(name)] = fruits.count
+            fruits.append(Fruit(name: name))
+        }
+        let m = try Menu(fruits: fruits, juices: [juice("j")])
+        for name in names {
+            #expect(m.fruitIndex(name) == byFold[fold(name)], "\(name)")
+        }
+        #expect(m.fruitIndex("zz") == nil)
+    }
+
+    @Test("a menu without fruits or juices")
+    func emptyMenus() {
+        #expect(menuError([], [juice("x")]) == "the menu has no fruits")
+        #expect(menuError(kiwiOnly, []) == "the menu has no juices")
+    }
+
+    @Test("duplicate names")
+    func duplicates() {
+        #expect(menuError([Fruit(name: "kiwi"), Fruit(name: "Kiwi")], [juice("x")])
+                == "fruits[1] \"Kiwi\": the name \"Kiwi\" is already used by fruit \"kiwi\"")
+        #expect(menuError([Fruit(name: "kiwi"), Fruit(name: "mango", aliases: ["KIWI"])], [juice("x")])
+                == "fruits[1] \"mango\": the name \"KIWI\" is already used by fruit \"kiwi\"")
+        #expect(menuError([Fruit(name: "kiwi", aliases: ["k"]), Fruit(name: "mango", aliases: ["K"])], [juice("x")])
+                == "fruits[1] \"mango\": the name \"K\" is already used by fruit \"kiwi\"")
+        #expect(menuError(kiwiOnly, [juice("a"), juice("b", aliases: ["A"])])
+                == "juices[1] \"b\": the name \"A\" is already used by juice \"a\"")
+        #expect(menuError(kiwiOnly, [juice("a", aliases: ["x"]), juice("X")])
+                == "juices[1] \"X\": the name \"X\" is already used by juice \"a\"")
+        // A juice and a fruit named alike are fine.
+        #expect(menuError([Fruit(name: "mango", aliases: ["망고"])], [juice("mango", aliases: ["망고"])]) == nil)
+    }
+
+    @Test("bad recipes")
+    func recipes() {
+        #expect(menuError(kiwiOnly, [juice("x", [])]) == "juices[0] \"x\": the recipe is empty")
+        #expect(menuError(kiwiOnly, [juice("ok"), juice("x", [(1, 1)])])
+                == "juices[1] \"x\": the recipe names a fruit that is not on the menu")
+        #expect(menuError(kiwiOnly, [juice("x", [(-1, 1)])]) == "juices[0] \"x\": the recipe names a fruit that is not on the menu")
+        #expect(menuError(kiwiOnly, [juice("x", [(0, 0)])]) == "juices[0] \"x\": the amount of kiwi must be 1 to 1000000000, not 0")
+        #expect(menuError(kiwiOnly, [juice("x", [(0, -3)])]) == "juices[0] \"x\": the amount of kiwi must be 1 to 1000000000, not -3")
+        #expect(menuError(kiwiOnly, [juice("x", [(0, 1_000_000_001)])])
+                == "juices[0] \"x\": the amount of kiwi must be 1 to 1000000000, not 1000000001")
+        #expect(menuError(kiwiOnly, [juice("x", [(0, 1_000_000_000)])]) == nil)
+        #expect(menuError([Fruit(name: "kiwi"), Fruit(name: "mango")], [juice("x", [(0, 1), (1, 1), (0, 2)])])
+                == "juices[0] \"x\": the recipe lists kiwi twice")
+    }
+
+    static let rejectedNames = ["", "a b", "a=b", "a:b", "a+b", "a,b", "a\tb", "a\nb", "a\rb", "\u{7F}", "a\u{0}", "a\u{85}b",
+                           "a\u{9F}", "a\u{A0}b", "a\u{3000}b", "a\u{2028}b", String(repeating: "k", count: 65),
+                           String(repeating: "망", count: 22)]
+
+    @Test("names that cannot travel as tokens", arguments: rejectedNames)
+    func badNames(_ name: String) throws {
+        let fruitName = try #require(menuError([Fruit(name: name)], [juice("x")]))
+        #expect(fruitName.hasPrefix("fruits[0] \"\(name)\": "), "\(fruitName)")
+        let fruitAlias = try #require(menuError([Fruit(name: "kiwi", aliases: ["ok", name])], [juice("x")]))
+        #expect(fruitAlias.hasPrefix("fruits[0] \"kiwi\": "), "\(fruitAlias)")
+        let juiceName = try #require(menuError(kiwiOnly, [juice("ok"), juice(name)]))
+        #expect(juiceName.hasPrefix("juices[1] \"\(name)\": "), "\(juiceName)")
+        let juiceAlias = try #require(menuError(kiwiOnly, [juice("x", aliases: [name])]))
+        #expect(juiceAlias.hasPrefix("juices[0] \"x\": "), "\(juiceAlias)")
+        if !name.isEmpty && name.utf8.count <= 64 {
+            #expect(fruitName.hasSuffix("may not contain spaces, control characters or any of = : + ,"))
+        }
+    }
+
+    @Test("names that are fine", arguments: ["k", "mango-kiwi", "a.b_c", "딸기", "🍓", String(repeating: "k", count: 64),
+                                             String(repeating: "망", count: 21), "a/b", "a;b", "UPPER"])
+    func goodNames(_ name: String) throws {
+        let m = try Menu(fruits: [Fruit(name: name)], juices: [juice(name)])
+        #expect(m.fruitIndex(name) == 0)
+        #expect(m.juiceIndex(name) == 0)
+    }
+
+    @Test("initial stock")
+    func initialStock() throws {
+        #expect(menuError(kiwiOnly, [juice("x")], initialStock: [-1]) == "fruits[0] \"kiwi\": initial stock must be 0 to 1000000000, not -1")
+        #expect(menuError(kiwiOnly, [juice("x")], initialStock: [1_000_000_001])
+                == "fruits[0] \"kiwi\": initial stock must be 0 to 1000000000, not 1000000001")
+        #expect(menuError(kiwiOnly, [juice("x")], initialStock: []) == "initial stock must list every fruit")
+        #expect(menuError(kiwiOnly, [juice("x")], initialStock: [1, 2]) == "initial stock must list every fruit")
+        #expect(try Menu(fruits: kiwiOnly, juices: [juice("x")], initialStock: [0]).initialStock == [0])
+        #expect(try Menu(fruits: kiwiOnly, juices: [juice("x")], initialStock: [1_000_000_000]).initialStock == [1_000_000_000])
+        #expect(try Menu(fruits: kiwiOnly, juices: [juice("x")], initialStock: [nil]).initialStock == [nil])
+    }
+
+    @Test("a custom menu drives the parser")
+    func customMenuParser() throws {
+        let m = try Menu(fruits: [Fruit(name: "apple", aliases: ["사과"]), Fruit(name: "pear")],
+                         juices: [juice("apple", [(0, 2)]), juice("mix", aliases: ["믹스"], [(1, 1), (0, 1)])])
+        let p = CommandParser(menu: m)
+        func run(_ s: String) -> ParsedLine { bytes(s).withUnsafeBytes { p.parse($0) } }
+        #expect(run("ORDER 믹스 2") == .command(.order(OrderRequest(juice: 1, count: 2))))
+        #expect(run("STOCK 사과") == .command(.stock(fruit: 0)))
+        #expect(run("ORDER mango").code == .unknownJuice)
+        #expect(run("STOCK pear") == .command(.stock(fruit: 1)))
+        #expect(Wire.menuLine(m) == "OK MENU apple=apple:2 mix=pear:1+apple:1")
+    }
+}
+
+@Suite("MenuFile")
+struct MenuFileTests {
+    func same(_ a: Menu, _ b: Menu) {
+        #expect(a.fruits == b.fruits)
+        #expect(a.juices == b.juices)
+        #expect(a.initialStock == b.initialStock)
+        #expect(Wire.menuLine(a) == Wire.menuLine(b))
+        #expect(Wire.menuAliasesLine(a) == Wire.menuAliasesLine(b))
+    }
+
+    @Test("the standard menu round-trips through JSON")
+    func standardRoundTrip() throws {
+        let json = MenuFile.json(.standard)
+        #expect(json.contains("\"mango-kiwi\""))
+        #expect(json.contains("망키쥬스"))
+        let menu = try parseMenu(json).get()
+        same(menu, .standard)
+        #expect(MenuFile.json(menu) == json)
+    }
+
+    @Test("initial stock round-trips")
+    func initialStockRoundTrip() throws {
+        let m = try Menu(fruits: Menu.standard.fruits, juices: Menu.standard.juices, initialStock: [5, nil, 0, 1_000_000_000, nil])
+        let json = MenuFile.json(m)
+        #expect(json.contains("\"initial_stock\""))
+        same(try parseMenu(json).get(), m)
+    }
+
+    @Test("the documented form, with aliases and case in recipes")
+    func documentedForm() throws {
+        let json = """
+        { "fruits": [ { "name": "kiwi", "aliases": ["키위"], "initial_stock": 10 }, { "name": "mango" } ],
+          "juices": [ { "name": "mango-kiwi", "aliases": ["망키쥬스"],
+                        "recipe": [ { "fruit": "망고", "amount": 2 }, { "fruit": "KIWI", "amount": 1 } ] },
+                      { "name": "mango", "recipe": [ { "fruit": "mango", "amount": 3 } ] } ] }
+        """
+        let json2 = json.replacingOccurrences(of: "{ \"name\": \"mango\" }", with: "{ \"name\": \"mango\", \"aliases\": [\"망고\"] }")
+        let m = try parseMenu(json2).get()
+        #expect(m.fruits == [Fruit(name: "kiwi", aliases: ["키위"]), Fruit(name: "mango", aliases: ["망고"])])
+        #expect(m.juices == [Juice(name: "mango-kiwi", aliases: ["망키쥬스"], recipe: [Ingredient(fruit: 1, amount: 2), Ingredient(fruit: 0, amount: 1)]),
+                             Juice(name: "mango", recipe: [Ingredient(fruit: 1, amount: 3)])])
+        #expect(m.initialStock == [10, nil])
+        #expect(StockLedger(menu: m).stock == [10, 10])
+        // Without the alias, "망고" names nothing.
+        #expect(parseError(json) == "juices[0] \"mango-kiwi\" recipe[0]: unknown fruit \"망고\"")
+    }
+
+    @Test("bad JSON", arguments: ["", "not json", "{", "[1, 2]", "{\"fruits\": [}", "\u{FEFF}{,}"])
+    func badJSON(_ text: String) throws {
+        let message = try #require(parseError(text))
+        #expect(message.contains("JSON") || message.contains("wrong type"), "\(message)")
+    }
+
+    @Test("structural errors name the place")
+    func structural() {
+        #expect(parseError("{\"fruits\": [{\"name\": \"kiwi\"}]}") == "missing \"juices\"")
+        #expect(parseError("{\"juices\": []}") == "missing \"fruits\"")
+        #expect(parseError("{\"fruits\": [{\"name\": \"kiwi\"}], \"juices\": [{\"name\": \"x\"}]}")?.hasPrefix("missing \"recipe\" at .juices[0]") == true)
+        let wrongType = parseError("{\"fruits\": [{\"name\": \"kiwi\"}], \"juices\": [{\"name\": \"x\", \"recipe\": [{\"fruit\": \"kiwi\", \"amount\": \"two\"}]}]}")
+        #expect(wrongType?.hasPrefix("wrong type at .juices[0].recipe[0].amount") == true, "\(wrongType ?? "")")
+        #expect(parseError("{\"fruits\": [{\"name\": null}], \"juices\": []}")?.hasPrefix("missing value at .fruits[0].name") == true)
+        #expect(parseError("{\"fruits\": [], \"juices\": []}") == "the menu has no fruits")
+        #expect(parseError("{\"fruits\": [{\"name\": \"kiwi\"}], \"juices\": []}") == "the menu has no juices")
+    }
+
+    @Test("recipe errors name the juice and the fruit")
+    func recipeErrors() {
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}], "juices": [{"name": "x", "recipe": [{"fruit": "kiwi", "amount": 1}, {"fruit": "durian", "amount": 1}]}]}
+            """) == "juices[0] \"x\" recipe[1]: unknown fruit \"durian\"")
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}], "juices": [{"name": "ok", "recipe": [{"fruit": "kiwi", "amount": 1}]}, {"name": "y", "recipe": [{"fruit": "kiwi", "amount": 0}]}]}
+            """) == "juices[1] \"y\" recipe[0]: amount of kiwi must be at least 1, not 0")
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}], "juices": [{"name": "y", "recipe": [{"fruit": "kiwi", "amount": -2}]}]}
+            """) == "juices[0] \"y\" recipe[0]: amount of kiwi must be at least 1, not -2")
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}], "juices": [{"name": "y", "recipe": [{"fruit": "kiwi", "amount": 1000000001}]}]}
+            """) == "juices[0] \"y\": the amount of kiwi must be 1 to 1000000000, not 1000000001")
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}], "juices": [{"name": "y", "recipe": []}]}
+            """) == "juices[0] \"y\": the recipe is empty")
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}], "juices": [{"name": "y", "recipe": [{"fruit": "kiwi", "amount": 1}, {"fruit": "Kiwi", "amount": 1}]}]}
+            """) == "juices[0] \"y\": the recipe lists kiwi twice")
+    }
+
+    @Test("duplicate and bad names")
+    func names() {
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}], "juices": [{"name": "x", "recipe": [{"fruit": "kiwi", "amount": 1}]}, {"name": "X", "recipe": [{"fruit": "kiwi", "amount": 2}]}]}
+            """) == "juices[1] \"X\": the name \"X\" is already used by juice \"x\"")
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi"}, {"name": "KIWI"}], "juices": [{"name": "x", "recipe": [{"fruit": "kiwi", "amount": 1}]}]}
+            """) == "fruits[1] \"KIWI\": the name \"KIWI\" is already used by fruit \"kiwi\"")
+        #expect(parseError("""
+            {"fruits": [{"name": "ki wi"}], "juices": [{"name": "x", "recipe": [{"fruit": "ki wi", "amount": 1}]}]}
+            """)?.hasPrefix("fruits[0] \"ki wi\": ") == true)
+        #expect(parseError("""
+            {"fruits": [{"name": "kiwi", "initial_stock": -5}], "juices": [{"name": "x", "recipe": [{"fruit": "kiwi", "amount": 1}]}]}
+            """) == "fruits[0] \"kiwi\": initial stock must be 0 to 1000000000, not -5")
+        // A juice and a fruit may both be called mango.
+        #expect(parseError("""
+            {"fruits": [{"name": "mango"}], "juices": [{"name": "mango", "recipe": [{"fruit": "mango", "amount": 3}]}]}
+            """) == nil)
+    }
+
+    @Test("load names the file")
+    func load() throws {
+        guard case .failure(let missing) = MenuFile.load(path: "/nonexistent/juice-menu.json") else {
+            Issue.record("a missing file cannot load")
+            return
+        }
+        #expect(missing.message == "cannot read menu file /nonexistent/juice-menu.json")
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("juicecore-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.json")
+        try Data("{\"fruits\": []}".utf8).write(to: bad)
+        guard case .failure(let e) = MenuFile.load(path: bad.path) else {
+            Issue.record("a bad file cannot load")
+            return
+        }
+        #expect(e.message == "menu file \(bad.path): missing \"juices\"")
+        let good = dir.appendingPathComponent("good.json")
+        try Data(MenuFile.json(.standard).utf8).write(to: good)
+        same(try MenuFile.load(path: good.path).get(), .standard)
+    }
+}
