@@ -80,7 +80,5 @@ enum ProcessSetup {
     }
 }
 
-#if canImport(Glibc)
 /// RLIMIT_NOFILE is imported as an enum case on glibc; the functions want its raw value.
 private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-#endif
