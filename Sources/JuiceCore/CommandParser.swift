@@ -123,13 +123,15 @@ public struct CommandParser: Sendable {
     static func decimal(_ bytes: UnsafeRawBufferPointer, in range: ClosedRange<Int>) -> Int? {
         guard !bytes.isEmpty else { return nil }
         var value = 0
+        var tooBig = false
         for b in bytes {
             guard b >= 0x30 && b <= 0x39 else { return nil }
-            if value <= range.upperBound {
-                value = value * 10 + Int(b - 0x30)
-            }
+            guard !tooBig else { continue }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.addingReportingOverflow(Int(b - 0x30))
+            if o1 || o2 || next > range.upperBound { tooBig = true } else { value = next }
         }
-        return range.contains(value) ? value : nil
+        return !tooBig && range.contains(value) ? value : nil
     }
 
     static func isValidKey(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -9,9 +9,9 @@
 /// readable when the menu changes. Every record has an `lsn`, its position in the journal's
 /// history; changes also carry the store's `seq`.
 public enum JournalRecord: Sendable, Equatable {
-    /// `O <lsn> <seq> <juice> <count> <key|-> <fruit>=<left> ...`: an order that was applied.
+    /// `O <lsn> <seq> <juice> <count> <key=token|-> <fruit>=<left> ...`: an order that was applied.
     case order(lsn: UInt64, seq: UInt64, juice: String, count: Int, key: String?, left: [NamedValue])
-    /// `R <lsn> <juice> <count> <key|-> <fruit>=<had> ...`: an order refused for stock.
+    /// `R <lsn> <juice> <count> <key=token|-> <fruit>=<had> ...`: an order refused for stock.
     case refusal(lsn: UInt64, juice: String, count: Int, key: String?, had: [NamedValue])
     /// `A <lsn> <seq> <fruit> <amount> <total>`: a RESTOCK.
     case restock(lsn: UInt64, seq: UInt64, fruit: String, amount: Int, total: Int)
@@ -51,9 +51,9 @@ public enum JournalRecord: Sendable, Equatable {
     public var payload: String {
         switch self {
         case let .order(lsn, seq, juice, count, key, left):
-            return "O \(lsn) \(seq) \(juice) \(count) \(key ?? "-")" + Self.values(left)
+            return "O \(lsn) \(seq) \(juice) \(count) \(key.map { "key=" + $0 } ?? "-")" + Self.values(left)
         case let .refusal(lsn, juice, count, key, had):
-            return "R \(lsn) \(juice) \(count) \(key ?? "-")" + Self.values(had)
+            return "R \(lsn) \(juice) \(count) \(key.map { "key=" + $0 } ?? "-")" + Self.values(had)
         case let .restock(lsn, seq, fruit, amount, total):
             return "A \(lsn) \(seq) \(fruit) \(amount) \(total)"
         case let .set(lsn, seq, fruit, value):
@@ -96,7 +96,7 @@ public enum JournalRecord: Sendable, Equatable {
         guard let tag = t.first else { return nil }
         func u(_ i: Int) -> UInt64? { i < t.count ? UInt64(t[i]) : nil }
         func n(_ i: Int) -> Int? { i < t.count ? Int(t[i]) : nil }
-        func key(_ i: Int) -> String? { t[i] == "-" ? nil : t[i] }
+        func key(_ i: Int) -> String? { t[i].hasPrefix("key=") ? String(t[i].dropFirst(4)) : nil }
         func named(from i: Int) -> [NamedValue]? {
             var list: [NamedValue] = []
             for item in t[i...] {

@@ -522,6 +522,14 @@ public actor Server {
         checkDrained()
     }
 
+    /// Shuts down gracefully and returns once the server has stopped (tests, embedding).
+    public func stop() async {
+        guard state == .running else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            shutdown { continuation.resume() }
+        }
+    }
+
     private func checkDrained() {
         guard state == .draining, connections.isEmpty else { return }
         let durable = store.assumeIsolated { $0.durableLSN == $0.lastLSN }
