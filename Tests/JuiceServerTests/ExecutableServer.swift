@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The built `juice-server` executable run as a separate process, the way a user runs it.
+final class ExecutableServer: @unchecked Sendable {
+    // @unchecked: owned by one test at a time.
+    let process = Process()
+    let logPath: String
+    private(set) var port = 0
+
+    /// The binary next to the test bundle (SwiftPM builds both into the same directory).
+    static var binary: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        if dir.lastPathComponent == "MacOS" || dir.path.contains(".xctest/") {
+            while dir.pathExtension != "xctest" && dir.path != "/" { dir = dir.deletingLastPathComponent() }
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("juice-server").path
+    }
+
+    /// Starts it with `arguments` (plus `--port 0` unless given) and waits for its listening line.
+    init(_ arguments: [String], environment: [String: String] = [:], logPath: String? = nil) throws {
+        self.logPath = logPath ?? temporaryDirectory("juice-log") + "/server.log"
+        _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: self.logPath))
+        log.seekToEndOfFile()
+        process.executableURL = URL(fileURLWithPath: ExecutableServer.binary)
+        process.arguments = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "JUICE_MANAGER_TOKEN")
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let found = eventually(timeout: 60) {
+            if !process.isRunning { return true }
+            return listeningPort() != nil
+        }
+        guard found, process.isRunning, let port = listeningPort() else {
+            throw TestError("juice-server did not start: \(self.log())")
+        }
+        self.port = port
+    }
+
+    /// The port from the latest "juice-server listening on host:port" line.
+    private func listeningPort() -> Int? {
+        let text = log()
+        guard let range = text.range(of: "listening on ", options: .backwards) else { return nil }
+        let rest = text[range.upperBound...].prefix { $0 != "\n" }
+        guard let colon = rest.lastIndex(of: ":") else { return nil }
+        return Int(rest[rest.index(after: colon)...])
+    }
+
+    func log() -> String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    func client(readGreeting: Bool = true) throws -> LineClient {
+        try LineClient(port: port, readGreeting: readGreeting)
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the process to end; its exit status, or nil if it is still running.
+    func waitForExit(timeout: Double = 30) -> Int32? {
+        _ = eventually(timeout: timeout) { !process.isRunning }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func kill9() {
+        signal(SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Runs the binary to completion (for flag checks): exit status and combined output.
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "JUICE_MANAGER_TOKEN")
+        env.merge(environment) { $1 }
+        p.environment = env
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The real `juice-server` binary, started and spoken to as a user would.
+@Suite struct ExecutableTests {
+    @Test func servesOverTCPAndExitsCleanlyOnSIGTERM() async throws {
+        let dir = temporaryDirectory()
+        defer { removeTemporary(dir) }
+        let server = try ExecutableServer(["--in-memory"])
+        #expect(server.log().contains("juice-server listening on 127.0.0.1:\(server.port)"))
+        let cashier = try server.client()
+        let display = try server.client()
+        #expect(try display.command("PING") == "OK PONG")
+        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")
+        #expect(try display.nextEvent() == "EVENT STOCK seq=1 mango=6 kiwi=8")
+        server.signal(SIGTERM)
+        #expect(try display.nextEvent("EVENT BYE") == "EVENT BYE shutting down")
+        #expect(server.waitForExit() == 0)
+        #expect(server.log().contains("connect 127.0.0.1:"))
+    }
+
+    @Test func helpAndVersion() throws {
+        let (helpStatus, help) = try ExecutableServer.run(["--help"])
+        #expect(helpStatus == 0)
+        for flag in ["--host", "--port", "--data", "--in-memory", "--initial-stock", "--max-clients", "--max-output-bytes",
+                     "--idle-timeout", "--journal-max-bytes", "--manager-token-file", "--menu", "--print-menu", "--version"] {
+            #expect(help.contains(flag), "--help does not mention \(flag)")
+        }
+        let (versionStatus, version) = try ExecutableServer.run(["--version"])
+        #expect(versionStatus == 0 && version.hasPrefix("juice-server 1."))
+    }
+
+    @Test(arguments: [["--port", "70000"], ["--port", "notaport"], ["--port"], ["--frobnicate"], ["--initial-stock", "-1"],
+                      ["--manager-token", "x"], ["--max-clients", "0"], ["--host", "0.0.0.0"]])
+    func badFlagsPrintUsageAndCreateNothing(arguments: [String]) throws {
+        let dir = temporaryDirectory()
+        defer { removeTemporary(dir) }
+        let (status, output) = try ExecutableServer.run(arguments, directory: dir)
+        #expect(status > 0 && status < 128, "\(arguments) exited \(status)")
+        #expect(output.lowercased().contains("usage"), "\(arguments): \(output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func aRestartedServerBindsTheSamePortAtOnce() throws {
+        let first = try ExecutableServer(["--in-memory"])
+        let port = first.port
+        let clients = try (0..<5).map { _ in try first.client() }
+        for c in clients { #expect(try c.command("PING") == "OK PONG") }
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+        let second = try ExecutableServer(["--in-memory", "--port", "\(port)"])
+        #expect(try second.client().command("PING") == "OK PONG")
+        second.signal(SIGTERM)
+        #expect(second.waitForExit() == 0)
+    }
+}
