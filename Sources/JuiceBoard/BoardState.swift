@@ -1,0 +1,72 @@
+import Foundation
+
+/// Where the board stands with the server, for the status line.
+public enum ConnectionStatus: Equatable, Sendable {
+    case connecting
+    case connected
+    /// Lost the server; `attempt` counts retries since the last good session.
+    case reconnecting(attempt: Int)
+}
+
+/// What the board knows about the store: the menu, the stock and how fresh it is.
+/// Pure data: the protocol session (BoardSession) decides what to apply when.
+public struct BoardState: Equatable, Sendable {
+    public var menu: Menu = Menu(recipes: [])
+    public var aliases: Aliases = .none
+    /// Fruits in the server's menu order, as listed by `OK STOCK`.
+    public var fruits: [String] = []
+    public var stock: [String: Int] = [:]
+    /// The seq of the last change applied; nil until the first snapshot arrived.
+    public var seq: Int? = nil
+    /// When this board last saw the stock change (not set by the initial snapshot).
+    public var lastChange: Date? = nil
+    public var connection: ConnectionStatus = .connecting
+    /// "host:port" of the server, for the status line.
+    public var serverAddress: String = ""
+
+    public init() {}
+
+    public var hasSnapshot: Bool { seq != nil }
+
+    public func count(of fruit: String) -> Int { stock[fruit] ?? 0 }
+
+    /// How many of `recipe` the current stock can make.
+    public func servings(of recipe: Recipe) -> Int { recipe.servings(from: stock) }
+
+    /// Below this the fruit is flagged low: the largest amount any single recipe takes.
+    public func isLow(_ fruit: String) -> Bool {
+        let count = count(of: fruit)
+        return count > 0 && count < menu.thirstiestAmount(of: fruit)
+    }
+
+    /// Replaces the whole stock with a full snapshot (`OK STOCK`, or an event carrying every fruit).
+    /// The fruit order comes from the snapshot, so a menu change on the server shows up here.
+    public mutating func replaceStock(with snapshot: StockUpdate) {
+        fruits = snapshot.values.map(\.fruit)
+        stock = Dictionary(snapshot.values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { _, last in last })
+        seq = snapshot.seq
+    }
+
+    /// Applies a change event's values on top of the current stock. A fruit the board did not
+    /// know yet is appended, so nothing the server reports is ever hidden.
+    public mutating func applyChange(_ update: StockUpdate) {
+        for (fruit, count) in update.values {
+            if stock[fruit] == nil, !fruits.contains(fruit) { fruits.append(fruit) }
+            stock[fruit] = count
+        }
+        seq = update.seq
+    }
+
+    /// True when `update` names every fruit the board shows: such an event is a full snapshot.
+    public func isFullSnapshot(_ update: StockUpdate) -> Bool {
+        guard !fruits.isEmpty else { return false }
+        let named = Set(update.values.map(\.fruit))
+        return fruits.allSatisfy(named.contains)
+    }
+
+    /// The stock as a snapshot in menu order (for plain output and change detection).
+    public var snapshot: StockUpdate? {
+        guard let seq else { return nil }
+        return StockUpdate(seq: seq, values: fruits.map { ($0, count(of: $0)) })
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The write end of the self-pipe. A signal handler can only reach globals, and may only do
+/// async-signal-safe things: it writes the signal number here and the poll loop does the rest.
+nonisolated(unsafe) private var signalPipeWriteFD: Int32 = -1
+
+/// Turns SIGWINCH / SIGINT / SIGTERM into bytes on a pipe the main poll loop watches,
+/// so signals are handled in ordinary code, between redraws, never inside a handler.
+final class SignalPipe {
+    let readFD: Int32
+
+    init(signals: [Int32]) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw SystemError("pipe", errno) }
+        for fd in fds {
+            // Non-blocking: a burst of signals must never block the handler on a full pipe.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]
+        signalPipeWriteFD = fds[1]
+        for signo in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signo in
+                let savedErrno = errno
+                var byte = UInt8(truncatingIfNeeded: signo)
+                _ = write(signalPipeWriteFD, &byte, 1)
+                errno = savedErrno
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signo, &action, nil)
+        }
+    }
+
+    /// Signals received since the last call, in order (empty if none).
+    func drain() -> [Int32] {
+        var received: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = read(readFD, &buffer, buffer.count)
+            guard n > 0 else { break }
+            received += buffer[0..<n].map { Int32($0) }
+        }
+        return received
+    }
+}
+
+struct SystemError: Error, CustomStringConvertible {
+    let call: String
+    let code: Int32
+
+    init(_ call: String, _ code: Int32) {
+        self.call = call
+        self.code = code
+    }
+
+    var description: String { "\(call): \(String(cString: strerror(code)))" }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import JuiceBoard
+
+/// The bits of the terminal the board touches: size, raw-ish input mode, alternate screen.
+/// Everything it changes is put back by `restore()`, which is safe to call more than once.
+final class Terminal {
+    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J" // alternate screen, hide cursor
+    static let leaveScreen = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"         // colours off, cursor, main screen
+
+    private let outputFD: Int32
+    private let inputFD: Int32
+    private var savedTermios: termios? = nil
+    private var active = false
+
+    init(outputFD: Int32 = STDOUT_FILENO, inputFD: Int32 = STDIN_FILENO) {
+        self.outputFD = outputFD
+        self.inputFD = inputFD
+    }
+
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Rows and columns from TIOCGWINSZ; 80x24 when the terminal does not say.
+    func size() -> TerminalSize {
+        var ws = winsize()
+        let ok = withUnsafeMutablePointer(to: &ws) { ioctl(outputFD, UInt(TIOCGWINSZ), $0) } == 0
+        guard ok, ws.ws_col > 0, ws.ws_row > 0 else { return TerminalSize(columns: 80, rows: 24) }
+        return TerminalSize(columns: Int(ws.ws_col), rows: Int(ws.ws_row))
+    }
+
+    /// Switch to the alternate screen with the cursor hidden; if the keyboard is a terminal,
+    /// stop echo and line buffering so typed keys neither scribble on the board nor wait for
+    /// Enter ("q" quits). ISIG stays on: Ctrl-C still arrives as SIGINT.
+    func enter() {
+        if Terminal.isTerminal(inputFD) {
+            var settings = termios()
+            if tcgetattr(inputFD, &settings) == 0 {
+                savedTermios = settings
+                settings.c_lflag &= ~tcflag_t(ECHO | ICANON)
+                withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+                    cc[Int(VMIN)] = 0
+                    cc[Int(VTIME)] = 0
+                }
+                tcsetattr(inputFD, TCSANOW, &settings)
+            }
+        }
+        writeAll(outputFD, Terminal.enterScreen)
+        active = true
+    }
+
+    func restore() {
+        guard active else { return }
+        active = false
+        writeAll(outputFD, Terminal.leaveScreen)
+        if var saved = savedTermios {
+            tcsetattr(inputFD, TCSANOW, &saved)
+            savedTermios = nil
+        }
+    }
+}
+
+/// Writes all of `text`, riding out partial writes and EINTR. False if the fd is gone (EPIPE).
+@discardableResult
+func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { buffer in
+            write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        }
+        if n > 0 {
+            offset += n
+        } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
+            if errno == EAGAIN { var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0); _ = poll(&p, 1, 100) }
+        } else {
+            return false
+        }
+    }
+    return true
+}
+
+enum ProcessInfoEnvironment {
+    /// The process environment as a dictionary (for NO_COLOR).
+    static var current: [String: String] {
+        var result: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            cursor += 1
+        }
+        return result
+    }
+}

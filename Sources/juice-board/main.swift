@@ -1,0 +1,30 @@
+// juice-board: a live display of the juice stand's stock. The work is in BoardApp;
+// the rendering and protocol rules are in the JuiceBoard library.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import JuiceBoard
+
+let options: BoardOptions
+do {
+    options = try BoardOptions.parse(Array(CommandLine.arguments.dropFirst()),
+                                     environment: ProcessInfoEnvironment.current)
+} catch {
+    writeAll(STDERR_FILENO, "juice-board: \(error)\n\(BoardOptions.usage)\n")
+    exit(2)
+}
+if options.showHelp {
+    writeAll(STDOUT_FILENO, BoardOptions.usage + "\n")
+    exit(0)
+}
+
+// Plain lines when asked, or when stdout is a pipe or file rather than a screen.
+let plain = options.plain || !Terminal.isTerminal(STDOUT_FILENO)
+do {
+    exit(try BoardApp(options: options, plain: plain).run())
+} catch {
+    writeAll(STDERR_FILENO, "juice-board: \(error)\n")
+    exit(1)
+}
