@@ -132,7 +132,7 @@ public actor Server {
 
     private func pauseAccepting(because code: Int32) {
         guard let source = listenerSource, !listenerPaused else { return }
-        Log.warning("accept: \(String(cString: strerror(code))); pausing new connections for 100 ms (\(connections.count) clients)")
+        Log.warning("accept: \(String(cString: strerror(code))); pausing new connections for 100 ms (clients: \(connections.count))")
         listenerPaused = true
         source.suspend()
         executor.queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
@@ -159,7 +159,7 @@ public actor Server {
         let isManager = config.managerToken == nil
         let conn = Connection(id: id, fd: fd, peer: peer, readSource: source, closer: closer, isManager: isManager, now: now())
         connections[id] = conn
-        Log.info("connect \(peer) (\(connections.count) clients)")
+        Log.info("connect \(peer) (clients: \(connections.count))")
         source.resume()
         // The greeting reflects no state: it need not wait for the journal.
         helloLine.withUnsafeBytes { send(conn, $0, gate: 0) }
@@ -472,7 +472,7 @@ public actor Server {
             if !conn.writeArmed { source.resume() }
             source.cancel()
         }
-        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (\(connections.count) clients)")
+        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))")
         if state == .draining { checkDrained() }
     }
 
