@@ -59,7 +59,7 @@ public enum ServerLine: Equatable, Sendable {
     /// Classifies one line; a trailing CR (the server ends lines with CRLF) is ignored.
     public static func parse(_ rawLine: String) -> ServerLine {
         var line = Substring(rawLine)
-        while line.last == "\r" || line.last == "\n" { line = line.dropLast() }
+        while let last = line.last, last.isNewline { line = line.dropLast() } // "\r\n" is one Character
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
         guard let head = words.first else { return .unknown(String(line)) }
         let rest = Array(words.dropFirst())

@@ -1,0 +1,137 @@
+import Testing
+@testable import JuiceBoard
+
+@Suite struct ParsingTests {
+    @Test func menuRecipesInMenuOrder() throws {
+        let line = ServerLine.parse(Wire.menu + "\r")
+        guard case .ok(let verb, let fields) = line else { Issue.record("not OK: \(line)"); return }
+        #expect(verb == "MENU")
+        let menu = try #require(Menu.parse(fields: fields))
+        #expect(menu.recipes.map(\.juice) == ["strawberry", "banana", "kiwi", "pineapple", "strawberry-banana", "mango", "mango-kiwi"])
+        #expect(menu.recipes[4].ingredients == [Ingredient(fruit: "strawberry", amount: 10), Ingredient(fruit: "banana", amount: 1)])
+        #expect(menu.fruitsInRecipes == ["strawberry", "banana", "kiwi", "pineapple", "mango"])
+        #expect(menu.thirstiestAmount(of: "strawberry") == 16)
+        #expect(menu.thirstiestAmount(of: "banana") == 2)
+        #expect(menu.thirstiestAmount(of: "mango") == 3)
+        #expect(menu.thirstiestAmount(of: "durian") == 0)
+    }
+
+    @Test func malformedMenuIsRejectedWhole() {
+        #expect(Menu.parse(fields: ["a=b:1", "broken"]) == nil)
+        #expect(Menu.parse(fields: ["a=b:x"]) == nil)
+        #expect(Menu.parse(fields: ["=b:1"]) == nil)
+        #expect(Menu.parse(fields: []) == Menu(recipes: []))
+    }
+
+    @Test func aliasesByKindWithEmptyAndMultiple() {
+        let aliases = Aliases.parse(fields: ["fruit:kiwi=키위", "fruit:plum=", "juice:mango-kiwi=mk,망키쥬스", "vat:x=y", "junk"])
+        #expect(aliases.fruit["kiwi"] == ["키위"])
+        #expect(aliases.fruit["plum"] == [])
+        #expect(aliases.juice["mango-kiwi"] == ["mk", "망키쥬스"])
+        #expect(aliases.juice["x"] == nil)
+    }
+
+    @Test func koreanNamePrefersNonASCIIAlias() {
+        #expect(Aliases.preferred(["mk", "망키쥬스"], for: "mango-kiwi", language: .korean) == "망키쥬스")
+        #expect(Aliases.preferred(["mk", "mkj"], for: "mango-kiwi", language: .korean) == "mk")
+        #expect(Aliases.preferred([], for: "plum", language: .korean) == nil)
+        #expect(Aliases.preferred(nil, for: "plum", language: .korean) == nil)
+        #expect(Aliases.preferred(["plum"], for: "plum", language: .korean) == nil)
+        #expect(Aliases.preferred(["망키쥬스"], for: "mango-kiwi", language: .english) == nil)
+    }
+
+    @Test func stockReplyAndEvents() {
+        #expect(ServerLine.parse("OK STOCK seq=3 kiwi=1 mango=0\r\n")
+                == .ok(verb: "STOCK", fields: ["seq=3", "kiwi=1", "mango=0"]))
+        #expect(StockUpdate.parse(fields: ["seq=3", "kiwi=1", "mango=0"])
+                == StockUpdate(seq: 3, values: [("kiwi", 1), ("mango", 0)]))
+        #expect(ServerLine.parse("EVENT STOCK seq=58 banana=884\r")
+                == .stockEvent(StockUpdate(seq: 58, values: [("banana", 884)])))
+        #expect(StockUpdate.parse(fields: ["kiwi=1"]) == nil)
+        #expect(StockUpdate.parse(fields: ["seq=x"]) == nil)
+        #expect(StockUpdate.parse(fields: ["seq=1", "kiwi"]) == nil)
+    }
+
+    @Test func otherLines() {
+        #expect(ServerLine.parse(Wire.hello) == .hello("juice-server 1.0.0 protocol=1 type HELP for commands"))
+        #expect(ServerLine.parse("EVENT BYE shutting down") == .bye("shutting down"))
+        #expect(ServerLine.parse("ERR UNKNOWN_COMMAND what is FLY") == .err(code: "UNKNOWN_COMMAND", message: "what is FLY"))
+        #expect(ServerLine.parse("OK PONG") == .ok(verb: "PONG", fields: []))
+        #expect(ServerLine.parse("OK SINCE 57 60") == .ok(verb: "SINCE", fields: ["57", "60"]))
+        #expect(ServerLine.parse("EVENT PARTY now") == .otherEvent("EVENT PARTY now"))
+        #expect(ServerLine.parse("") == .unknown(""))
+    }
+
+    @Test func plainLineHasEveryFruitInMenuOrder() {
+        let state = renderState([0, 9, 10, 9, 8], seq: 42)
+        #expect(PlainFormat.line(state.snapshot!) == "seq=42 strawberry=0 banana=9 pineapple=10 kiwi=9 mango=8")
+    }
+}
+
+@Suite struct CanMakeTests {
+    let menu = Menu.parse(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
+    func servings(_ juice: String, _ stock: [String: Int]) -> Int {
+        menu.recipes.first { $0.juice == juice }!.servings(from: stock)
+    }
+
+    @Test func singleFruitRecipes() {
+        #expect(servings("banana", ["banana": 9]) == 4)
+        #expect(servings("strawberry", ["strawberry": 15]) == 0)
+        #expect(servings("strawberry", ["strawberry": 16]) == 1)
+        #expect(servings("strawberry", ["strawberry": 33]) == 2)
+    }
+
+    @Test func twoFruitRecipesAreLimitedByTheScarcerFruit() {
+        #expect(servings("strawberry-banana", ["strawberry": 30, "banana": 2]) == 2)
+        #expect(servings("strawberry-banana", ["strawberry": 30, "banana": 100]) == 3)
+        #expect(servings("strawberry-banana", ["strawberry": 9, "banana": 100]) == 0)
+        #expect(servings("mango-kiwi", ["mango": 7, "kiwi": 2]) == 2)
+        #expect(servings("mango-kiwi", ["mango": 7, "kiwi": 0]) == 0)
+    }
+
+    @Test func missingFruitOrEmptyRecipeCannotBeMade() {
+        #expect(servings("mango-kiwi", ["mango": 7]) == 0)
+        #expect(Recipe(juice: "air", ingredients: []).servings(from: ["kiwi": 5]) == 0)
+        #expect(Recipe(juice: "odd", ingredients: [Ingredient(fruit: "kiwi", amount: 0)]).servings(from: ["kiwi": 5]) == 0)
+    }
+
+    @Test func lowStockIsBelowTheThirstiestRecipe() {
+        let state = renderState([15, 1, 2, 3, 0])
+        #expect(state.isLow("strawberry"))      // 15 < 16
+        #expect(state.isLow("banana"))          // 1 < 2
+        #expect(!state.isLow("pineapple"))      // 2 == 2
+        #expect(!state.isLow("kiwi"))           // 3 == 3
+        #expect(!state.isLow("mango"))          // 0 is sold out, not low
+    }
+}
+
+@Suite struct OptionsTests {
+    @Test func defaults() throws {
+        let options = try BoardOptions.parse([])
+        #expect(options.host == "127.0.0.1" && options.port == 7878 && !options.plain && options.language == .english && options.color)
+        #expect(options.serverAddress == "127.0.0.1:7878")
+    }
+
+    @Test func everyOption() throws {
+        let options = try BoardOptions.parse(["--host", "localhost", "--port=9000", "--lang", "ko", "--plain", "--no-color"])
+        #expect(options.host == "localhost" && options.port == 9000 && options.plain && options.language == .korean && !options.color)
+        #expect(try BoardOptions.parse([], environment: ["NO_COLOR": "1"]).color == false)
+        #expect(try BoardOptions.parse(["--host", "::1"]).serverAddress == "[::1]:7878")
+    }
+
+    @Test func mistakesAreReported() {
+        #expect(throws: BoardOptions.ParseError.self) { try BoardOptions.parse(["--port"]) }
+        #expect(throws: BoardOptions.ParseError.self) { try BoardOptions.parse(["--port", "0"]) }
+        #expect(throws: BoardOptions.ParseError.self) { try BoardOptions.parse(["--port", "70000"]) }
+        #expect(throws: BoardOptions.ParseError.self) { try BoardOptions.parse(["--lang", "fr"]) }
+        #expect(throws: BoardOptions.ParseError.self) { try BoardOptions.parse(["--fast"]) }
+    }
+
+    @Test func backoffDoublesUpToTheCapAndResets() {
+        var backoff = Backoff(initial: 0.1, cap: 3)
+        let delays = (0..<8).map { _ in backoff.nextDelay() }
+        #expect(delays == [0.1, 0.2, 0.4, 0.8, 1.6, 3, 3, 3])
+        backoff.reset()
+        #expect(backoff.nextDelay() == 0.1)
+    }
+}
