@@ -14,8 +14,10 @@ let package = Package(
     targets: [
         // The domain and the wire protocol: menu, stock rules, commands, replies, framing. No I/O.
         .target(name: "JuiceCore"),
+        // <sys/epoll.h>, which Swift's Glibc module leaves out (a header of libc: nothing to link).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The FruitStore actor, the journal, and the Dispatch socket server.
-        .target(name: "JuiceServer", dependencies: ["JuiceCore"]),
+        .target(name: "JuiceServer", dependencies: ["JuiceCore", "CEpoll"]),
         .executableTarget(name: "juice-server", dependencies: ["JuiceServer"]),
         // A load generator for line protocols (ours and others', e.g. Redis inline commands).
         .executableTarget(name: "juice-bench"),

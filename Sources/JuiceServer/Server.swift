@@ -2,12 +2,13 @@ import Dispatch
 import Glibc
 import JuiceCore
 
-/// The TCP server: one listening socket and its clients, all driven by DispatchSources on one
-/// serial queue (the `LoopExecutor`), which the `FruitStore` shares.
+/// The TCP server: one listening socket and its clients, driven by DispatchSources on one serial
+/// queue (the `LoopExecutor`), which the `FruitStore` shares. The listener has its own source;
+/// the clients share one through the `ClientPoller` (see there why).
 ///
 /// Output path, for each batch of lines one read delivered: replies are written straight to the
 /// socket when nothing is queued (Redis's "direct write first"); what does not fit waits in the
-/// connection's `Outbox`, with a write source armed only while it is non-empty. Replies and
+/// connection's `Outbox`, and writability is watched only while it is non-empty. Replies and
 /// events that reflect a change wait in the outbox as "held" until the journal is durable.
 public actor Server {
     public enum State: Sendable, Equatable {
@@ -24,6 +25,7 @@ public actor Server {
     private var listener: Int32 = -1
     private var listenerSource: DispatchSourceRead?
     private var listenerPaused = false
+    private var poller: ClientPoller?
     public private(set) var port = 0
     private var connections: [UInt64: Connection] = [:]
     private var nextID: UInt64 = 1
@@ -83,6 +85,12 @@ public actor Server {
         }
         source.setCancelHandler { Glibc.close(fd) }
         listenerSource = source
+        let poller = try ClientPoller(queue: executor.queue)
+        poller.source.setEventHandler { [weak self] in
+            self?.assumeIsolated { $0.pollClients() }
+        }
+        self.poller = poller
+        poller.source.resume()
         source.resume()
         store.assumeIsolated { store in
             store.setDurableHandler { [weak self] lsn in
@@ -150,25 +158,31 @@ public actor Server {
         Socket.configureClient(fd)
         let id = nextID
         nextID += 1
-        let closer = FDCloser(fd: fd)
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: executor.queue)
-        source.setEventHandler { [weak self] in
-            self?.assumeIsolated { $0.readable(id) }
-        }
-        source.setCancelHandler { closer.sourceCancelled() }
-        let isManager = config.managerToken == nil
-        let conn = Connection(id: id, fd: fd, peer: peer, readSource: source, closer: closer, isManager: isManager, now: now())
+        let conn = Connection(id: id, fd: fd, peer: peer, isManager: config.managerToken == nil, now: now())
         connections[id] = conn
         Log.info("connect \(peer) (clients: \(connections.count))")
-        source.resume()
+        poller?.add(fd: fd, id: id)
         // The greeting reflects no state: it need not wait for the journal.
         helloLine.withUnsafeBytes { send(conn, $0, gate: 0) }
     }
 
     // MARK: - Input
 
-    private func readable(_ id: UInt64) {
-        guard let conn = connections[id], !conn.closing else { return }
+    /// One batch of ready clients (the poller's source fired).
+    private func pollClients() {
+        _ = poller?.poll { id, readable, writable, hangup in
+            guard let conn = connections[id] else { return }
+            if writable { flush(conn) }
+            if conn.closed { return }
+            if readable && !conn.closing {
+                read(conn)
+            } else if hangup {
+                close(conn, reason: "hang-up")
+            }
+        }
+    }
+
+    private func read(_ conn: Connection) {
         switch Socket.receive(conn.fd, into: readBuffer) {
         case .done(let count):
             conn.lastInput = now()
@@ -390,30 +404,15 @@ public actor Server {
     }
 
     private func armWrite(_ conn: Connection) {
-        guard !conn.writeArmed, !conn.closed else { return }
-        conn.writeArmed = true
-        if let source = conn.writeSource {
-            source.resume()
-            return
-        }
-        let id = conn.id
-        let source = DispatchSource.makeWriteSource(fileDescriptor: conn.fd, queue: executor.queue)
-        source.setEventHandler { [weak self] in
-            self?.assumeIsolated { server in
-                if let conn = server.connections[id] { server.flush(conn) }
-            }
-        }
-        let closer = conn.closer
-        closer.addSource()
-        source.setCancelHandler { closer.sourceCancelled() }
-        conn.writeSource = source
-        source.resume()
+        guard !conn.watchingWrite, !conn.closed else { return }
+        conn.watchingWrite = true
+        poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused, write: true)
     }
 
     private func disarmWrite(_ conn: Connection) {
-        guard conn.writeArmed, let source = conn.writeSource else { return }
-        conn.writeArmed = false
-        source.suspend()
+        guard conn.watchingWrite, !conn.closed else { return }
+        conn.watchingWrite = false
+        poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused, write: false)
     }
 
     private func checkOutputCap(_ conn: Connection) {
@@ -451,9 +450,9 @@ public actor Server {
 
     private func stopReading(_ conn: Connection) {
         conn.closing = true
-        guard !conn.readSuspended else { return }
-        conn.readSuspended = true
-        conn.readSource.suspend()
+        guard !conn.readPaused, !conn.closed else { return }
+        conn.readPaused = true
+        poller?.watch(fd: conn.fd, id: conn.id, read: false, write: conn.watchingWrite)
     }
 
     /// A closing connection goes once everything it is owed has been written.
@@ -466,12 +465,8 @@ public actor Server {
         conn.closed = true
         connections.removeValue(forKey: conn.id)
         holding.removeValue(forKey: conn.id)
-        if conn.readSuspended { conn.readSource.resume() }
-        conn.readSource.cancel()
-        if let source = conn.writeSource {
-            if !conn.writeArmed { source.resume() }
-            source.cancel()
-        }
+        poller?.remove(fd: conn.fd)
+        Glibc.close(conn.fd)
         Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))")
         if state == .draining { checkDrained() }
     }
@@ -552,6 +547,8 @@ public actor Server {
 
     private func finishShutdown() {
         state = .stopped
+        poller?.source.cancel()
+        poller = nil
         if lockFD >= 0 {
             Glibc.close(lockFD)
             lockFD = -1
