@@ -161,6 +161,8 @@ public enum RecordReader {
         var result = Result()
         var offset = 0
         while offset < bytes.count {
+            // The journal is preallocated: zeros from here to the end are unused space.
+            if bytes[offset] == 0, bytes[offset...].allSatisfy({ $0 == 0 }) { return result }
             switch frame(bytes, at: offset) {
             case .record(let record, let next):
                 result.records.append((offset, record))
@@ -209,7 +211,8 @@ public enum RecordReader {
         return .record(record, next: i + length + 1)
     }
 
-    /// Whether any complete, checksum-valid record starts on a line after `offset`.
+    /// Whether any complete, checksum-valid record starts on a line after `offset` (a record may
+    /// also follow the zero padding a torn write left in preallocated space).
     private static func anyValidRecord(_ b: [UInt8], after offset: Int) -> Bool {
         var i = offset
         while i < b.count {

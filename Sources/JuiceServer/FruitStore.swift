@@ -49,6 +49,9 @@ actor FruitStore {
     private var journalBytes: Int
     private let journalMaxBytes: Int
     private var compacting = false
+    /// Journal writes (each one fdatasync) and the records they carried, for STATS.
+    private var journalSyncs: UInt64 = 0
+    private var journalRecords: UInt64 = 0
     /// Told (on the loop) when the journal is durable up to a new position.
     private var onDurable: (@Sendable (UInt64) -> Void)?
 
@@ -164,6 +167,7 @@ actor FruitStore {
         line += " orders_served=\(ledger.ordersServed) orders_refused=\(ledger.ordersRefused)"
         for (i, juice) in menu.juices.enumerated() { line += " sold_\(juice.name)=\(ledger.sold[i])" }
         line += " durable=\(journal != nil ? "yes" : "no") keys=\(ledger.keys.count)"
+        if journal != nil { line += " journal_syncs=\(journalSyncs) journal_records=\(journalRecords)" }
         out.append(line)
         out.appendLineEnd()
     }
@@ -184,6 +188,8 @@ actor FruitStore {
         pendingRecords = []
         journalBytes += bytes.count
         let upTo = lastLSN
+        journalSyncs += 1
+        journalRecords += upTo - durableLSN
         let executor = self.executor
         journal.append(bytes, upTo: upTo) {
             executor.queue.async {

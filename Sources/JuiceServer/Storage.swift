@@ -45,7 +45,7 @@ struct Storage {
             lsn = try storage.loadSnapshot(into: &ledger)
         }
         let (lastLSN, journalBytes) = try storage.replayJournal(after: lsn, into: &ledger, history: &history)
-        let journal = try Journal(path: storage.journalPath, directory: directory)
+        let journal = try Journal(path: storage.journalPath, directory: directory, validLength: journalBytes)
         try storage.saveMenu(config.menu)
         return Opened(ledger: ledger, recovered: RecoveredState(history: history, lsn: max(lsn, lastLSN)),
                       journal: journal, journalBytes: journalBytes, lockFD: lockFD)

@@ -58,7 +58,7 @@ struct JournalRecordTests {
         (JournalRecord.set(lsn: 1, seq: 2, fruit: "kiwi", value: 5), "S 1 2 kiwi 5"),
         (.order(lsn: 1, seq: 1, juice: "mango-kiwi", count: 2, key: nil, left: [.init("mango", 6), .init("kiwi", 8)]),
          "O 1 1 mango-kiwi 2 - mango=6 kiwi=8"),
-        (.refusal(lsn: 4, juice: "banana", count: 1, key: "r", had: [.init("banana", 0)]), "R 4 banana 1 r banana=0"),
+        (.refusal(lsn: 4, juice: "banana", count: 1, key: "r", had: [.init("banana", 0)]), "R 4 banana 1 key=r banana=0"),
         (.restock(lsn: 6, seq: 4, fruit: "kiwi", amount: 5, total: 15), "A 6 4 kiwi 5 15"),
         (.header(lsn: 9, seq: 6, served: 3, refused: 2), "H 9 6 3 2"),
         (.fruit(name: "kiwi", stock: 7), "F kiwi 7"),
@@ -170,7 +170,7 @@ struct JournalRecordTests {
 
     @Test("junk after the last record is a torn tail", arguments: [
         bytes("garbage\n"), bytes("garbage"), bytes("\n"), bytes("12"), bytes("12 "), bytes("12 zzzzzzzz S 1 2 kiwi 5\n"),
-        [0x00, 0x00, 0x00, 0x00], [0xFF], bytes("999999999 00000000 x\n"), bytes("5 00000000 E 1\n\n\n"),
+        [0x00, 0x00, 0x41], [0xFF], bytes("999999999 00000000 x\n"), bytes("5 00000000 E 1\n\n\n"),
         bytes("\n\n5 00000000 E 1\n"),
     ])
     func junkAfter(_ junk: [UInt8]) {
@@ -184,6 +184,22 @@ struct JournalRecordTests {
         #expect(!reason.isEmpty)
         #expect(result.validLength == file.count)
         #expect(result.records.map(\.record) == Array(everyRecord.prefix(3)))
+    }
+
+    @Test("zeros after the last record are the journal's preallocated space, not damage")
+    func zeroPadding() {
+        let (file, _) = framedFile(Array(everyRecord.prefix(3)))
+        let result = RecordReader.read(file + Array(repeating: 0, count: 4096))
+        #expect(result.problem == nil)
+        #expect(result.validLength == file.count)
+        #expect(result.records.map(\.record) == Array(everyRecord.prefix(3)))
+        // A torn record followed by padding is still a torn tail.
+        let torn = RecordReader.read(file + bytes("27 1f9ea13d R 4 ban") + Array(repeating: 0, count: 100))
+        guard case .tornTail(let offset, _)? = torn.problem else {
+            Issue.record("expected a torn tail, got \(String(describing: torn.problem))")
+            return
+        }
+        #expect(offset == file.count)
     }
 
     @Test("a damaged record followed by good ones is corruption, wherever the damage")
