@@ -35,6 +35,12 @@ final class SignalPipe {
             action.sa_flags = SA_RESTART
             sigaction(signo, &action, nil)
         }
+        // A parent may hand down a mask that blocks these (some test runners and process
+        // launchers do): then the handler would never run and SIGTERM would be ignored.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        for signo in signals { sigaddset(&wanted, signo) }
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
     }
 
     /// Signals received since the last call, in order (empty if none).

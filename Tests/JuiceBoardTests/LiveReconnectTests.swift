@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The board against the real juice-server, stopped and restarted mid-stream on the same port
+/// and data directory: the board must print every change exactly once, in order, and end on
+/// the server's own STOCK.
+@Suite(.serialized) struct LiveReconnectTests {
+    /// Changes that always succeed on the default menu (restock, then use what was restocked).
+    static func change(_ i: Int) -> String {
+        switch i % 4 {
+        case 0: return "RESTOCK banana 3"
+        case 1: return "ORDER banana"
+        case 2: return "RESTOCK kiwi 2"
+        default: return "SET mango \(i % 50)"
+        }
+    }
+
+    /// Makes `count` changes over one connection, retrying the connect while the server restarts.
+    static func makeChanges(_ range: Range<Int>, port: Int, pauseMicroseconds: UInt32 = 0, done: ((Int) -> Void)? = nil) throws {
+        var client: LineClient? = nil
+        eventually { client = try? LineClient(port: port); return client != nil }
+        guard let client else { throw LiveTestError("no server on \(port)") }
+        _ = try client.command("EVENTS OFF")
+        for i in range {
+            let reply = try client.command(change(i))
+            guard reply.hasPrefix("OK") else { throw LiveTestError("\(change(i)) got \(reply)") }
+            done?(i)
+            if pauseMicroseconds > 0 { usleep(pauseMicroseconds) }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func boardPrintsEverySeqOnceAcrossServerRestarts() throws {
+        let server = executable("juice-server"), board = executable("juice-board")
+        try #require(FileManager.default.isExecutableFile(atPath: server), "no juice-server at \(server)")
+        try #require(FileManager.default.isExecutableFile(atPath: board), "no juice-board at \(board)")
+        let work = temporaryDirectory("juice-board-live")
+        let data = work + "/data"
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        var live = try LiveServer(dataDirectory: data, port: 0, logDirectory: work)
+        let port = live.port
+        let display = try ChildProcess(board, ["--plain", "--port", String(port)], directory: work)
+        defer { display.stop(); live.stop() }
+
+        func boardReached(_ seq: Int) -> Bool { printedSeqs(display.output).contains(seq) }
+        #expect(eventually { boardReached(0) }, "board never showed the initial stock: \(display.errors)")
+
+        // 1. Live changes, seen as events.
+        try Self.makeChanges(0..<20, port: port)
+        #expect(eventually { boardReached(20) }, "board stuck before seq 20: \(display.output)")
+
+        // 2. Server stopped (SIGTERM: it says BYE), restarted on the same port and data, and
+        //    changes made at once, before the board's backoff lets it back in: only SINCE
+        //    can tell the board about them.
+        live.stop()
+        live = try Self.restart(data: data, port: port, work: work)
+        try Self.makeChanges(20..<40, port: port)
+        #expect(eventually { boardReached(40) }, "board did not catch up to 40: \(display.output) \(display.errors)")
+
+        // 3. Stopped while a cashier is busy: the changes before and after the gap all show.
+        let busy = DispatchGroup()
+        let failure = FailureBox()
+        DispatchQueue.global().async(group: busy) {
+            // A cashier that carries on through the restart: cut off, it reconnects and goes on
+            // with the next change (whether the cut one was applied, the server's seq will say).
+            var next = 40
+            while next < 70 {
+                do {
+                    try Self.makeChanges(next..<70, port: port, pauseMicroseconds: 5_000) { next = $0 + 1 }
+                } catch {
+                    failure.set("\(error)")
+                    next += 1 // the cut-off change may or may not have been applied: skip it
+                }
+            }
+        }
+        usleep(50_000)
+        live.stop()
+        live = try Self.restart(data: data, port: port, work: work)
+        busy.wait()
+        try Self.makeChanges(70..<90, port: port)
+
+        // The server's own view is the truth the board must end on.
+        let truth = try LineClient(port: port).command("STOCK")
+        let final = try #require(Int(truth.split(separator: " ")[2].dropFirst(4)), "STOCK reply: \(truth)")
+        #expect(final >= 80, "too few changes applied (\(failure.value ?? "no error")): \(truth)")
+        #expect(eventually { boardReached(final) }, "board did not reach \(final): \(display.output) \(display.errors)")
+
+        let seqs = printedSeqs(display.output)
+        #expect(seqs == Array(0...final), "missing or repeated seqs: \(seqs)")
+        let lastLine = display.output.split(separator: "\n").last.map(String.init)
+        #expect(lastLine == String(truth.dropFirst("OK STOCK ".count)), "board ended on \(lastLine ?? "nothing"), server says \(truth)")
+
+        // SIGTERM ends the board cleanly (not by the SIGKILL fallback).
+        display.stop()
+        #expect(display.process.terminationReason == .exit && display.process.terminationStatus == 0,
+                "board did not exit on SIGTERM: \(display.process.terminationReason) \(display.process.terminationStatus)")
+    }
+
+    /// Starts the server again on the same port, retrying while the old socket lets go.
+    static func restart(data: String, port: Int, work: String) throws -> LiveServer {
+        var server: LiveServer? = nil
+        var lastError: Error? = nil
+        eventually(timeout: 60) {
+            do { server = try LiveServer(dataDirectory: data, port: port, logDirectory: work) } catch { lastError = error }
+            return server != nil
+        }
+        guard let server else { throw lastError ?? LiveTestError("server did not restart") }
+        return server
+    }
+}
+
+/// A thread-safe slot for a background failure message.
+final class FailureBox: @unchecked Sendable {
+    // @unchecked: every access holds the lock.
+    private let lock = NSLock()
+    private var message: String? = nil
+    func set(_ text: String) { lock.lock(); message = text; lock.unlock() }
+    var value: String? { lock.lock(); defer { lock.unlock() }; return message }
+}
