@@ -587,7 +587,7 @@ import Testing
         let control = try server.peer()
         _ = control.readLine()
         #expect(control.command("PING") == "OK PONG")
-        usleep(500_000)
+        waitForIdleCPU(server)
         let start = Date()
         server.signal(SIGTERM)
         let status = server.waitForExit(timeout: 30)
@@ -602,7 +602,7 @@ import Testing
         let stuck = try server.peer(receiveBuffer: 4096)
         _ = stuck.readLine()
         stuck.send(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))
-        usleep(500_000)
+        waitForIdleCPU(server)
         server.signal(SIGINT)
         usleep(100_000)
         let start = Date()
@@ -727,6 +727,19 @@ import Testing
             _ = p.waitClosed(timeout: 5)
             #expect(p.drainLines().last == "EVENT BYE shutting down")
         }
+    }
+}
+
+/// Waits (up to 20 s) until the server has used no CPU for 300 ms: it has taken all the input
+/// it was sent, so a stuck client's replies are queued, not still being produced.
+func waitForIdleCPU(_ server: HardServer) {
+    let deadline = Date().addingTimeInterval(20)
+    var last = server.cpuSeconds
+    while Date() < deadline {
+        usleep(300_000)
+        let now = server.cpuSeconds
+        if now == last { return }
+        last = now
     }
 }
 
