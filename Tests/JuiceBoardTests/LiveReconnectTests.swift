@@ -119,3 +119,49 @@ final class FailureBox: @unchecked Sendable {
     func set(_ text: String) { lock.lock(); message = text; lock.unlock() }
     var value: String? { lock.lock(); defer { lock.unlock() }; return message }
 }
+
+/// A shop that changes its menu while the board is away: on reconnect the board sees the new
+/// MENU, takes a fresh STOCK and shows the new fruit, with nothing hard-coded in the board.
+@Suite(.serialized) struct LiveMenuChangeTests {
+    @Test(.timeLimit(.minutes(3)))
+    func aMenuChangedAcrossARestartShowsUpOnTheBoard() throws {
+        let board = executable("juice-board")
+        try #require(FileManager.default.isExecutableFile(atPath: executable("juice-server")))
+        let work = temporaryDirectory("juice-board-menu")
+        let data = work + "/data"
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        var live = try LiveServer(dataDirectory: data, port: 0, logDirectory: work)
+        let port = live.port
+        let display = try ChildProcess(board, ["--plain", "--port", String(port)], directory: work)
+        defer { display.stop(); live.stop() }
+        #expect(eventually { printedSeqs(display.output).contains(0) })
+        try LiveReconnectTests.makeChanges(0..<3, port: port)
+        #expect(eventually { printedSeqs(display.output).contains(3) })
+
+        // The server's own menu file, plus one fruit and one juice made from it.
+        let printed = try DemoScriptTests.run([executable("juice-server"), "--print-menu"])
+        var menu = try #require(try JSONSerialization.jsonObject(with: Data(printed.output.utf8)) as? [String: Any])
+        menu["fruits"] = (menu["fruits"] as? [Any] ?? []) + [["name": "lemon", "aliases": ["레몬"], "initial_stock": 7]]
+        menu["juices"] = (menu["juices"] as? [Any] ?? []) + [["name": "lemonade", "aliases": ["레모네이드"],
+                                                              "recipe": [["fruit": "lemon", "amount": 2]]]]
+        let menuPath = work + "/menu.json"
+        try JSONSerialization.data(withJSONObject: menu).write(to: URL(fileURLWithPath: menuPath))
+
+        live.stop()
+        var restarted: LiveServer? = nil
+        eventually(timeout: 60) {
+            restarted = try? LiveServer(dataDirectory: data, port: port, logDirectory: work, extraArguments: ["--menu", menuPath])
+            return restarted != nil
+        }
+        live = try #require(restarted, "server did not restart with the new menu")
+        try LiveReconnectTests.makeChanges(3..<5, port: port)
+
+        let truth = try LineClient(port: port).command("STOCK")
+        #expect(truth.contains(" lemon=7"), "server STOCK: \(truth)")
+        let expectedLast = String(truth.dropFirst("OK STOCK ".count))
+        #expect(eventually { display.output.split(separator: "\n").last.map(String.init) == expectedLast },
+                "board: \(display.output) \(display.errors); server: \(truth)")
+        #expect(printedSeqs(display.output).last == 5)
+    }
+}

@@ -92,8 +92,10 @@ final class LiveServer: @unchecked Sendable {
 
     /// Starts it and waits for "juice-server listening on 127.0.0.1:<port>".
     /// With `port` 0 the server picks one; a restart passes the same port again.
-    init(dataDirectory: String, port: Int, logDirectory: String) throws {
-        let child = try ChildProcess(executable("juice-server"), ["--data", dataDirectory, "--port", String(port)], directory: logDirectory)
+    init(dataDirectory: String, port: Int, logDirectory: String, extraArguments: [String] = []) throws {
+        let child = try ChildProcess(executable("juice-server"),
+                                     ["--data", dataDirectory, "--port", String(port)] + extraArguments,
+                                     directory: logDirectory)
         self.child = child
         var found: Int? = nil
         eventually(timeout: 60) {
