@@ -13,9 +13,11 @@ public struct StockLedger: Sendable {
     public private(set) var sold: [UInt64]
     public private(set) var keys = KeyMemory()
 
-    public init(menu: Menu, initialStock: Int = 10) {
+    /// A new store: each fruit at the menu's initial stock, else `initialStock` (which, with
+    /// `overridingMenu`, applies to every fruit).
+    public init(menu: Menu, initialStock: Int = 10, overridingMenu: Bool = false) {
         self.menu = menu
-        self.stock = menu.initialStock.map { $0 ?? initialStock }
+        self.stock = menu.initialStock.map { overridingMenu ? initialStock : ($0 ?? initialStock) }
         self.sold = Array(repeating: 0, count: menu.juices.count)
     }
 
@@ -161,6 +163,13 @@ extension StockLedger {
                 keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: reply))
             }
         }
+    }
+
+    /// A recorded change about a fruit or juice the current menu no longer has: it still took
+    /// its seq (and counts as an order served).
+    public mutating func skip(toSeq seq: UInt64, order: Bool) {
+        self.seq = seq
+        if order { ordersServed += 1 }
     }
 
     /// Re-applies a recorded refusal (a refused order changes only the counters and keys).

@@ -139,7 +139,7 @@ public enum CommandLineOptions {
             }
         }
         if printMenu { return .success(.printMenu(config.menu)) }
-        _ = initialStockGiven
+        config.initialStockOverridesMenu = initialStockGiven
         if let tokenFile {
             guard let data = FileManager.default.contents(atPath: tokenFile) else {
                 return fail("cannot read --manager-token-file \(tokenFile)")

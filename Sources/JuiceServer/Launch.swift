@@ -8,7 +8,8 @@ extension Server {
         let executor = LoopExecutor()
         let initialStock = config.initialStock
         guard config.dataDirectory != nil else {
-            let store = FruitStore(executor: executor, ledger: StockLedger(menu: config.menu, initialStock: initialStock), journal: nil)
+            let store = FruitStore(executor: executor, ledger: StockLedger(menu: config.menu, initialStock: initialStock,
+                                                                                   overridingMenu: config.initialStockOverridesMenu), journal: nil)
             return Server(config: config, executor: executor, store: store, durableLSN: 0, lockFD: -1)
         }
         let opened = try Storage.open(config, initialStock: initialStock)

@@ -62,6 +62,11 @@ struct Outbox {
             // Keep a small buffer for the next reply; give a big one (a burst) back.
             ready.removeAll(keepingCapacity: ready.capacity <= 16 * 1024)
             sent = 0
+        } else if sent >= 64 * 1024 && sent * 2 >= ready.count {
+            // A reader that stays a little behind: drop what was sent, so memory tracks only
+            // what is still pending.
+            ready.removeFirst(sent)
+            sent = 0
         }
     }
 }

@@ -25,6 +25,10 @@ public actor Server {
     private var listener: Int32 = -1
     private var listenerSource: DispatchSourceRead?
     private var listenerPaused = false
+    /// Resumes accepting after a pause. Made at start: at EMFILE, libdispatch could not create
+    /// the timer descriptor it needs for a new timer, and accepting would never resume.
+    private var acceptResumeTimer: DispatchSourceTimer?
+    private var lastAcceptWarning: UInt64 = 0
     private var poller: ClientPoller?
     public private(set) var port = 0
     private var connections: [UInt64: Connection] = [:]
@@ -91,6 +95,16 @@ public actor Server {
         }
         self.poller = poller
         poller.source.resume()
+        let timer = DispatchSource.makeTimerSource(queue: executor.queue)
+        timer.setEventHandler { [weak self] in
+            self?.assumeIsolated { $0.resumeAccepting() }
+        }
+        timer.schedule(deadline: .distantFuture)
+        timer.resume()
+        acceptResumeTimer = timer
+        // Dispatch's deadlines (this timer, the shutdown deadline) need its timer descriptors:
+        // make sure they exist now, not first at a moment of fd exhaustion.
+        executor.queue.asyncAfter(deadline: .now() + .milliseconds(1)) {}
         source.resume()
         store.assumeIsolated { store in
             store.setDurableHandler { [weak self] lsn in
@@ -140,17 +154,21 @@ public actor Server {
 
     private func pauseAccepting(because code: Int32) {
         guard let source = listenerSource, !listenerPaused else { return }
-        Log.warning("accept: \(String(cString: strerror(code))); pausing new connections for 100 ms (clients: \(connections.count))")
+        // Waiting connections stay in the backlog and are served once descriptors free up.
+        let t = now()
+        if t - lastAcceptWarning > 1_000_000_000 {
+            lastAcceptWarning = t
+            Log.warning("accept: \(String(cString: strerror(code))); pausing new connections for 100 ms (clients: \(connections.count))")
+        }
         listenerPaused = true
         source.suspend()
-        executor.queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
-            self?.assumeIsolated { $0.resumeAccepting() }
-        }
+        acceptResumeTimer?.schedule(deadline: .now() + .milliseconds(100))
     }
 
     private func resumeAccepting() {
         guard listenerPaused, let source = listenerSource else { return }
         listenerPaused = false
+        acceptResumeTimer?.schedule(deadline: .distantFuture)
         source.resume()
     }
 
@@ -326,18 +344,29 @@ public actor Server {
         }
         conn.outbox.append(rest, gate: gate, durable: durableLSN)
         if conn.outbox.hasHeld { holding[conn.id] = conn }
-        if conn.outbox.hasReady { armWrite(conn) }
-        checkOutputCap(conn)
+        if conn.outbox.hasReady {
+            armWrite(conn)
+            checkOutputCap(conn)
+        }
     }
 
-    /// Queues a shared event line without writing yet; the flush pass writes it.
+    /// Queues a shared event line; the flush pass writes it. A display that has a burst
+    /// queued is written to at once, so its outbox holds only what its socket would not take.
     private func enqueue(_ conn: Connection, _ line: [UInt8]) {
         conn.outbox.append(line)
-        if !conn.dirty {
+        if conn.watchingWrite {
+            // Its socket already refused output: this waits behind it, up to the cap.
+            checkOutputCap(conn)
+        } else if conn.outbox.pendingBytes >= Server.eagerFlushBytes {
+            flush(conn)
+        } else if !conn.dirty {
             conn.dirty = true
             dirty.append(conn)
         }
     }
+
+    /// Past this much queued output, a connection is written to without waiting for the flush pass.
+    static let eagerFlushBytes = 32 * 1024
 
     /// Sends a batch of changes to every listening client, or parks them until durable.
     private func publish(_ events: [StockEvent]) {
@@ -349,14 +378,14 @@ public actor Server {
     }
 
     private func broadcast(_ events: [StockEvent]) {
-        var slow: [Connection] = []
-        for conn in connections.values where conn.eventsOn && !conn.closing {
+        // A publisher never waits on a subscriber: a display whose socket is full only queues,
+        // and is dropped once what its socket refused passes the cap (checked in `flush`).
+        for conn in connections.values where conn.eventsOn && !conn.closing && !conn.closed {
             for event in events where event.seq >= conn.eventsFrom {
                 enqueue(conn, event.line)
+                if conn.closed { break }
             }
-            if conn.outbox.pendingBytes > config.maxOutputBytes { slow.append(conn) }
         }
-        for conn in slow { checkOutputCap(conn) }
         scheduleFlush()
     }
 
@@ -397,6 +426,7 @@ public actor Server {
         }
         if conn.outbox.hasReady {
             armWrite(conn)
+            checkOutputCap(conn)
         } else {
             disarmWrite(conn)
             finishIfDone(conn)
@@ -487,7 +517,7 @@ public actor Server {
     private func closeIdle(after seconds: Int) {
         let limit = UInt64(seconds) * 1_000_000_000
         let t = now()
-        for conn in connections.values where t - conn.lastInput > limit && !conn.closing {
+        for conn in connections.values where t - conn.lastInput > limit {
             close(conn, reason: "idle for more than \(seconds) s")
         }
     }
@@ -500,9 +530,14 @@ public actor Server {
         guard state == .running else { return }
         state = .draining
         shutdownDone = done
+        // A suspended source must be resumed before it is cancelled and released.
+        if listenerPaused {
+            listenerSource?.resume()
+            listenerPaused = false
+        }
         listenerSource?.cancel()
         listenerSource = nil
-        if listenerPaused { listenerPaused = false }
+        acceptResumeTimer?.cancel()
         idleTimer?.cancel()
         Log.info("shutting down: \(connections.count) clients, flushing replies and the journal")
         let gate = store.assumeIsolated { $0.lastLSN }

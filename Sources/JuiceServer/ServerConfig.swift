@@ -4,8 +4,10 @@ import JuiceCore
 public struct ServerConfig: Sendable {
     public var host = "127.0.0.1"
     public var port = 7878
-    /// Stock of each fruit in a brand-new store.
+    /// Stock of each fruit in a brand-new store (a menu file may give its own per fruit; an
+    /// explicit `--initial-stock` overrides it).
     public var initialStock = 10
+    public var initialStockOverridesMenu = false
     /// Where the journal and snapshots live; nil keeps everything in memory (`--in-memory`).
     public var dataDirectory: String? = "./juice-data"
     public var maxClients = 10_000

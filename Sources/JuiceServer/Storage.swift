@@ -38,11 +38,16 @@ struct Storage {
         }
         let lockFD = try storage.lock()
         try storage.checkMenu(config.menu, accept: config.acceptMenuChange)
-        var ledger = StockLedger(menu: config.menu, initialStock: initialStock)
+        var ledger = StockLedger(menu: config.menu, initialStock: initialStock, overridingMenu: config.initialStockOverridesMenu)
         var history = EventHistory()
         var lsn: UInt64 = 0
         if FileManager.default.fileExists(atPath: storage.snapshotPath) {
             lsn = try storage.loadSnapshot(into: &ledger)
+        } else if !FileManager.default.fileExists(atPath: storage.journalPath) {
+            // A brand-new store: record its initial stock at once. The journal only records the
+            // fruits each change touches, so without this a restart with another
+            // --initial-stock (or menu) would rebuild untouched fruits wrongly.
+            try writeAtomically(snapshotBytes(ledger, lsn: 0), to: storage.snapshotPath, directory: directory)
         }
         let (lastLSN, journalBytes) = try storage.replayJournal(after: lsn, into: &ledger, history: &history)
         let journal = try Journal(path: storage.journalPath, directory: directory, validLength: journalBytes)
@@ -176,17 +181,29 @@ struct Storage {
             lastLSN = lsn
             switch record {
             case let .order(_, seq, juice, count, key, left):
-                guard let j = menu.juiceIndex(juice) else { continue }
+                guard let j = menu.juiceIndex(juice) else {
+                    ledger.skip(toSeq: seq, order: true)  // a juice the menu no longer has
+                    continue
+                }
                 let touched = left.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
                 apply(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched), &ledger, &history)
             case let .refusal(_, juice, count, key, had):
-                guard let j = menu.juiceIndex(juice) else { continue }
+                guard let j = menu.juiceIndex(juice) else {
+                    ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1)
+                    continue
+                }
                 ledger.replayRefusal(OrderRequest(juice: j, count: count, key: key), have: had.map(\.value))
             case let .restock(_, seq, fruit, amount, total):
-                guard let f = menu.fruitIndex(fruit) else { continue }
+                guard let f = menu.fruitIndex(fruit) else {
+                    ledger.skip(toSeq: seq, order: false)
+                    continue
+                }
                 apply(Change(seq: seq, kind: .restock(fruit: f, amount: amount), touched: [FruitValue(fruit: f, value: total)]), &ledger, &history)
             case let .set(_, seq, fruit, value):
-                guard let f = menu.fruitIndex(fruit) else { continue }
+                guard let f = menu.fruitIndex(fruit) else {
+                    ledger.skip(toSeq: seq, order: false)
+                    continue
+                }
                 apply(Change(seq: seq, kind: .set(fruit: f, amount: value), touched: [FruitValue(fruit: f, value: value)]), &ledger, &history)
             default:
                 break

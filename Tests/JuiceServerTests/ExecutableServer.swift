@@ -100,8 +100,13 @@ final class ExecutableServer: @unchecked Sendable {
         p.standardError = out
         p.standardInput = FileHandle.nullDevice
         try p.run()
+        // A run that should end must not hang the suite if it does not: kill it after a minute.
+        let pid = p.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        watchdog.cancel()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
