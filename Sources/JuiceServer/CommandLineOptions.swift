@@ -35,7 +35,7 @@ public enum CommandLineOptions {
           --in-memory              keep nothing on disk (tests, benchmarks)
           --journal-max-bytes N    compact the journal into a snapshot past this size (default 67108864)
         Store:
-          --initial-stock N        stock of each fruit in a new store, 0 to \(Limits.maxStock) (default 10)
+          --initial-stock N        stock of each fruit in a new store (a new data directory), 0 to \(Limits.maxStock) (default 10)
           --menu FILE              the shop's own menu, JSON (default: the original seven juices)
           --print-menu             print the menu (default or --menu) as a JSON starting file and exit
           --accept-menu-change     start even if the menu drops a fruit the data still has in stock
