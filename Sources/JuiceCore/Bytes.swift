@@ -29,15 +29,23 @@ extension Array where Element == UInt8 {
             append(UInt8(truncatingIfNeeded: value) &+ 48)
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var count = 0
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20 && value >= scale {
+            digits += 1
+            if digits < 20 { scale &*= 10 }
+        }
+        // Grow once, then write the digits in place from the right.
+        let start = count
+        append(contentsOf: repeatElement(UInt8(48), count: digits))
+        withUnsafeMutableBufferPointer { buffer in
             var rest = value
+            var i = start + digits - 1
             while rest > 0 {
-                digits[19 - count] = UInt8(truncatingIfNeeded: rest % 10) &+ 48
+                buffer[i] = UInt8(truncatingIfNeeded: rest % 10) &+ 48
                 rest /= 10
-                count += 1
+                i -= 1
             }
-            self.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
         }
     }
 

@@ -39,9 +39,10 @@ public struct Menu: Sendable {
     public let initialStock: [Int?]
     let fruitNames: NameTable
     let juiceNames: NameTable
-    /// Wire forms, encoded once: a fruit's or juice's canonical name as bytes.
-    public let fruitNameBytes: [[UInt8]]
-    public let juiceNameBytes: [[UInt8]]
+    /// Wire fragments, encoded once: `" <fruit>="` for each fruit, and `"OK ORDER <juice> "` for
+    /// each juice, so a reply is a few block copies and digits.
+    let fruitFragments: [[UInt8]]
+    let orderReplyPrefixes: [[UInt8]]
 
     public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil) throws(MenuError) {
         guard !fruits.isEmpty else { throw MenuError("the menu has no fruits") }
@@ -90,8 +91,8 @@ public struct Menu: Sendable {
         self.initialStock = stock
         self.fruitNames = fruitTable
         self.juiceNames = juiceTable
-        self.fruitNameBytes = fruits.map { Array($0.name.utf8) }
-        self.juiceNameBytes = juices.map { Array($0.name.utf8) }
+        self.fruitFragments = fruits.map { Array(" \($0.name)=".utf8) }
+        self.orderReplyPrefixes = juices.map { Array("OK ORDER \($0.name) ".utf8) }
     }
 
     /// Names travel as single tokens in `key=value` and `fruit:amount+fruit:amount` forms, so they

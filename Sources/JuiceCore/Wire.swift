@@ -12,9 +12,7 @@ public enum Wire {
     public static func appendReply(for change: Change, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
         switch change.kind {
         case .order(let request):
-            out.append(ascii: "OK ORDER ")
-            out.append(contentsOf: menu.juiceNameBytes[request.juice])
-            out.append(ascii: " ")
+            out.append(contentsOf: menu.orderReplyPrefixes[request.juice])
             out.append(decimal: request.count)
         case .restock:
             out.append(ascii: "OK RESTOCK")
@@ -24,6 +22,8 @@ public enum Wire {
         appendValues(seq: change.seq, change.touched, menu: menu, to: &out)
         if lineEnd { out.appendLineEnd() }
     }
+
+    private static let seqFragment: [UInt8] = Array(" seq=".utf8)
 
     /// `EVENT STOCK seq=<n> fruit=value ...`: the fruits a change touched, in the reply's order.
     public static func appendEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
@@ -50,12 +50,10 @@ public enum Wire {
     }
 
     private static func appendValues(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
-        out.append(ascii: " seq=")
+        out.append(contentsOf: seqFragment)
         out.append(decimal: seq)
         for t in touched {
-            out.append(ascii: " ")
-            out.append(contentsOf: menu.fruitNameBytes[t.fruit])
-            out.append(ascii: "=")
+            out.append(contentsOf: menu.fruitFragments[t.fruit])
             out.append(decimal: t.value)
         }
     }

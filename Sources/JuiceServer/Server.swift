@@ -272,8 +272,8 @@ public actor Server {
         guard !batch.run.isEmpty else { return }
         let stats = StatsContext(clients: connections.count, uptimeSeconds: Int((now() - startedAt) / 1_000_000_000))
         let commands = batch.run
+        batch.run = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
         let result = store.assumeIsolated { $0.execute(commands, stats: stats) }
-        batch.run.removeAll(keepingCapacity: true)
         if batch.out.isEmpty { batch.out = result.out } else { batch.out.append(contentsOf: result.out) }
         batch.gate = max(batch.gate, result.gate)
         batch.events.append(contentsOf: result.events)
