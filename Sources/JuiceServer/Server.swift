@@ -497,6 +497,9 @@ public actor Server {
         holding.removeValue(forKey: conn.id)
         poller?.remove(fd: conn.fd)
         Glibc.close(conn.fd)
+        // A descriptor just came free: if accepting was paused for lack of them, try again now
+        // rather than only when the back-off timer fires.
+        if listenerPaused { resumeAccepting() }
         Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))")
         if state == .draining { checkDrained() }
     }

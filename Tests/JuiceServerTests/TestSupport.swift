@@ -24,7 +24,8 @@ final class LineClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
-            Glibc.close(fd)
+            // No close here: deinit runs for a throwing init too, and a second close could hit
+            // a descriptor another test has opened since.
             throw TestError("connect to \(port) failed: errno \(errno)")
         }
         if readGreeting {
