@@ -150,6 +150,9 @@ public enum CommandLineOptions {
         } else if let token = environment["JUICE_MANAGER_TOKEN"], !token.isEmpty {
             config.managerToken = Array(token.utf8)
         }
+        if let token = config.managerToken, token.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+            return fail("the manager token may not contain spaces or control characters: AUTH takes it as one token")
+        }
         if config.managerToken == nil && !Socket.isLoopback(config.host) {
             return fail("refusing to listen on \(config.host) without a manager token: anyone on the network could change stock. Set JUICE_MANAGER_TOKEN (or --manager-token-file), or use a loopback address")
         }

@@ -10,6 +10,9 @@ final class Connection {
     var watchingWrite = false
     /// Input is no longer watched (the connection is closing).
     var readPaused = false
+    /// Input is paused until its pending output (replies waiting for the socket or the
+    /// journal) shrinks: a client that pipelines without reading cannot grow it without bound.
+    var throttled = false
 
     var framer = LineFramer()
     var outbox = Outbox()
@@ -18,6 +21,8 @@ final class Connection {
     var eventsFrom: UInt64 = 0
     var isManager: Bool
     var authFailures = 0
+    /// Refused AUTH/FORBIDDEN lines logged for this connection (the log is rate-limited).
+    var refusalsLogged = 0
     /// No more input is taken; the connection closes once its output is out.
     var closing = false
     var closed = false

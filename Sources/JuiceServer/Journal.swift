@@ -99,7 +99,8 @@ final class Journal: @unchecked Sendable {
 
     static func fail(_ message: String) -> Never {
         Log.error(message + "; stopping: no change after the last acknowledged one was acknowledged")
-        exit(3)
+        // _exit, not exit: this runs on the journal thread while the loop may still be running.
+        _exit(3)
     }
 }
 

@@ -243,7 +243,7 @@ public actor Server {
             case .refused(let error, let hangUp):
                 runStore(&batch, conn)
                 error.append(to: &batch.out)
-                if error.code == .forbidden { Log.warning("FORBIDDEN for \(conn.peer): \(error.message)") }
+                if error.code == .forbidden { logRefusal(conn, "FORBIDDEN for \(conn.peer): \(error.message)") }
                 if hangUp {
                     Log.warning("closing \(conn.peer): \(error.message)")
                     conn.closing = true
@@ -263,8 +263,15 @@ public actor Server {
         if conn.closing {
             stopReading(conn)
             finishIfDone(conn)
+        } else if !conn.closed && !conn.throttled && conn.outbox.pendingBytes >= Server.throttleHighBytes {
+            conn.throttled = true
+            watch(conn)
         }
     }
+
+    /// A client with this much output pending stops being read until it is down to the low mark.
+    static let throttleHighBytes = 256 * 1024
+    static let throttleLowBytes = 64 * 1024
 
     /// Runs the store commands gathered so far in one synchronous call: one actor entry per
     /// batch of lines, not per line.
@@ -316,12 +323,22 @@ public actor Server {
             return
         }
         conn.authFailures += 1
-        Log.warning("AUTH refused for \(conn.peer) (failure \(conn.authFailures) of 3)")
+        logRefusal(conn, "AUTH refused for \(conn.peer) (failure \(conn.authFailures) of 3)")
         if conn.authFailures >= 3 {
             ProtocolError(.authFailed, "wrong token; 3 failures, closing").append(to: &out)
             conn.closing = true
         } else {
             ProtocolError(.authFailed, "wrong token").append(to: &out)
+        }
+    }
+
+    /// Every refused AUTH and FORBIDDEN is logged, but a client repeating them cannot flood the
+    /// log: after 20 on one connection, only every 1000th is.
+    private func logRefusal(_ conn: Connection, _ message: String) {
+        conn.refusalsLogged += 1
+        let n = conn.refusalsLogged
+        if n <= 20 || n % 1000 == 0 {
+            Log.warning(message + (n == 20 ? " (further refusals on this connection: every 1000th)" : n > 20 ? " (refusal \(n))" : ""))
         }
     }
 
@@ -410,6 +427,7 @@ public actor Server {
     }
 
     private func flush(_ conn: Connection) {
+        defer { unthrottleIfDrained(conn) }
         var failed = false
         conn.outbox.drain { bytes in
             switch Socket.send(conn.fd, bytes) {
@@ -436,13 +454,25 @@ public actor Server {
     private func armWrite(_ conn: Connection) {
         guard !conn.watchingWrite, !conn.closed else { return }
         conn.watchingWrite = true
-        poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused, write: true)
+        watch(conn)
     }
 
     private func disarmWrite(_ conn: Connection) {
         guard conn.watchingWrite, !conn.closed else { return }
         conn.watchingWrite = false
-        poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused, write: false)
+        watch(conn)
+    }
+
+    /// Tells the poller what this client is waiting for now.
+    private func watch(_ conn: Connection) {
+        guard !conn.closed else { return }
+        poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused && !conn.throttled, write: conn.watchingWrite)
+    }
+
+    private func unthrottleIfDrained(_ conn: Connection) {
+        guard conn.throttled, !conn.closed, conn.outbox.pendingBytes <= Server.throttleLowBytes else { return }
+        conn.throttled = false
+        watch(conn)
     }
 
     private func checkOutputCap(_ conn: Connection) {
@@ -482,12 +512,19 @@ public actor Server {
         conn.closing = true
         guard !conn.readPaused, !conn.closed else { return }
         conn.readPaused = true
-        poller?.watch(fd: conn.fd, id: conn.id, read: false, write: conn.watchingWrite)
+        watch(conn)
     }
 
-    /// A closing connection goes once everything it is owed has been written.
+    /// A closing connection goes once everything it is owed has been written. Input it sent
+    /// that we will never read is discarded first, and our side is shut down: closing a socket
+    /// with unread input makes the kernel send a reset, which can destroy the last replies
+    /// (an `ERR LINE_TOO_LONG`, an `OK BYE`) before the client reads them.
     private func finishIfDone(_ conn: Connection) {
-        if conn.closing && conn.outbox.isEmpty && !conn.closed { close(conn, reason: nil) }
+        guard conn.closing && conn.outbox.isEmpty && !conn.closed else { return }
+        var discarded = 0
+        while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
+        Glibc.shutdown(conn.fd, Int32(SHUT_WR))
+        close(conn, reason: nil)
     }
 
     private func close(_ conn: Connection, reason: String?) {
@@ -602,7 +639,7 @@ public actor Server {
 
 /// Compares secrets in time that does not depend on where they differ.
 func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+    var difference: UInt8 = a.count == b.count ? 0 : 1
     for i in 0..<max(a.count, b.count) {
         let x = i < a.count ? a[i] : 0
         let y = i < b.count ? b[i] : 0

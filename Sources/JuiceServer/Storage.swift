@@ -50,6 +50,12 @@ struct Storage {
             try writeAtomically(snapshotBytes(ledger, lsn: 0), to: storage.snapshotPath, directory: directory)
         }
         let (lastLSN, journalBytes) = try storage.replayJournal(after: lsn, into: &ledger, history: &history)
+        let menuPath = directory + "/" + Storage.menuName
+        if let saved = FileManager.default.contents(atPath: menuPath), saved != Data(MenuFile.json(config.menu).utf8) {
+            // The menu changed: new fruits got their initial stock just now. Record the state
+            // under the new menu, so that stock is what every later start sees.
+            try writeAtomically(snapshotBytes(ledger, lsn: max(lsn, lastLSN)), to: storage.snapshotPath, directory: directory)
+        }
         let journal = try Journal(path: storage.journalPath, directory: directory, validLength: journalBytes)
         try storage.saveMenu(config.menu)
         return Opened(ledger: ledger, recovered: RecoveredState(history: history, lsn: max(lsn, lastLSN)),

@@ -60,7 +60,9 @@ Task {
     do {
         let port = try await server.start()
         // One line a script can wait for; written unbuffered, so it shows at once in a pipe.
-        FileHandle.standardOutput.write(Data("juice-server listening on \(config.host):\(port)\n".utf8))
+        // (a plain write: FileHandle traps when stdout is closed or a broken pipe)
+        let line = Array("juice-server listening on \(config.host):\(port)\n".utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         Log.info("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {
         Log.error("cannot listen on \(config.host):\(config.port): \(error)")

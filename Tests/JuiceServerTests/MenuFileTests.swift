@@ -51,6 +51,27 @@ import Testing
         #expect(status == 0 && output.contains("\"lemonade\""))
     }
 
+    /// A fruit added by a new menu gets its initial stock once, and keeps it across restarts.
+    @Test func aFruitAddedByANewMenuKeepsItsInitialStock() throws {
+        let dir = temporaryDirectory()
+        defer { removeTemporary(dir) }
+        let data = dir + "/data"
+        var server = try ExecutableServer(["--data", data])
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let withApple = try String(decoding: JSONSerialization.data(withJSONObject: [
+            "fruits": ["strawberry", "banana", "pineapple", "kiwi", "mango", "apple"].map { ["name": $0] },
+            "juices": [["name": "apple", "recipe": [["fruit": "apple", "amount": 3]]]],
+        ]), as: UTF8.self)
+        let menu = write(withApple, in: dir)
+        for flags in [["--initial-stock", "50"], []] {
+            server = try ExecutableServer(["--data", data, "--menu", menu, "--accept-menu-change"] + flags)
+            #expect(try server.client().command("STOCK") == "OK STOCK seq=0 strawberry=10 banana=10 pineapple=10 kiwi=10 mango=10 apple=50")
+            server.signal(SIGTERM)
+            #expect(server.waitForExit() == 0)
+        }
+    }
+
     @Test func anExplicitInitialStockOverridesTheMenus() throws {
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }
