@@ -24,17 +24,8 @@ final class ExecutableServer: @unchecked Sendable {
     init(_ arguments: [String], environment: [String: String] = [:], logPath: String? = nil) throws {
         self.logPath = logPath ?? temporaryDirectory("juice-log") + "/server.log"
         _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: self.logPath))
-        log.seekToEndOfFile()
-        process.executableURL = URL(fileURLWithPath: ExecutableServer.binary)
-        process.arguments = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "JUICE_MANAGER_TOKEN")
-        env.merge(environment) { $1 }
-        process.environment = env
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
+        let args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
+        ExecutableServer.prepare(process, arguments: args, logPath: self.logPath, environment: environment)
         try process.run()
         let found = eventually(timeout: 60) {
             if !process.isRunning { return true }
@@ -83,6 +74,25 @@ final class ExecutableServer: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+    }
+
+    /// Sets `process` up to run the binary with its output appended to `logPath`. The child's
+    /// shell opens the log itself: no descriptor of ours is handed to Process, whose ownership of
+    /// such handles would otherwise be shared with FileHandle (a double close in a test process
+    /// can hit another test's socket).
+    static func prepare(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
+                        shellPrefix: String? = nil) {
+        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let log = "'" + logPath.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", (shellPrefix.map { $0 + "; " } ?? "") + "exec " + quoted.joined(separator: " ") + " >>" + log + " 2>&1"]
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "JUICE_MANAGER_TOKEN")
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
     }
 
     /// Runs the binary to completion (for flag checks): exit status and combined output.

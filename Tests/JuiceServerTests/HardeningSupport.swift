@@ -267,23 +267,8 @@ final class HardServer: @unchecked Sendable {
     init(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil) throws {
         logPath = temporaryDirectory("juice-hard-log") + "/server.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
-        if let shellPrefix {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            let quoted = ([ExecutableServer.binary] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-            process.arguments = ["-c", shellPrefix + "; exec " + quoted.joined(separator: " ")]
-        } else {
-            process.executableURL = URL(fileURLWithPath: ExecutableServer.binary)
-            process.arguments = args
-        }
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "JUICE_MANAGER_TOKEN")
-        env.merge(environment) { $1 }
-        process.environment = env
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
+        ExecutableServer.prepare(process, arguments: args, logPath: logPath, environment: environment, shellPrefix: shellPrefix)
         try process.run()
         let found = eventually(timeout: 60) { !process.isRunning || listeningPort() != nil }
         guard found, process.isRunning, let port = listeningPort() else {
