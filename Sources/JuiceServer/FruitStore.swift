@@ -44,7 +44,15 @@ actor FruitStore {
     private(set) var durableLSN: UInt64 = 0
     /// Records encoded since the last write was handed to the journal thread.
     private var pendingRecords: [UInt8] = []
-    private var writeInFlight = false
+    /// Journal writes handed over and not yet synced. A new write starts while fewer than
+    /// `maxWritesInFlight` are under way; records arriving meanwhile wait and go together.
+    /// Measured with 50 cashiers (juice-bench orders): 1 in flight 30k orders/s, 2 in flight
+    /// 29k, 3 in flight 10-18k. Overlapping syncs make each group smaller, and the disk then
+    /// spends its time on more, smaller syncs; one at a time gives the biggest groups.
+    private var writesInFlight = 0
+    private let maxWritesInFlight = 1
+    /// The position of the last record handed to the journal.
+    private var handedLSN: UInt64 = 0
     /// Bytes handed to the journal since it was last reset, and the size that triggers compaction.
     private var journalBytes: Int
     private let journalMaxBytes: Int
@@ -67,6 +75,7 @@ actor FruitStore {
             self.history = recovered.history
             self.lastLSN = recovered.lsn
             self.durableLSN = recovered.lsn
+            self.handedLSN = recovered.lsn
         }
     }
 
@@ -179,17 +188,19 @@ actor FruitStore {
         pendingRecords.append(contentsOf: record.framed())
     }
 
-    /// Hands everything encoded so far to the journal thread, unless a write is already running:
-    /// then it waits, and the next write carries every record that arrived meanwhile (group commit).
+    /// Hands everything encoded so far to the journal, unless enough writes are already under
+    /// way: then it waits, and the next write carries every record that arrived meanwhile (group
+    /// commit).
     private func startJournalWrite() {
-        guard let journal, !writeInFlight, !pendingRecords.isEmpty else { return }
-        writeInFlight = true
+        guard let journal, writesInFlight < maxWritesInFlight, !pendingRecords.isEmpty else { return }
+        writesInFlight += 1
         let bytes = pendingRecords
         pendingRecords = []
         journalBytes += bytes.count
         let upTo = lastLSN
         journalSyncs += 1
-        journalRecords += upTo - durableLSN
+        journalRecords += upTo - handedLSN
+        handedLSN = upTo
         let executor = self.executor
         journal.append(bytes, upTo: upTo) {
             executor.queue.async {
@@ -199,10 +210,12 @@ actor FruitStore {
     }
 
     private func journalWritten(upTo lsn: UInt64) {
-        writeInFlight = false
-        durableLSN = lsn
+        writesInFlight -= 1
         startJournalWrite()
         compactIfDue()
+        // Syncs may finish out of order; a later one covers the earlier writes.
+        guard lsn > durableLSN else { return }
+        durableLSN = lsn
         onDurable?(lsn)
     }
 

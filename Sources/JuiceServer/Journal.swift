@@ -1,9 +1,14 @@
 import Dispatch
 import Glibc
 
-/// The append-only journal file and its writer thread. The loop never blocks on the disk: it
-/// hands a batch of framed records to `append`, which writes and fdatasyncs them on the journal's
-/// own queue and then calls back. A failed write or sync is fatal (Redis's contract): the server
+/// The append-only journal file and its writer threads. The loop never blocks on the disk: it
+/// hands a batch of framed records to `append`, which writes them on the journal's serial queue
+/// (so records land in order) and then fdatasyncs on a concurrent queue, and calls back.
+///
+/// Syncs may overlap if the store lets more than one write be in flight: a sync that starts
+/// after earlier writes returned covers them too (fdatasync flushes every write made to the file
+/// before it was called, waiting for any already under way), so "durable up to" is simply the
+/// highest completed one. (The store keeps one in flight: see `FruitStore.maxWritesInFlight`.) A failed write or sync is fatal (Redis's contract): the server
 /// must not acknowledge a change it could not keep, and must not serve state it cannot keep.
 ///
 /// The file is preallocated in chunks and written with `pwrite` at the end of the last record:
@@ -16,6 +21,7 @@ final class Journal: @unchecked Sendable {
     let directory: String
     private let fd: Int32
     private let queue = DispatchQueue(label: "juice-server.journal")
+    private let syncQueue = DispatchQueue(label: "juice-server.journal-sync", attributes: .concurrent)
     /// Where the next record goes, and how far the file is preallocated.
     private var end: Int
     private var allocated: Int
@@ -58,10 +64,12 @@ final class Journal: @unchecked Sendable {
                 }
             }
             end += bytes.count
-            if fdatasync(fd) != 0 {
-                Journal.fail("fdatasync of journal \(path) failed: \(String(cString: strerror(errno)))")
+            syncQueue.async { [fd, path] in
+                if fdatasync(fd) != 0 {
+                    Journal.fail("fdatasync of journal \(path) failed: \(String(cString: strerror(errno)))")
+                }
+                done()
             }
-            done()
         }
     }
 
