@@ -7,7 +7,9 @@ import Glibc
 /// Telnet: `IAC WILL/WONT/DO/DONT x` and `IAC SB ... IAC SE` are dropped, `IAC IAC` is a literal
 /// 0xFF byte (which is never valid UTF-8, so the parser refuses that line), and `IAC IP`
 /// (Ctrl-C in telnet) clears the partial line. 0xFF never occurs in UTF-8 text, so this never
-/// alters a well-formed line from `nc`.
+/// alters a well-formed line from `nc`. `IAC DO TIMING-MARK`, which a telnet client sends after
+/// Ctrl-C and then hides all output until it is answered, is reported through `onTimingMark`
+/// so the server can answer it (`IAC WONT TIMING-MARK`, RFC 860).
 public struct LineFramer: Sendable {
     public enum Outcome: Sendable, Equatable {
         case ok
@@ -16,8 +18,11 @@ public struct LineFramer: Sendable {
     }
 
     private enum TelnetState: Sendable {
-        case data, iac, option, subnegotiation, subnegotiationIAC
+        case data, iac, option, doOption, subnegotiation, subnegotiationIAC
     }
+
+    /// The answer to `IAC DO TIMING-MARK`: "will not", which still marks the point in the stream.
+    public static let timingMarkReply: [UInt8] = [0xFF, 0xFC, 0x06]
 
     public let maxLineBytes: Int
     /// The partial line carried over between reads; empty (and unallocated) for an idle client.
@@ -34,11 +39,12 @@ public struct LineFramer: Sendable {
 
     /// Feeds received bytes; calls `onLine` for each complete line (without LF and trailing CR).
     /// Stops at the first over-long line and reports it; after that the framer accepts nothing.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void) -> Outcome {
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void,
+                              onTimingMark: () -> Void = {}) -> Outcome {
         if failed { return .lineTooLong }
         guard let base = chunk.baseAddress, chunk.count > 0 else { return .ok }
         if telnet != .data || memchr(base, 0xFF, chunk.count) != nil {
-            return feedTelnet(chunk, onLine: onLine)
+            return feedTelnet(chunk, onLine: onLine, onTimingMark: onTimingMark)
         }
         var start = 0
         while start < chunk.count {
@@ -90,7 +96,8 @@ public struct LineFramer: Sendable {
     }
 
     /// The slow path, byte by byte, taken only when telnet bytes (0xFF) are in play.
-    private mutating func feedTelnet(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void) -> Outcome {
+    private mutating func feedTelnet(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void,
+                                     onTimingMark: () -> Void) -> Outcome {
         for byte in chunk {
             switch telnet {
             case .data:
@@ -110,7 +117,9 @@ public struct LineFramer: Sendable {
                     telnet = .data
                     if partial.count >= maxLineBytes + 1 { return fail() }
                     partial.append(0xFF)
-                case 0xFB...0xFE:  // WILL, WONT, DO, DONT: one option byte follows
+                case 0xFD:  // DO: one option byte follows
+                    telnet = .doOption
+                case 0xFB, 0xFC, 0xFE:  // WILL, WONT, DONT: one option byte follows
                     telnet = .option
                 case 0xFA:  // SB: skip until IAC SE
                     telnet = .subnegotiation
@@ -122,6 +131,9 @@ public struct LineFramer: Sendable {
                 }
             case .option:
                 telnet = .data
+            case .doOption:
+                telnet = .data
+                if byte == 0x06 { onTimingMark() }
             case .subnegotiation:
                 if byte == 0xFF { telnet = .subnegotiationIAC }
             case .subnegotiationIAC:

@@ -249,6 +249,9 @@ public actor Server {
                     conn.closing = true
                 }
             }
+        } onTimingMark: {
+            runStore(&batch, conn)
+            batch.out.append(contentsOf: LineFramer.timingMarkReply)
         }
         runStore(&batch, conn)
         if framing == .lineTooLong && !conn.closing {

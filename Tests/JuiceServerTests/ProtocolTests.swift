@@ -95,6 +95,20 @@ import Testing
         await s.stop()
     }
 
+    /// Ctrl-C in telnet sends IAC IP IAC DO TIMING-MARK, then hides all output until the mark is
+    /// answered: the partial line is dropped, and the answer comes before the next reply.
+    @Test func telnetCtrlCIsAnsweredSoTheClientKeepsShowingOutput() async throws {
+        let s = try await RunningServer.start()
+        let c = try s.client()
+        try c.sendRaw(Array("ORDER ban".utf8) + [0xFF, 0xF4, 0xFF, 0xFD, 0x06] + Array("PING\r\n".utf8))
+        let line = try c.readLine()
+        #expect(Array(line.utf8.prefix(3)) == [0xEF, 0xBF, 0xBD] || line.unicodeScalars.first == "\u{FFFD}",
+                "expected the WONT TIMING-MARK bytes before the reply, got \(Array(line.utf8))")
+        #expect(line.hasSuffix("OK PONG"))
+        #expect(try c.command("STOCK banana") == "OK STOCK seq=0 banana=10")
+        await s.stop()
+    }
+
     @Test func koreanNamesWorkEverywhere() async throws {
         let s = try await RunningServer.start()
         let c = try s.client()
