@@ -11,10 +11,11 @@ import Glibc
 /// highest completed one. (The store keeps one in flight: see `FruitStore.maxWritesInFlight`.) A failed write or sync is fatal (Redis's contract): the server
 /// must not acknowledge a change it could not keep, and must not serve state it cannot keep.
 ///
-/// The file is preallocated in chunks and written with `pwrite` at the end of the last record:
-/// an `fdatasync` that does not have to change the file's size costs about half as much here
-/// (measured: 240 µs against 510 µs for append-then-fdatasync on this machine's ext4). The
-/// unused tail reads as zeros, which recovery takes as the end of the journal.
+/// The file is preallocated in chunks of written zeros and written with `pwrite` at the end of
+/// the last record: an `fdatasync` that changes neither the file's size nor its extents (as
+/// writing into `fallocate`d space would) has only data to flush. Measured on this machine's
+/// ext4: append then fdatasync 313-510 µs, into fallocated space 243-261 µs, over zeros 181-224 µs.
+/// The unused tail reads as zeros, which recovery takes as the end of the journal.
 final class Journal: @unchecked Sendable {
     // @unchecked: `end` and `allocated` are only touched on `queue` (and in init, before it runs).
     let path: String
@@ -25,7 +26,8 @@ final class Journal: @unchecked Sendable {
     /// Where the next record goes, and how far the file is preallocated.
     private var end: Int
     private var allocated: Int
-    static let chunk = 16 << 20
+    static let chunk = 4 << 20
+    private static let zeros = [UInt8](repeating: 0, count: 1 << 20)
 
     /// Opens the journal for appending after its first `validLength` bytes.
     init(path: String, directory: String, validLength: Int) throws(StorageError) {
@@ -78,9 +80,14 @@ final class Journal: @unchecked Sendable {
     private func reserve(_ count: Int) {
         guard end + count > allocated else { return }
         let size = (end + count + Journal.chunk - 1) / Journal.chunk * Journal.chunk
-        let result = posix_fallocate(fd, 0, off_t(size))
-        guard result == 0 || result == EOPNOTSUPP || result == EINVAL else {
-            Journal.fail("cannot grow journal \(path) to \(size) bytes: \(String(cString: strerror(result)))")
+        var offset = allocated
+        while offset < size {
+            let n = Journal.zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, min($0.count, size - offset), off_t(offset)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                Journal.fail("cannot grow journal \(path) to \(size) bytes: \(String(cString: strerror(errno)))")
+            }
+            offset += n
         }
         guard fsync(fd) == 0 else { Journal.fail("fsync of journal \(path) failed: \(String(cString: strerror(errno)))") }
         allocated = size
