@@ -7,7 +7,7 @@ final class ExecutableServer: @unchecked Sendable {
     // @unchecked: owned by one test at a time.
     let process = Process()
     let logPath: String
-    private(set) var port = 0
+    let port: Int
 
     /// The binary next to the test bundle (SwiftPM builds both into the same directory).
     static var binary: String {
@@ -25,21 +25,24 @@ final class ExecutableServer: @unchecked Sendable {
         self.logPath = logPath ?? temporaryDirectory("juice-log") + "/server.log"
         _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
         let args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
-        ExecutableServer.prepare(process, arguments: args, logPath: self.logPath, environment: environment)
+        port = try ExecutableServer.launch(process, arguments: args, logPath: self.logPath, environment: environment)
+    }
+
+    /// Starts `process` (see `prepare`) and waits for its listening line; returns the port.
+    static func launch(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
+                       shellPrefix: String? = nil) throws -> Int {
+        prepare(process, arguments: arguments, logPath: logPath, environment: environment, shellPrefix: shellPrefix)
         try process.run()
-        let found = eventually(timeout: 60) {
-            if !process.isRunning { return true }
-            return listeningPort() != nil
+        let log = { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        let found = eventually(timeout: 60) { !process.isRunning || listeningPort(in: log()) != nil }
+        guard found, process.isRunning, let port = listeningPort(in: log()) else {
+            throw TestError("juice-server did not start: \(log())")
         }
-        guard found, process.isRunning, let port = listeningPort() else {
-            throw TestError("juice-server did not start: \(self.log())")
-        }
-        self.port = port
+        return port
     }
 
     /// The port from the latest "juice-server listening on host:port" line.
-    private func listeningPort() -> Int? {
-        let text = log()
+    static func listeningPort(in text: String) -> Int? {
         guard let range = text.range(of: "listening on ", options: .backwards) else { return nil }
         let rest = text[range.upperBound...].prefix { $0 != "\n" }
         guard let colon = rest.lastIndex(of: ":") else { return nil }

@@ -268,21 +268,8 @@ final class HardServer: @unchecked Sendable {
         logPath = temporaryDirectory("juice-hard-log") + "/server.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
-        ExecutableServer.prepare(process, arguments: args, logPath: logPath, environment: environment, shellPrefix: shellPrefix)
-        try process.run()
-        let found = eventually(timeout: 60) { !process.isRunning || listeningPort() != nil }
-        guard found, process.isRunning, let port = listeningPort() else {
-            throw TestError("juice-server did not start: \(self.log())")
-        }
-        self.port = port
-    }
-
-    private func listeningPort() -> Int? {
-        let text = log()
-        guard let range = text.range(of: "listening on ", options: .backwards) else { return nil }
-        let rest = text[range.upperBound...].prefix { $0 != "\n" }
-        guard let colon = rest.lastIndex(of: ":") else { return nil }
-        return Int(rest[rest.index(after: colon)...])
+        port = try ExecutableServer.launch(process, arguments: args, logPath: logPath, environment: environment,
+                                           shellPrefix: shellPrefix)
     }
 
     func log() -> String {
