@@ -618,15 +618,20 @@ public actor Server {
         finishShutdown()
     }
 
-    private func forceStop() {
+    private func forceStop(retries: Int = 0) {
         guard state == .draining else { return }
         for conn in connections.values { close(conn, reason: "shutdown") }
         if store.assumeIsolated({ $0.durableLSN == $0.lastLSN }) {
             finishShutdown()
+        } else if retries >= 8 {
+            // The disk has not answered for a while. What is not synced was never acknowledged,
+            // so stopping now loses nothing a client was told.
+            Log.warning("shutdown: the last journal write is still running; stopping without it (it was never acknowledged)")
+            finishShutdown()
         } else {
             // The last journal write is still running: give it a moment more.
             executor.queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
-                self?.assumeIsolated { $0.forceStop() }
+                self?.assumeIsolated { $0.forceStop(retries: retries + 1) }
             }
         }
     }
