@@ -66,6 +66,9 @@ public enum CommandLineOptions {
             i += 1
             return arguments[i]
         }
+        func outOfRange(_ flag: String, _ text: String, _ range: ClosedRange<Int>, unit: String = "") -> Result<Action, UsageError> {
+            fail("\(flag) must be \(range.lowerBound) to \(range.upperBound)\(unit), not '\(text)'")
+        }
         func number(_ text: String, _ range: ClosedRange<Int>) -> Int? {
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), text.count <= 12, let n = Int(text),
                   range.contains(n) else { return nil }
@@ -92,32 +95,26 @@ public enum CommandLineOptions {
                     guard !v.isEmpty else { return fail("--host needs an address") }
                     config.host = v
                 case "--port":
-                    guard let n = number(v, 0...65535) else { return fail("--port must be 0 to 65535, not '\(v)'") }
+                    guard let n = number(v, 0...65535) else { return outOfRange(flag, v, 0...65535) }
                     config.port = n
                 case "--data":
                     guard !v.isEmpty else { return fail("--data needs a directory") }
                     config.dataDirectory = v
                 case "--initial-stock":
-                    guard let n = number(v, 0...Limits.maxStock) else {
-                        return fail("--initial-stock must be 0 to \(Limits.maxStock), not '\(v)'")
-                    }
+                    guard let n = number(v, 0...Limits.maxStock) else { return outOfRange(flag, v, 0...Limits.maxStock) }
                     config.initialStock = n
                     initialStockGiven = true
                 case "--max-clients":
-                    guard let n = number(v, 1...1_000_000) else { return fail("--max-clients must be 1 to 1000000, not '\(v)'") }
+                    guard let n = number(v, 1...1_000_000) else { return outOfRange(flag, v, 1...1_000_000) }
                     config.maxClients = n
                 case "--max-output-bytes":
-                    guard let n = number(v, 1024...(1 << 34)) else {
-                        return fail("--max-output-bytes must be 1024 to \(1 << 34), not '\(v)'")
-                    }
+                    guard let n = number(v, 1024...(1 << 34)) else { return outOfRange(flag, v, 1024...(1 << 34)) }
                     config.maxOutputBytes = n
                 case "--idle-timeout":
-                    guard let n = number(v, 1...31_536_000) else { return fail("--idle-timeout must be 1 to 31536000 seconds, not '\(v)'") }
+                    guard let n = number(v, 1...31_536_000) else { return outOfRange(flag, v, 1...31_536_000, unit: " seconds") }
                     config.idleTimeoutSeconds = n
                 case "--journal-max-bytes":
-                    guard let n = number(v, 1024...(1 << 40)) else {
-                        return fail("--journal-max-bytes must be 1024 to \(1 << 40), not '\(v)'")
-                    }
+                    guard let n = number(v, 1024...(1 << 40)) else { return outOfRange(flag, v, 1024...(1 << 40)) }
                     config.journalMaxBytes = n
                 case "--manager-token-file":
                     tokenFile = v

@@ -24,7 +24,8 @@ struct StoreReplies: Sendable {
 /// Figures the store cannot know by itself, for STATS.
 struct StatsContext: Sendable {
     var clients: Int
-    var uptimeSeconds: Int
+    /// When the server started (`DispatchTime` uptime nanoseconds); uptime is read only for STATS.
+    var startedAt: UInt64
 }
 
 /// The one place that changes stock. It runs on the server's loop (see `LoopExecutor`), so the
@@ -172,7 +173,8 @@ actor FruitStore {
     }
 
     private func appendStats(_ context: StatsContext, to out: inout [UInt8]) {
-        var line = "OK STATS clients=\(context.clients) uptime_s=\(context.uptimeSeconds) seq=\(ledger.seq)"
+        let uptime = (DispatchTime.now().uptimeNanoseconds - context.startedAt) / 1_000_000_000
+        var line = "OK STATS clients=\(context.clients) uptime_s=\(uptime) seq=\(ledger.seq)"
         line += " orders_served=\(ledger.ordersServed) orders_refused=\(ledger.ordersRefused)"
         for (i, juice) in menu.juices.enumerated() { line += " sold_\(juice.name)=\(ledger.sold[i])" }
         line += " durable=\(journal != nil ? "yes" : "no") keys=\(ledger.keys.count)"

@@ -21,7 +21,7 @@ public enum Log {
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        let stamp = String(format4: Int(parts.tm_year) + 1900) + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday)
+        let stamp = String(Int(parts.tm_year) + 1900) + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday)
             + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec)
             + "." + three(Int(now.tv_nsec / 1_000_000)) + "Z"
         let line = stamp + " juice-server: " + level + message + "\n"
@@ -38,8 +38,4 @@ public enum Log {
 
     private static func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
     private static func three(_ v: Int) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
-}
-
-private extension String {
-    init(format4 v: Int) { self = String(v) }
 }

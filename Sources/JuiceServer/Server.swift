@@ -280,7 +280,7 @@ public actor Server {
     /// batch of lines, not per line.
     private func runStore(_ batch: inout InputBatch, _ conn: Connection) {
         guard !batch.run.isEmpty else { return }
-        let stats = StatsContext(clients: connections.count, uptimeSeconds: Int((now() - startedAt) / 1_000_000_000))
+        let stats = StatsContext(clients: connections.count, startedAt: startedAt)
         let commands = batch.run
         batch.run = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
         let result = store.assumeIsolated { $0.execute(commands, stats: stats) }
