@@ -41,8 +41,23 @@ public struct LineFramer: Sendable {
     /// Stops at the first over-long line and reports it; after that the framer accepts nothing.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void,
                               onTimingMark: () -> Void = {}) -> Outcome {
-        if failed { return .lineTooLong }
-        guard let base = chunk.baseAddress, chunk.count > 0 else { return .ok }
+        feed(chunk, until: { onLine($0); return true }, onTimingMark: onTimingMark).outcome
+    }
+
+    /// What a feed that may stop early did: its outcome, and how many bytes of the chunk it
+    /// took. Bytes past `consumed` were not looked at; feed them again later, in order.
+    public struct Progress: Sendable, Equatable {
+        public var outcome: Outcome
+        public var consumed: Int
+    }
+
+    /// Like `feed(_:onLine:)`, but `onLine` returns whether to go on: false stops right after
+    /// that line, so the caller can run the rest of the chunk later (when a client's pending
+    /// output has drained) instead of all the lines one read carried.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, until onLine: (UnsafeRawBufferPointer) -> Bool,
+                              onTimingMark: () -> Void = {}) -> Progress {
+        if failed { return Progress(outcome: .lineTooLong, consumed: chunk.count) }
+        guard let base = chunk.baseAddress, chunk.count > 0 else { return Progress(outcome: .ok, consumed: chunk.count) }
         if telnet != .data || memchr(base, 0xFF, chunk.count) != nil {
             return feedTelnet(chunk, onLine: onLine, onTimingMark: onTimingMark)
         }
@@ -50,35 +65,41 @@ public struct LineFramer: Sendable {
         while start < chunk.count {
             let rest = chunk.count - start
             guard let hit = memchr(base + start, Int32(ASCII.lf), rest) else {
-                return keep(UnsafeRawBufferPointer(rebasing: chunk[start...]))
+                return Progress(outcome: keep(UnsafeRawBufferPointer(rebasing: chunk[start...])), consumed: chunk.count)
             }
             let end = base.distance(to: UnsafeRawPointer(hit))
+            var goOn = true
             if partial.isEmpty {
-                if !emit(UnsafeRawBufferPointer(rebasing: chunk[start..<end]), onLine) { return .lineTooLong }
+                guard let more = emit(UnsafeRawBufferPointer(rebasing: chunk[start..<end]), onLine) else {
+                    return Progress(outcome: .lineTooLong, consumed: chunk.count)
+                }
+                goOn = more
             } else {
                 partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
-                if partial.count > maxLineBytes + 1 { return fail() }
-                let ok = partial.withUnsafeBytes { emit($0, onLine) }
+                if partial.count > maxLineBytes + 1 { return Progress(outcome: fail(), consumed: chunk.count) }
+                let more = partial.withUnsafeBytes { emit($0, onLine) }
                 partial.removeAll(keepingCapacity: false)
-                if !ok { return .lineTooLong }
+                guard let more else { return Progress(outcome: .lineTooLong, consumed: chunk.count) }
+                goOn = more
             }
             start = end + 1
+            if !goOn { return Progress(outcome: .ok, consumed: start) }
         }
-        return .ok
+        return Progress(outcome: .ok, consumed: chunk.count)
     }
 
-    /// Emits one complete line, dropping a CR right before the LF; false if it is too long.
-    private mutating func emit(_ raw: UnsafeRawBufferPointer, _ onLine: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    /// Emits one complete line, dropping a CR right before the LF. Returns nil if it is too
+    /// long, else whether the caller wants more lines.
+    private mutating func emit(_ raw: UnsafeRawBufferPointer, _ onLine: (UnsafeRawBufferPointer) -> Bool) -> Bool? {
         var line = raw
         if let last = line.last, last == ASCII.cr {
             line = UnsafeRawBufferPointer(rebasing: line.dropLast())
         }
         if line.count > maxLineBytes {
             failed = true
-            return false
+            return nil
         }
-        onLine(line)
-        return true
+        return onLine(line)
     }
 
     /// Keeps the unfinished tail. One byte of slack: a line of exactly the limit may still be
@@ -96,26 +117,27 @@ public struct LineFramer: Sendable {
     }
 
     /// The slow path, byte by byte, taken only when telnet bytes (0xFF) are in play.
-    private mutating func feedTelnet(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void,
-                                     onTimingMark: () -> Void) -> Outcome {
-        for byte in chunk {
+    private mutating func feedTelnet(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Bool,
+                                     onTimingMark: () -> Void) -> Progress {
+        for (index, byte) in chunk.enumerated() {
             switch telnet {
             case .data:
                 if byte == 0xFF {
                     telnet = .iac
                 } else if byte == ASCII.lf {
-                    let ok = partial.withUnsafeBytes { emit($0, onLine) }
+                    let more = partial.withUnsafeBytes { emit($0, onLine) }
                     partial.removeAll(keepingCapacity: false)
-                    if !ok { return .lineTooLong }
+                    guard let more else { return Progress(outcome: .lineTooLong, consumed: chunk.count) }
+                    if !more { return Progress(outcome: .ok, consumed: index + 1) }
                 } else {
-                    if partial.count >= maxLineBytes + 1 { return fail() }
+                    if partial.count >= maxLineBytes + 1 { return Progress(outcome: fail(), consumed: chunk.count) }
                     partial.append(byte)
                 }
             case .iac:
                 switch byte {
                 case 0xFF:  // IAC IAC: a literal 0xFF data byte
                     telnet = .data
-                    if partial.count >= maxLineBytes + 1 { return fail() }
+                    if partial.count >= maxLineBytes + 1 { return Progress(outcome: fail(), consumed: chunk.count) }
                     partial.append(0xFF)
                 case 0xFD:  // DO: one option byte follows
                     telnet = .doOption
@@ -140,6 +162,6 @@ public struct LineFramer: Sendable {
                 telnet = byte == 0xF0 ? .data : .subnegotiation
             }
         }
-        return .ok
+        return Progress(outcome: .ok, consumed: chunk.count)
     }
 }

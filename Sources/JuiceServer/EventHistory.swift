@@ -28,13 +28,18 @@ struct EventHistory {
         }
     }
 
-    /// The event lines with seq in (after, current], or nil when the history does not reach
-    /// back that far (or `after` is ahead of `current`: another store).
-    func lines(after: UInt64, current: UInt64) -> [[UInt8]]? {
-        if after == current { return [] }
-        guard after < current, !lines.isEmpty, after + 1 >= firstSeq,
-              firstSeq + UInt64(lines.count) - 1 == current else { return nil }
-        let skip = Int(after + 1 - firstSeq)
-        return (skip..<lines.count).map { lines[(head + $0) % lines.count] }
+    /// Whether every event with seq in (after, current] is kept, so a catch-up can replay them
+    /// line by line. False when the history does not reach back that far, or `after` is ahead
+    /// of `current` (another store).
+    func reaches(after: UInt64, current: UInt64) -> Bool {
+        if after == current { return true }
+        return after < current && !lines.isEmpty && after + 1 >= firstSeq
+            && firstSeq + UInt64(lines.count) - 1 == current
+    }
+
+    /// The event line of one seq, or nil if it is not (or no longer) kept.
+    func line(seq: UInt64) -> [UInt8]? {
+        guard !lines.isEmpty, seq >= firstSeq, seq - firstSeq < UInt64(lines.count) else { return nil }
+        return lines[(head + Int(seq - firstSeq)) % lines.count]
     }
 }

@@ -19,6 +19,15 @@ struct StoreReplies: Sendable {
     var events: [StockEvent] = []
     /// After a SINCE: this connection takes live events from this seq on.
     var eventsFrom: UInt64?
+    /// After a SINCE whose history reaches: the events to stream, paced by the client's socket
+    /// (see `FruitStore.appendHistory`). A SINCE that starts one is the last command of its run.
+    var catchUp: CatchUp?
+}
+
+/// A SINCE catch-up in progress: the next seq to send, and the seq the `OK SINCE` reply promised.
+struct CatchUp: Sendable, Equatable {
+    var next: UInt64
+    var through: UInt64
 }
 
 /// Figures the store cannot know by itself, for STATS.
@@ -103,6 +112,9 @@ actor FruitStore {
                 applied(ledger.set(fruit: fruit, amount: amount), into: &result)
             case .since(let after):
                 since(after, into: &result)
+                if result.catchUp != nil {
+                    assert(command == commands.last, "a SINCE that starts a catch-up ends its run")
+                }
             case .stats:
                 appendStats(stats, to: &result.out)
             default:
@@ -164,12 +176,37 @@ actor FruitStore {
         result.out.append(ascii: " ")
         result.out.append(decimal: current)
         result.out.appendLineEnd()
-        if let lines = history.lines(after: after, current: current) {
-            for line in lines { result.out.append(contentsOf: line) }
+        if after == current {
+            // Nothing to catch up on.
+        } else if history.reaches(after: after, current: current) {
+            // Not built here: up to 10,000 lines, times every SINCE a client pipelines, is
+            // what let one unread client balloon the server. The server streams them.
+            result.catchUp = CatchUp(next: after + 1, through: current)
         } else {
             Wire.appendFullEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
         }
         result.eventsFrom = current + 1
+    }
+
+    /// Appends history lines from seq `next` on, up to seq `limit`, until `out` holds `budget`
+    /// bytes. Returns the next seq to send, or nil if the history no longer holds `next` (the
+    /// client fell more than `Limits.historyEvents` changes behind).
+    func appendHistory(from next: UInt64, through limit: UInt64, budget: Int, to out: inout [UInt8]) -> UInt64? {
+        var seq = next
+        while seq <= limit && out.count < budget {
+            guard let line = history.line(seq: seq) else { return nil }
+            out.append(contentsOf: line)
+            seq += 1
+        }
+        return seq
+    }
+
+    /// The full-state event at the current seq and the journal position it must wait for: what
+    /// a catch-up that fell out of the history gets instead, as SINCE does.
+    func fullEvent() -> (line: [UInt8], seq: UInt64, gate: UInt64) {
+        var line: [UInt8] = []
+        Wire.appendFullEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &line)
+        return (line, ledger.seq, lastLSN)
     }
 
     private func appendStats(_ context: StatsContext, to out: inout [UInt8]) {

@@ -44,6 +44,9 @@ public actor Server {
     private var holding: [UInt64: Connection] = [:]
     /// Events waiting for the journal before they may be broadcast.
     private var pendingEvents: [StockEvent] = []
+    /// The seq of the last change broadcast: a SINCE catch-up runs on to here before the
+    /// display takes live events again.
+    private var lastBroadcastSeq: UInt64 = 0
     private var durableLSN: UInt64
     private var idleTimer: DispatchSourceTimer?
     private var shutdownDone: (@Sendable () -> Void)?
@@ -106,6 +109,8 @@ public actor Server {
         // make sure they exist now, not first at a moment of fd exhaustion.
         executor.queue.asyncAfter(deadline: .now() + .milliseconds(1)) {}
         source.resume()
+        // Everything recovered is on disk: a catch-up may run up to it.
+        lastBroadcastSeq = store.assumeIsolated { $0.ledger.seq }
         store.assumeIsolated { store in
             store.setDurableHandler { [weak self] lsn in
                 self?.assumeIsolated { $0.journalDurable(upTo: lsn) }
@@ -192,7 +197,7 @@ public actor Server {
             guard let conn = connections[id] else { return }
             if writable { flush(conn) }
             if conn.closed { return }
-            if readable && !conn.closing {
+            if readable && conn.wantsInput {
                 read(conn)
             } else if hangup {
                 close(conn, reason: "hang-up")
@@ -204,20 +209,28 @@ public actor Server {
         switch Socket.receive(conn.fd, into: readBuffer) {
         case .done(let count):
             conn.lastInput = now()
-            handleInput(conn, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            let input = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+            let consumed = runInput(conn, input)
+            if consumed < count && !conn.closing {
+                // The output budget stopped it: keep the rest, in order, for when it drains.
+                conn.deferred = Array(input[consumed...])
+                conn.deferredStart = 0
+            }
+            carryOn(conn)
         case .wouldBlock:
             return
         case .closed:
             // The peer finished sending (maybe only half-closed, like `nc -q`): answer what it
             // sent, then close.
-            stopReading(conn)
-            finishIfDone(conn)
+            conn.inputEnded = true
+            conn.readPaused = true
+            carryOn(conn)
         case .failed(let code):
             close(conn, reason: code == ECONNRESET ? "reset by peer" : String(cString: strerror(code)))
         }
     }
 
-    /// What one read's lines produced so far: reply bytes, the journal position they wait
+    /// What one run of input lines produced so far: reply bytes, the journal position they wait
     /// for, the changes to broadcast, and the store commands not yet run.
     private struct InputBatch {
         var out: [UInt8] = []
@@ -226,16 +239,28 @@ public actor Server {
         var run: [Command] = []
     }
 
-    private func handleInput(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) {
+    /// Store commands run together in one call (one actor entry per run, not per line), at most
+    /// this many, so the output budget is checked at least this often.
+    static let storeRunMax = 64
+
+    /// Runs the lines in `bytes` in order until the connection's pending output reaches its
+    /// budget or a SINCE starts a catch-up; returns how many bytes it took. The work one read
+    /// causes is so bounded by the output it produces, not by how many lines it carried.
+    private func runInput(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
         var batch = InputBatch()
-        let framing = conn.framer.feed(bytes) { line in
-            guard !conn.closing else { return }
+        let budget = outputBudget
+        let progress = conn.framer.feed(bytes, until: { line in
             switch parser.parse(line, isManager: conn.isManager) {
             case .empty:
                 break
             case .command(let command):
                 if command.needsStore {
                     batch.run.append(command)
+                    if case .since = command {
+                        runStore(&batch, conn)
+                    } else if batch.run.count >= Server.storeRunMax {
+                        runStore(&batch, conn)
+                    }
                 } else {
                     runStore(&batch, conn)
                     local(command, conn, &batch.out)
@@ -249,12 +274,13 @@ public actor Server {
                     conn.closing = true
                 }
             }
-        } onTimingMark: {
+            return !conn.closing && conn.catchUp == nil && conn.outbox.pendingBytes + batch.out.count < budget
+        }, onTimingMark: {
             runStore(&batch, conn)
             batch.out.append(contentsOf: LineFramer.timingMarkReply)
-        }
+        })
         runStore(&batch, conn)
-        if framing == .lineTooLong && !conn.closing {
+        if progress.outcome == .lineTooLong && !conn.closing {
             ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing").append(to: &batch.out)
             Log.warning("closing \(conn.peer): line too long")
             conn.closing = true
@@ -263,21 +289,90 @@ public actor Server {
             batch.out.withUnsafeBytes { send(conn, $0, gate: batch.gate) }
         }
         if !batch.events.isEmpty { publish(batch.events) }
+        return progress.consumed
+    }
+
+    /// Commands stop running for a client once this much of its output is pending (replies
+    /// waiting for its socket or for the journal), and go on once it is down to a quarter.
+    private var outputBudget: Int { min(Server.throttleHighBytes, config.maxOutputBytes / 4) }
+    static let throttleHighBytes = 256 * 1024
+
+    /// A catch-up is streamed in pieces of this size, each once the previous one is mostly out.
+    static let catchUpChunk = 32 * 1024
+
+    /// Goes on with a connection's deferred work as far as its output budget allows: its SINCE
+    /// catch-up first, then the input it sent that has not run yet. Called after input and
+    /// whenever its pending output drains, so the work is paced by what its socket takes.
+    private func carryOn(_ conn: Connection) {
+        var rounds = 0
+        while !conn.closed && !conn.closing {
+            let pending = conn.outbox.pendingBytes
+            if pending >= outputBudget { conn.throttled = true }
+            if pending <= outputBudget / 4 { conn.throttled = false }
+            if rounds == 16 {
+                // A fair share done for this wake-up: the next flush pass comes back for more.
+                markDirty(conn)
+                scheduleFlush()
+                break
+            }
+            rounds += 1
+            if conn.catchUp != nil {
+                guard pending < Server.catchUpChunk else { break }
+                streamCatchUp(conn)
+            } else if conn.deferredStart < conn.deferred.count {
+                guard !conn.throttled else { break }
+                let input = conn.deferred
+                let consumed = input.withUnsafeBytes { runInput(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...])) }
+                conn.deferredStart += consumed
+                if conn.deferredStart >= conn.deferred.count {
+                    conn.deferred = []
+                    conn.deferredStart = 0
+                }
+            } else {
+                if conn.inputEnded { conn.closing = true }
+                break
+            }
+        }
         if conn.closing {
+            conn.deferred = []
+            conn.catchUp = nil
             stopReading(conn)
             finishIfDone(conn)
-        } else if !conn.closed && !conn.throttled && conn.outbox.pendingBytes >= Server.throttleHighBytes {
-            conn.throttled = true
+        } else {
             watch(conn)
         }
     }
 
-    /// A client with this much output pending stops being read until it is down to the low mark.
-    static let throttleHighBytes = 256 * 1024
-    static let throttleLowBytes = 64 * 1024
+    /// Sends the next piece of a SINCE catch-up from the history. Once it reaches the seq the
+    /// reply promised and every change broadcast since (displays get no live events while they
+    /// catch up), live events take over from the next seq: no gap, no duplicate.
+    private func streamCatchUp(_ conn: Connection) {
+        guard var catchUp = conn.catchUp else { return }
+        let limit = conn.eventsOn ? max(catchUp.through, lastBroadcastSeq) : catchUp.through
+        var out: [UInt8] = []
+        let next = store.assumeIsolated {
+            $0.appendHistory(from: catchUp.next, through: limit, budget: Server.catchUpChunk, to: &out)
+        }
+        guard let next else {
+            // More than the whole history behind: like a SINCE that cannot reach, it gets the
+            // full state instead (held until durable, like any line that reflects a change).
+            let full = store.assumeIsolated { $0.fullEvent() }
+            conn.catchUp = nil
+            conn.eventsFrom = full.seq + 1
+            full.line.withUnsafeBytes { send(conn, $0, gate: full.gate) }
+            return
+        }
+        catchUp.next = next
+        if next > limit {
+            conn.catchUp = nil
+            conn.eventsFrom = next
+        } else {
+            conn.catchUp = catchUp
+        }
+        if !out.isEmpty { out.withUnsafeBytes { send(conn, $0, gate: 0) } }
+    }
 
-    /// Runs the store commands gathered so far in one synchronous call: one actor entry per
-    /// batch of lines, not per line.
+    /// Runs the store commands gathered so far in one synchronous call.
     private func runStore(_ batch: inout InputBatch, _ conn: Connection) {
         guard !batch.run.isEmpty else { return }
         let stats = StatsContext(clients: connections.count, startedAt: startedAt)
@@ -288,6 +383,7 @@ public actor Server {
         batch.gate = max(batch.gate, result.gate)
         batch.events.append(contentsOf: result.events)
         if let from = result.eventsFrom { conn.eventsFrom = from }
+        if let catchUp = result.catchUp { conn.catchUp = catchUp }
     }
 
     /// Commands the connection answers itself.
@@ -364,10 +460,9 @@ public actor Server {
         }
         conn.outbox.append(rest, gate: gate, durable: durableLSN)
         if conn.outbox.hasHeld { holding[conn.id] = conn }
-        if conn.outbox.hasReady {
-            armWrite(conn)
-            checkOutputCap(conn)
-        }
+        if conn.outbox.hasReady { armWrite(conn) }
+        // Output held for the journal counts toward the cap like any other.
+        checkOutputCap(conn)
     }
 
     /// Queues a shared event line; the flush pass writes it. A display that has a burst
@@ -379,10 +474,16 @@ public actor Server {
             checkOutputCap(conn)
         } else if conn.outbox.pendingBytes >= Server.eagerFlushBytes {
             flush(conn)
-        } else if !conn.dirty {
-            conn.dirty = true
-            dirty.append(conn)
+        } else {
+            markDirty(conn)
         }
+    }
+
+    /// Queues a connection for the next flush pass (which also goes on with its deferred work).
+    private func markDirty(_ conn: Connection) {
+        guard !conn.dirty else { return }
+        conn.dirty = true
+        dirty.append(conn)
     }
 
     /// Past this much queued output, a connection is written to without waiting for the flush pass.
@@ -400,7 +501,10 @@ public actor Server {
     private func broadcast(_ events: [StockEvent]) {
         // A publisher never waits on a subscriber: a display whose socket is full only queues,
         // and is dropped once what its socket refused passes the cap (checked in `flush`).
-        for conn in connections.values where conn.eventsOn && !conn.closing && !conn.closed {
+        if let last = events.last { lastBroadcastSeq = last.seq }
+        // A display in a SINCE catch-up is skipped: its catch-up streams these from the history
+        // after the lines it still owes, in order.
+        for conn in connections.values where conn.eventsOn && conn.catchUp == nil && !conn.closing && !conn.closed {
             for event in events where event.seq >= conn.eventsFrom {
                 enqueue(conn, event.line)
                 if conn.closed { break }
@@ -438,7 +542,6 @@ public actor Server {
     static let flushSlice = 128
 
     private func flush(_ conn: Connection) {
-        defer { unthrottleIfDrained(conn) }
         var failed = false
         conn.outbox.drain { bytes in
             switch Socket.send(conn.fd, bytes) {
@@ -458,32 +561,30 @@ public actor Server {
             checkOutputCap(conn)
         } else {
             disarmWrite(conn)
-            finishIfDone(conn)
         }
+        // Output went out: go on with what waited for it (and close a closing one once done).
+        carryOn(conn)
     }
 
     private func armWrite(_ conn: Connection) {
         guard !conn.watchingWrite, !conn.closed else { return }
         conn.watchingWrite = true
-        watch(conn)
+        watch(conn, force: true)
     }
 
     private func disarmWrite(_ conn: Connection) {
         guard conn.watchingWrite, !conn.closed else { return }
         conn.watchingWrite = false
-        watch(conn)
+        watch(conn, force: true)
     }
 
-    /// Tells the poller what this client is waiting for now.
-    private func watch(_ conn: Connection) {
+    /// Tells the poller what this client is waiting for now, if that changed.
+    private func watch(_ conn: Connection, force: Bool = false) {
         guard !conn.closed else { return }
-        poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused && !conn.throttled, write: conn.watchingWrite)
-    }
-
-    private func unthrottleIfDrained(_ conn: Connection) {
-        guard conn.throttled, !conn.closed, conn.outbox.pendingBytes <= Server.throttleLowBytes else { return }
-        conn.throttled = false
-        watch(conn)
+        let read = conn.wantsInput
+        guard force || read != conn.watchedRead else { return }
+        conn.watchedRead = read
+        poller?.watch(fd: conn.fd, id: conn.id, read: read, write: conn.watchingWrite)
     }
 
     private func checkOutputCap(_ conn: Connection) {
@@ -498,12 +599,7 @@ public actor Server {
     private func journalDurable(upTo lsn: UInt64) {
         durableLSN = lsn
         for (id, conn) in holding {
-            if conn.outbox.release(durable: lsn) {
-                if !conn.dirty {
-                    conn.dirty = true
-                    dirty.append(conn)
-                }
-            }
+            if conn.outbox.release(durable: lsn) { markDirty(conn) }
             if !conn.outbox.hasHeld { holding.removeValue(forKey: id) }
         }
         if !pendingEvents.isEmpty {
@@ -521,7 +617,6 @@ public actor Server {
 
     private func stopReading(_ conn: Connection) {
         conn.closing = true
-        guard !conn.readPaused, !conn.closed else { return }
         conn.readPaused = true
         watch(conn)
     }
