@@ -50,7 +50,7 @@ for source in signals {
         }
         stopping = true
         Task {
-            await server.shutdown { exit(0) }
+            await server.shutdown { durable in exit(durable ? 0 : 3) }
         }
     }
     source.resume()

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// The server's one serial event loop, as a Swift executor. Socket handlers run on `queue`, and
-/// the `FruitStore` and `ServerLoop` actors run on it too, so a read handler reaches the store
+/// the `FruitStore` and `Server` actors run on it too, so a read handler reaches the store
 /// with `assumeIsolated` — no thread hop, no Task per line, replies in request order — while
 /// the compiler still checks that nothing else touches actor state.
 public final class LoopExecutor: SerialExecutor, @unchecked Sendable {

@@ -1,0 +1,105 @@
+import Dispatch
+import Glibc
+
+/// The listening socket: accepts in bounded batches, and backs off when the process runs out
+/// of descriptors. A level-triggered listener would spin on the pending connection at EMFILE,
+/// so accepting pauses (waiting connections stay in the backlog) and resumes when a client
+/// closes or after 100 ms, whichever comes first.
+final class Acceptor: @unchecked Sendable {
+    // @unchecked: loop-confined; every method runs on the loop queue.
+    let port: Int
+    private let fd: Int32
+    private let source: DispatchSourceRead
+    /// Resumes accepting after a pause. Made at start: at EMFILE, libdispatch could not create
+    /// the timer descriptor it needs for a new timer, and accepting would never resume.
+    private let resumeTimer: DispatchSourceTimer
+    private var paused = false
+    private var cancelled = false
+    private var lastWarning: UInt64 = 0
+    /// Told of each accepted connection (non-blocking, close-on-exec) with its peer address.
+    var onConnection: (Int32, String) -> Void = { _, _ in }
+    /// For the pause warning: how many clients there are.
+    var clientCount: () -> Int = { 0 }
+
+    init(host: String, port: Int, queue: DispatchQueue) throws(SocketError) {
+        let (fd, boundPort) = try Socket.listen(host: host, port: port)
+        self.fd = fd
+        self.port = boundPort
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        // The descriptor is closed only once the source is done with it.
+        source.setCancelHandler { Glibc.close(fd) }
+        resumeTimer = DispatchSource.makeTimerSource(queue: queue)
+        source.setEventHandler { [weak self] in self?.acceptPending() }
+        resumeTimer.setEventHandler { [weak self] in self?.resume() }
+        resumeTimer.schedule(deadline: .distantFuture)
+        resumeTimer.resume()
+        // Dispatch's deadlines (this timer, the shutdown deadline) need its timer descriptors:
+        // make sure they exist now, not first at a moment of fd exhaustion.
+        queue.asyncAfter(deadline: .now() + .milliseconds(1)) {}
+    }
+
+    func start() {
+        source.resume()
+    }
+
+    /// Stops accepting for good; the listening socket closes once the source lets go of it.
+    func stop() {
+        guard !cancelled else { return }
+        cancelled = true
+        // A suspended source must be resumed before it is cancelled and released.
+        if paused {
+            paused = false
+            source.resume()
+        }
+        source.cancel()
+        resumeTimer.cancel()
+    }
+
+    /// A descriptor just came free: if accepting was paused for lack of them, try again now
+    /// rather than only when the back-off timer fires.
+    func descriptorFreed() {
+        if paused { resume() }
+    }
+
+    private func acceptPending() {
+        // A bounded batch per wake-up keeps one busy listener from starving the clients.
+        for _ in 0..<64 {
+            guard let (client, peer) = Socket.accept(fd) else {
+                let code = errno
+                switch code {
+                case EAGAIN, EWOULDBLOCK:
+                    return
+                case EINTR, ECONNABORTED, EPROTO:
+                    continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    pause(because: code)
+                    return
+                default:
+                    Log.error("accept failed: \(String(cString: strerror(code)))")
+                    return
+                }
+            }
+            onConnection(client, peer)
+            if cancelled { return }
+        }
+    }
+
+    private func pause(because code: Int32) {
+        guard !paused, !cancelled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now - lastWarning > 1_000_000_000 {
+            lastWarning = now
+            Log.warning("accept: \(String(cString: strerror(code))); pausing new connections for 100 ms (clients: \(clientCount()))")
+        }
+        paused = true
+        source.suspend()
+        resumeTimer.schedule(deadline: .now() + .milliseconds(100))
+    }
+
+    private func resume() {
+        guard paused, !cancelled else { return }
+        paused = false
+        resumeTimer.schedule(deadline: .distantFuture)
+        source.resume()
+    }
+}

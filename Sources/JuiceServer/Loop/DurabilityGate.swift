@@ -1,0 +1,52 @@
+/// Nothing the server sends may reflect a change a crash could still lose. Replies wait in
+/// their connection's outbox as "held" (tagged with the journal position, LSN, that must be on
+/// disk first), and events wait here, until the journal reports it is durable that far.
+/// In memory (no journal) everything is durable at once: every gate is 0.
+final class DurabilityGate {
+    /// The journal is on disk up to here.
+    private(set) var durableLSN: UInt64
+    /// Connections holding output that waits for the journal.
+    private var holding: [UInt64: Connection] = [:]
+    /// Events waiting for the journal before they may be broadcast, in seq order.
+    private var pendingEvents: [StockEvent] = []
+
+    init(durableLSN: UInt64) {
+        self.durableLSN = durableLSN
+    }
+
+    /// Whether output that waits for `lsn` may go out now.
+    func isDurable(_ lsn: UInt64) -> Bool { lsn <= durableLSN }
+
+    /// Remembers a connection whose outbox holds output, to release it later.
+    func hold(_ conn: Connection) {
+        holding[conn.id] = conn
+    }
+
+    func forget(_ conn: Connection) {
+        holding.removeValue(forKey: conn.id)
+    }
+
+    /// The events that may be broadcast now; the rest wait for `durable(upTo:)`.
+    func admit(_ events: [StockEvent]) -> [StockEvent] {
+        if let last = events.last, last.lsn > durableLSN || !pendingEvents.isEmpty {
+            pendingEvents.append(contentsOf: events)
+            return []
+        }
+        return events
+    }
+
+    /// The journal is on disk up to `lsn`: moves held output to ready (`released` is told of
+    /// each connection that has some to send) and returns the events that may go now.
+    /// Replies are released before events, as they were produced.
+    func durable(upTo lsn: UInt64, released: (Connection) -> Void) -> [StockEvent] {
+        durableLSN = lsn
+        for (id, conn) in holding {
+            if conn.outbox.release(durable: lsn) { released(conn) }
+            if !conn.outbox.hasHeld { holding.removeValue(forKey: id) }
+        }
+        let ready = pendingEvents.prefix { $0.lsn <= lsn }
+        guard !ready.isEmpty else { return [] }
+        pendingEvents.removeFirst(ready.count)
+        return Array(ready)
+    }
+}

@@ -1,0 +1,73 @@
+import Dispatch
+
+/// Broadcasts each change to every display, and writes queued output in passes. A publisher
+/// never waits on a subscriber: a display whose socket is full only queues, and the output
+/// path drops it once what its socket refused passes the cap.
+///
+/// A pass writes at most `flushSlice` connections, then lets the loop take new input before
+/// the rest. A fan-out to a thousand displays takes milliseconds of sends; an order that
+/// arrives meanwhile adds its event to the displays not yet written, and they get both events
+/// in one send. Same order, fewer system calls.
+final class FanOut: @unchecked Sendable {
+    // @unchecked: loop-confined; every method runs on `queue` (the loop).
+    private let queue: DispatchQueue
+    private let output: OutputPath
+    /// Connections with output queued since the last pass.
+    private var dirty: [Connection] = []
+    private var passScheduled = false
+    /// Told after a pass wrote to a connection: its deferred work may go on.
+    var onWritten: (Connection) -> Void = { _ in }
+    /// The seq of the last change broadcast: a SINCE catch-up runs on to here before the
+    /// display takes live events again.
+    private(set) var lastBroadcastSeq: UInt64
+
+    static let flushSlice = 128
+
+    init(queue: DispatchQueue, output: OutputPath, seq: UInt64) {
+        self.queue = queue
+        self.output = output
+        self.lastBroadcastSeq = seq
+    }
+
+    /// Sends a batch of (durable) changes to every client listening for them.
+    func broadcast(_ events: [StockEvent], to connections: Dictionary<UInt64, Connection>.Values) {
+        guard let last = events.last else { return }
+        lastBroadcastSeq = last.seq
+        // A display in a SINCE catch-up is skipped: its catch-up streams these from the
+        // history after the lines it still owes, in order.
+        for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isFinishing {
+            for event in events where event.seq >= conn.eventsFrom {
+                if output.enqueue(conn, event.line) { markDirty(conn) }
+                if conn.isClosed { break }
+            }
+        }
+        schedulePass()
+    }
+
+    /// Queues a connection for the next pass.
+    func markDirty(_ conn: Connection) {
+        guard !conn.dirty else { return }
+        conn.dirty = true
+        dirty.append(conn)
+        schedulePass()
+    }
+
+    private func schedulePass() {
+        guard !passScheduled, !dirty.isEmpty else { return }
+        passScheduled = true
+        // Later on the same queue: reads already queued are handled first.
+        queue.async { [weak self] in self?.pass() }
+    }
+
+    private func pass() {
+        passScheduled = false
+        let count = min(dirty.count, FanOut.flushSlice)
+        let slice = dirty.prefix(count)
+        dirty.removeFirst(count)
+        for conn in slice {
+            conn.dirty = false
+            if !conn.isClosed && output.flush(conn) { onWritten(conn) }
+        }
+        schedulePass()
+    }
+}

@@ -1,0 +1,209 @@
+import JuiceCore
+
+/// The line protocol's side of a connection: frames its input, runs its commands in order
+/// within its output budget, and streams its SINCE catch-ups as its socket takes them.
+///
+/// The work one read causes is bounded by the output it produces, not by how many lines it
+/// carried: once a client has `outputBudget` bytes pending, its remaining input waits
+/// (`Connection.deferred`) and nothing more is read until the socket has taken most of it.
+final class LineProtocol {
+    private let store: FruitStore
+    private let parser: CommandParser
+    private let session: SessionCommands
+    private let output: OutputPath
+    private let fanOut: FanOut
+    /// Commands stop running for a client once this much of its output is pending (replies
+    /// waiting for its socket or for the journal), and go on once it is down to a quarter.
+    let outputBudget: Int
+    /// Changes to broadcast (through the durability gate).
+    var publish: ([StockEvent]) -> Void = { _ in }
+    /// A connection is done (closing, its output out or not): the server closes it.
+    var finish: (Connection) -> Void = { _ in }
+    /// For STATS: how many clients and when the server started.
+    var statsContext: () -> StatsContext = { StatsContext(clients: 0, startedAt: 0) }
+
+    static let defaultBudget = 256 * 1024
+    /// Store commands run together in one call (one actor entry per run, not per line), at
+    /// most this many, so the output budget is checked at least this often.
+    static let storeRunMax = 64
+    /// A catch-up is streamed in pieces of this size, each once the last one is mostly out.
+    static let catchUpChunk = 32 * 1024
+    /// Rounds of deferred work per wake-up before others get their turn.
+    static let roundsPerTurn = 16
+
+    init(store: FruitStore, menu: Menu, managerToken: [UInt8]?, output: OutputPath, fanOut: FanOut) {
+        self.store = store
+        self.parser = CommandParser(menu: menu)
+        self.session = SessionCommands(menu: menu, managerToken: managerToken)
+        self.output = output
+        self.fanOut = fanOut
+        self.outputBudget = min(LineProtocol.defaultBudget, output.maxOutputBytes / 4)
+    }
+
+    /// The greeting, sent on connect. It reflects no state: it need not wait for the journal.
+    func greet(_ conn: Connection) {
+        var hello: [UInt8] = []
+        Wire.hello(to: &hello)
+        output.send(conn, hello)
+    }
+
+    /// One read's bytes: runs what the budget allows and keeps the rest for later, in order.
+    func received(_ conn: Connection, _ input: UnsafeRawBufferPointer) {
+        let consumed = run(conn, input)
+        if consumed < input.count && !conn.isFinishing {
+            conn.deferred = Array(input[consumed...])
+            conn.deferredStart = 0
+        }
+        carryOn(conn)
+    }
+
+    /// The peer finished sending: answer what it sent, then close.
+    func inputEnded(_ conn: Connection) {
+        if conn.phase == .open { conn.phase = .inputEnded }
+        carryOn(conn)
+    }
+
+    /// What one run of input lines produced so far: reply bytes, the journal position they wait
+    /// for, the changes to broadcast, and the store commands not yet run.
+    private struct Batch {
+        var out: [UInt8] = []
+        var gate: UInt64 = 0
+        var events: [StockEvent] = []
+        var commands: [Command] = []
+    }
+
+    /// Runs the lines in `bytes` in order until the connection's pending output reaches the
+    /// budget or a SINCE starts a catch-up; returns how many bytes it took.
+    private func run(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
+        var batch = Batch()
+        let budget = outputBudget
+        let progress = conn.framer.feed(bytes, until: { line in
+            switch parser.parse(line, isManager: conn.session.isManager) {
+            case .empty:
+                break
+            case .command(let command) where command.needsStore:
+                batch.commands.append(command)
+                if case .since = command {
+                    runStore(&batch, conn)
+                } else if batch.commands.count >= LineProtocol.storeRunMax {
+                    runStore(&batch, conn)
+                }
+            case .command(let command):
+                runStore(&batch, conn)
+                switch session.answer(command, session: &conn.session, peer: conn.peer, to: &batch.out) {
+                case .none: break
+                case .events(let on): conn.eventsOn = on
+                case .close: conn.phase = .closing
+                }
+            case .refused(let error, let hangUp):
+                runStore(&batch, conn)
+                error.append(to: &batch.out)
+                if error.code == .forbidden {
+                    session.logRefusal(&conn.session, "FORBIDDEN for \(conn.peer): \(error.message)")
+                }
+                if hangUp {
+                    Log.warning("closing \(conn.peer): \(error.message)")
+                    conn.phase = .closing
+                }
+            }
+            return !conn.isFinishing && conn.catchUp == nil && conn.outbox.pendingBytes + batch.out.count < budget
+        }, onTimingMark: {
+            runStore(&batch, conn)
+            batch.out.append(contentsOf: LineFramer.timingMarkReply)
+        })
+        runStore(&batch, conn)
+        if progress.outcome == .lineTooLong && !conn.isFinishing {
+            ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing").append(to: &batch.out)
+            Log.warning("closing \(conn.peer): line too long")
+            conn.phase = .closing
+        }
+        if !batch.out.isEmpty { output.send(conn, batch.out, waitingFor: batch.gate) }
+        if !batch.events.isEmpty { publish(batch.events) }
+        return progress.consumed
+    }
+
+    /// Runs the store commands gathered so far in one synchronous call.
+    private func runStore(_ batch: inout Batch, _ conn: Connection) {
+        guard !batch.commands.isEmpty else { return }
+        let stats = statsContext()
+        let commands = batch.commands
+        batch.commands = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
+        let result = store.assumeIsolated { $0.execute(commands, stats: stats) }
+        if batch.out.isEmpty { batch.out = result.out } else { batch.out.append(contentsOf: result.out) }
+        batch.gate = max(batch.gate, result.gate)
+        batch.events.append(contentsOf: result.events)
+        if let from = result.eventsFrom { conn.eventsFrom = from }
+        if let catchUp = result.catchUp { conn.catchUp = catchUp }
+    }
+
+    /// Goes on with a connection's deferred work as far as its budget allows: its catch-up
+    /// first, then the input it sent that has not run yet. Called after input and whenever
+    /// its output drains, so the work is paced by what its socket takes.
+    func carryOn(_ conn: Connection) {
+        var rounds = 0
+        while !conn.isFinishing {
+            let pending = conn.outbox.pendingBytes
+            if pending >= outputBudget { conn.throttled = true }
+            if pending <= outputBudget / 4 { conn.throttled = false }
+            if rounds == LineProtocol.roundsPerTurn {
+                // A fair share for this wake-up: the next flush pass comes back for more.
+                fanOut.markDirty(conn)
+                break
+            }
+            rounds += 1
+            if conn.catchUp != nil {
+                guard pending < LineProtocol.catchUpChunk else { break }
+                streamCatchUp(conn)
+            } else if conn.hasDeferredInput {
+                guard !conn.throttled else { break }
+                let input = conn.deferred
+                let consumed = input.withUnsafeBytes { run(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...])) }
+                conn.deferredStart += consumed
+                if !conn.hasDeferredInput {
+                    conn.deferred = []
+                    conn.deferredStart = 0
+                }
+            } else {
+                if conn.phase == .inputEnded { conn.phase = .closing }
+                break
+            }
+        }
+        if conn.isFinishing {
+            conn.deferred = []
+            conn.deferredStart = 0
+            conn.catchUp = nil
+            finish(conn)
+        } else {
+            output.updateInterest(conn)
+        }
+    }
+
+    /// Sends the next piece of a SINCE catch-up from the history. Once it reaches the seq the
+    /// reply promised and every change broadcast since (displays get no live events while they
+    /// catch up), live events take over from the next seq: no gap, no duplicate.
+    private func streamCatchUp(_ conn: Connection) {
+        guard var catchUp = conn.catchUp else { return }
+        let limit = conn.eventsOn ? max(catchUp.through, fanOut.lastBroadcastSeq) : catchUp.through
+        var out: [UInt8] = []
+        let next = store.assumeIsolated {
+            $0.appendHistory(from: catchUp.next, through: limit, budget: LineProtocol.catchUpChunk, to: &out)
+        }
+        guard let next else {
+            // More than the whole history behind: like a SINCE that cannot reach, it gets the
+            // full state instead (held until durable, like any line that reflects a change).
+            let full = store.assumeIsolated { $0.fullEvent() }
+            conn.catchUp = nil
+            conn.eventsFrom = full.seq + 1
+            output.send(conn, full.line, waitingFor: full.gate)
+            return
+        }
+        catchUp.next = next
+        if next > limit {
+            conn.catchUp = nil
+            conn.eventsFrom = next
+        } else {
+            conn.catchUp = catchUp
+        }
+        if !out.isEmpty { output.send(conn, out) }
+    }
+}

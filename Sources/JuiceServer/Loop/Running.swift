@@ -1,0 +1,188 @@
+import Dispatch
+import Glibc
+import JuiceCore
+
+/// A running server's parts and its clients: the listener, the poller, the durability gate,
+/// the output path, the fan-out, the line protocol and the idle reaper, wired together. It
+/// lives in `Server.State.running`/`.draining` and only ever runs on the loop.
+///
+/// Where a second protocol plugs in: a connection's input goes to its protocol handler
+/// (`read`), and everything after that — output path, fan-out, durability gate, closing — is
+/// shared. An HTTP listener would be another `Acceptor` whose connections carry another kind
+/// and go to their own handler in `read`.
+final class Running: @unchecked Sendable {
+    // @unchecked: loop-confined; created on and only touched from the loop queue.
+    let acceptor: Acceptor
+    private let poller: ClientPoller
+    let gate: DurabilityGate
+    private let output: OutputPath
+    private let fanOut: FanOut
+    private let lines: LineProtocol
+    private var reaper: IdleReaper?
+    private let store: FruitStore
+    private let config: ServerConfig
+    private(set) var connections: [UInt64: Connection] = [:]
+    private var nextID: UInt64 = 1
+    private var accepting = true
+    /// One receive buffer for every client: input is framed straight out of it.
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// Told whenever a connection closed (a draining server may be done).
+    var onClose: () -> Void = {}
+
+    init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SocketError) {
+        self.config = config
+        self.store = store
+        acceptor = try Acceptor(host: config.host, port: config.port, queue: queue)
+        poller = try ClientPoller(queue: queue)
+        gate = DurabilityGate(durableLSN: durableLSN)
+        output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
+        // Everything recovered is on disk: a catch-up may run up to it.
+        fanOut = FanOut(queue: queue, output: output, seq: store.assumeIsolated { $0.ledger.seq })
+        lines = LineProtocol(store: store, menu: config.menu, managerToken: config.managerToken, output: output, fanOut: fanOut)
+        if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
+
+        output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
+        fanOut.onWritten = { [unowned self] conn in written(conn) }
+        lines.publish = { [unowned self] events in publish(events) }
+        lines.finish = { [unowned self] conn in finishIfDone(conn) }
+        lines.statsContext = { [unowned self] in StatsContext(clients: connections.count, startedAt: startedAt) }
+        acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer) }
+        acceptor.clientCount = { [unowned self] in connections.count }
+        reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
+        poller.source.setEventHandler { [weak self] in self?.pollClients() }
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    func start() {
+        poller.source.resume()
+        acceptor.start()
+    }
+
+    // MARK: Accepting and reading
+
+    private func accepted(fd: Int32, peer: String) {
+        guard accepting, connections.count < config.maxClients else {
+            if accepting { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached") }
+            Array("ERR BUSY max clients reached\r\n".utf8).withUnsafeBytes { _ = Socket.send(fd, $0) }
+            Glibc.close(fd)
+            return
+        }
+        Socket.configureClient(fd)
+        let id = nextID
+        nextID += 1
+        let conn = Connection(id: id, fd: fd, peer: peer, isManager: config.managerToken == nil,
+                              now: DispatchTime.now().uptimeNanoseconds)
+        connections[id] = conn
+        Log.info("connect \(peer) (clients: \(connections.count))")
+        poller.add(fd: fd, id: id)
+        lines.greet(conn)
+    }
+
+    /// One batch of ready clients (the poller's source fired).
+    private func pollClients() {
+        _ = poller.poll { id, readable, writable, hangup in
+            guard let conn = connections[id] else { return }
+            if writable && output.flush(conn) { written(conn) }
+            if conn.isClosed { return }
+            if readable && conn.wantsInput {
+                read(conn)
+            } else if hangup {
+                close(conn, reason: "hang-up")
+            }
+        }
+    }
+
+    private func read(_ conn: Connection) {
+        switch Socket.receive(conn.fd, into: readBuffer) {
+        case .done(let count):
+            conn.lastInput = DispatchTime.now().uptimeNanoseconds
+            lines.received(conn, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+        case .wouldBlock:
+            return
+        case .closed:
+            lines.inputEnded(conn)
+        case .failed(let code):
+            close(conn, reason: code == ECONNRESET ? "reset by peer" : String(cString: strerror(code)))
+        }
+    }
+
+    /// Output went out: go on with what waited for it (and close a closing one once done).
+    private func written(_ conn: Connection) {
+        if conn.isFinishing { finishIfDone(conn) } else { lines.carryOn(conn) }
+    }
+
+    // MARK: Changes and durability
+
+    private func publish(_ events: [StockEvent]) {
+        let ready = gate.admit(events)
+        if !ready.isEmpty { fanOut.broadcast(ready, to: connections.values) }
+    }
+
+    /// The journal is on disk up to `lsn`: release what waited for it, replies before events.
+    func journalDurable(upTo lsn: UInt64) {
+        let ready = gate.durable(upTo: lsn) { fanOut.markDirty($0) }
+        if !ready.isEmpty { fanOut.broadcast(ready, to: connections.values) }
+    }
+
+    // MARK: Closing
+
+    /// A closing connection goes once everything it is owed has been written. Input it sent
+    /// that we will never read is discarded first, and our side is shut down: closing a socket
+    /// with unread input makes the kernel send a reset, which can destroy the last replies
+    /// (an `ERR LINE_TOO_LONG`, an `OK BYE`) before the client reads them.
+    private func finishIfDone(_ conn: Connection) {
+        if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
+        output.updateInterest(conn)
+        guard conn.phase == .closing, conn.outbox.isEmpty else { return }
+        var discarded = 0
+        while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
+        Glibc.shutdown(conn.fd, Int32(SHUT_WR))
+        close(conn, reason: nil)
+    }
+
+    func close(_ conn: Connection, reason: String?) {
+        guard !conn.isClosed else { return }
+        conn.phase = .closed
+        connections.removeValue(forKey: conn.id)
+        gate.forget(conn)
+        poller.remove(fd: conn.fd)
+        Glibc.close(conn.fd)
+        acceptor.descriptorFreed()
+        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))")
+        onClose()
+    }
+
+    private func closeIdle(olderThan: UInt64, seconds: Int) {
+        for conn in connections.values where conn.lastInput < olderThan {
+            close(conn, reason: "idle for more than \(seconds) s")
+        }
+    }
+
+    // MARK: Shutdown
+
+    /// Stops accepting and tells every client the server is going: each gets `EVENT BYE`
+    /// after the replies it is owed (held until `gate` is durable), then closes.
+    func beginDrain(byeAfter lsn: UInt64) {
+        accepting = false
+        acceptor.stop()
+        reaper?.stop()
+        let bye = Array("EVENT BYE shutting down\r\n".utf8)
+        for conn in connections.values {
+            if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
+            output.send(conn, bye, waitingFor: lsn)
+            finishIfDone(conn)
+        }
+    }
+
+    func closeAll(reason: String) {
+        for conn in connections.values { close(conn, reason: reason) }
+    }
+
+    /// The server has stopped: no more readiness is watched.
+    func stopPolling() {
+        poller.source.cancel()
+    }
+}

@@ -1,0 +1,141 @@
+import Dispatch
+import Glibc
+import JuiceCore
+
+/// The TCP server: its lifecycle and the state each stage carries. The work of a running
+/// server (accepting, reading, the output path, fan-out, durability) is in `Running` and the
+/// parts it wires; see there.
+///
+/// It runs on one serial queue (the `LoopExecutor`), which the `FruitStore` shares: socket
+/// handlers reach both with `assumeIsolated`, with no thread hop and no Task per line.
+public actor Server {
+    enum State {
+        case idle
+        case running(Running)
+        /// Stopped accepting, told every client, and waiting for their output and the journal;
+        /// `done` is told whether everything acknowledged reached the disk.
+        case draining(Running, done: @Sendable (_ durable: Bool) -> Void)
+        case stopped
+    }
+
+    nonisolated let executor: LoopExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    let config: ServerConfig
+    let store: FruitStore
+    private var state = State.idle
+    private let startedAt = DispatchTime.now().uptimeNanoseconds
+    private let recoveredLSN: UInt64
+    /// The data directory's lock, released when the server stops.
+    private var lockFD: Int32
+
+    /// Builds a server over a store (opened by `Storage` or fresh in memory). Call `start()`.
+    init(config: ServerConfig, executor: LoopExecutor, store: FruitStore, durableLSN: UInt64, lockFD: Int32) {
+        self.config = config
+        self.lockFD = lockFD
+        self.executor = executor
+        self.store = store
+        self.recoveredLSN = durableLSN
+    }
+
+    /// Binds and starts accepting. Returns the port (useful with port 0).
+    public func start() throws(SocketError) -> Int {
+        guard case .idle = state else { preconditionFailure("a server starts once") }
+        let running = try Running(config: config, store: store, durableLSN: recoveredLSN, queue: executor.queue,
+                                  startedAt: startedAt)
+        running.onClose = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
+        store.assumeIsolated { store in
+            store.setDurableHandler { [weak self] lsn in
+                self?.assumeIsolated { $0.journalDurable(upTo: lsn) }
+            }
+        }
+        running.start()
+        state = .running(running)
+        return running.acceptor.port
+    }
+
+    public var isRunning: Bool {
+        if case .running = state { return true }
+        return false
+    }
+
+    public var clientCount: Int {
+        switch state {
+        case .running(let running), .draining(let running, _): return running.connections.count
+        case .idle, .stopped: return 0
+        }
+    }
+
+    private func journalDurable(upTo lsn: UInt64) {
+        switch state {
+        case .running(let running):
+            running.journalDurable(upTo: lsn)
+        case .draining(let running, _):
+            running.journalDurable(upTo: lsn)
+            checkDrained()
+        case .idle, .stopped:
+            break
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Graceful shutdown: stop accepting, tell every client, finish the commands already received,
+    /// make everything durable, then close. `done` runs once all of that is over (or at `deadline`),
+    /// told whether everything acknowledged is on disk.
+    public func shutdown(deadline: Double = 1.5, done: @escaping @Sendable (_ durable: Bool) -> Void) {
+        guard case .running(let running) = state else { return }
+        state = .draining(running, done: done)
+        Log.info("shutting down: \(running.connections.count) clients, flushing replies and the journal")
+        running.beginDrain(byeAfter: store.assumeIsolated { $0.lastLSN })
+        executor.queue.asyncAfter(deadline: .now() + deadline) { [weak self] in
+            self?.assumeIsolated { $0.forceStop() }
+        }
+        checkDrained()
+    }
+
+    /// Shuts down gracefully and returns once the server has stopped (tests, embedding).
+    public func stop() async {
+        guard case .running = state else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            shutdown { _ in continuation.resume() }
+        }
+    }
+
+    private var journalIsDurable: Bool { store.assumeIsolated { $0.durableLSN == $0.lastLSN } }
+
+    private func checkDrained() {
+        guard case .draining(let running, _) = state, running.connections.isEmpty, journalIsDurable else { return }
+        finish(durable: true)
+    }
+
+    private func forceStop(retries: Int = 0) {
+        guard case .draining(let running, _) = state else { return }
+        running.closeAll(reason: "shutdown")
+        if journalIsDurable {
+            finish(durable: true)
+        } else if retries >= 8 {
+            // The disk has not answered for a while. What is not synced was never acknowledged,
+            // so stopping now loses nothing a client was told; but the stop was not clean.
+            Log.warning("shutdown: the last journal write is still running; stopping without it (it was never acknowledged)")
+            finish(durable: false)
+        } else {
+            // The last journal write is still running: give it a moment more.
+            executor.queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
+                self?.assumeIsolated { $0.forceStop(retries: retries + 1) }
+            }
+        }
+    }
+
+    private func finish(durable: Bool) {
+        guard case .draining(let running, let done) = state else { return }
+        state = .stopped
+        running.stopPolling()
+        if lockFD >= 0 {
+            Glibc.close(lockFD)
+            lockFD = -1
+        }
+        Log.info("stopped")
+        done(durable)
+    }
+}

@@ -1,0 +1,104 @@
+import JuiceCore
+
+/// What a connection's own commands remember: whether it may manage stock, and how its AUTH
+/// attempts and logged refusals went.
+struct SessionState {
+    var isManager: Bool
+    var authFailures = 0
+    /// Refused AUTH/FORBIDDEN lines logged for this connection (the log is rate-limited).
+    var refusalsLogged = 0
+}
+
+/// The commands a connection answers without the store (HELP, PING, MENU, EVENTS, AUTH, QUIT)
+/// and the AUTH policy: from a command and the session to reply bytes and what the connection
+/// does next. No sockets here; the line protocol applies the outcome.
+struct SessionCommands {
+    /// What the connection must do after the reply.
+    enum Outcome: Equatable {
+        case none
+        case events(on: Bool)
+        /// Close once the reply is out (QUIT, or too many AUTH failures).
+        case close
+    }
+
+    /// A connection is closed after this many wrong tokens.
+    static let maxAuthFailures = 3
+
+    let managerToken: [UInt8]?
+    private let helpLine: [UInt8]
+    private let menuLine: [UInt8]
+    private let menuAliasesLine: [UInt8]
+
+    init(menu: Menu, managerToken: [UInt8]?) {
+        self.managerToken = managerToken
+        helpLine = Array("OK HELP \(Wire.commandList)\r\n".utf8)
+        menuLine = Array((Wire.menuLine(menu) + "\r\n").utf8)
+        menuAliasesLine = Array((Wire.menuAliasesLine(menu) + "\r\n").utf8)
+    }
+
+    func answer(_ command: Command, session: inout SessionState, peer: String, to out: inout [UInt8]) -> Outcome {
+        switch command {
+        case .help:
+            out.append(contentsOf: helpLine)
+        case .ping:
+            out.append(ascii: "OK PONG\r\n")
+        case .menu:
+            out.append(contentsOf: menuLine)
+        case .menuAliases:
+            out.append(contentsOf: menuAliasesLine)
+        case .events(let on):
+            out.append(ascii: on ? "OK EVENTS on\r\n" : "OK EVENTS off\r\n")
+            return .events(on: on)
+        case .auth(let token):
+            return authenticate(token, session: &session, peer: peer, to: &out)
+        case .quit:
+            out.append(ascii: "OK BYE\r\n")
+            return .close
+        default:
+            assertionFailure("\(command) is a store command")
+        }
+        return .none
+    }
+
+    private func authenticate(_ token: [UInt8], session: inout SessionState, peer: String, to out: inout [UInt8]) -> Outcome {
+        guard let expected = managerToken else {
+            ProtocolError(.authFailed, "no manager token is configured").append(to: &out)
+            return .none
+        }
+        if constantTimeEqual(token, expected) {
+            session.isManager = true
+            session.authFailures = 0
+            out.append(ascii: "OK AUTH\r\n")
+            return .none
+        }
+        session.authFailures += 1
+        logRefusal(&session, "AUTH refused for \(peer) (failure \(session.authFailures) of \(Self.maxAuthFailures))")
+        if session.authFailures >= Self.maxAuthFailures {
+            ProtocolError(.authFailed, "wrong token; \(Self.maxAuthFailures) failures, closing").append(to: &out)
+            return .close
+        }
+        ProtocolError(.authFailed, "wrong token").append(to: &out)
+        return .none
+    }
+
+    /// Every refused AUTH and FORBIDDEN is logged, but a client repeating them cannot flood the
+    /// log: after 20 on one connection, only every 1000th is.
+    func logRefusal(_ session: inout SessionState, _ message: String) {
+        session.refusalsLogged += 1
+        let n = session.refusalsLogged
+        if n <= 20 || n % 1000 == 0 {
+            Log.warning(message + (n == 20 ? " (further refusals on this connection: every 1000th)" : n > 20 ? " (refusal \(n))" : ""))
+        }
+    }
+}
+
+/// Compares secrets in time that does not depend on where they differ.
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    var difference: UInt8 = a.count == b.count ? 0 : 1
+    for i in 0..<max(a.count, b.count) {
+        let x = i < a.count ? a[i] : 0
+        let y = i < b.count ? b[i] : 0
+        difference |= x ^ y
+    }
+    return difference == 0
+}
