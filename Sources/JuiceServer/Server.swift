@@ -54,8 +54,8 @@ public actor Server {
     private let helpLine: [UInt8]
     private let menuLine: [UInt8]
     private let menuAliasesLine: [UInt8]
-    private static let byeEvent = Array("EVENT BYE shutting down\r\n".utf8)
-    private static let busyLine = Array("ERR BUSY max clients reached\r\n".utf8)
+    private static let byeEvent = Wire.byeEvent
+    private static let busyLine = Wire.busy
 
     /// Builds a server over a store (opened by `Storage` or fresh in memory). Call `start()`.
     init(config: ServerConfig, executor: LoopExecutor, store: FruitStore, durableLSN: UInt64, lockFD: Int32) {
@@ -68,9 +68,9 @@ public actor Server {
         var hello: [UInt8] = []
         Wire.hello(to: &hello)
         helloLine = hello
-        helpLine = Array("OK HELP \(Wire.commandList)\r\n".utf8)
-        menuLine = Array((Wire.menuLine(config.menu) + "\r\n").utf8)
-        menuAliasesLine = Array((Wire.menuAliasesLine(config.menu) + "\r\n").utf8)
+        helpLine = Wire.help
+        menuLine = Wire.menuReply(config.menu)
+        menuAliasesLine = Wire.menuAliasesReply(config.menu)
     }
 
     deinit {
@@ -255,7 +255,7 @@ public actor Server {
         }
         runStore(&batch, conn)
         if framing == .lineTooLong && !conn.closing {
-            ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing").append(to: &batch.out)
+            Wire.lineTooLong.append(to: &batch.out)
             Log.warning("closing \(conn.peer): line too long")
             conn.closing = true
         }
@@ -296,18 +296,18 @@ public actor Server {
         case .help:
             out.append(contentsOf: helpLine)
         case .ping:
-            out.append(ascii: "OK PONG\r\n")
+            out.append(contentsOf: Wire.pong)
         case .menu:
             out.append(contentsOf: menuLine)
         case .menuAliases:
             out.append(contentsOf: menuAliasesLine)
         case .events(let on):
             conn.eventsOn = on
-            out.append(ascii: on ? "OK EVENTS on\r\n" : "OK EVENTS off\r\n")
+            out.append(contentsOf: Wire.eventsReply(on: on))
         case .auth(let token):
             authenticate(conn, token, &out)
         case .quit:
-            out.append(ascii: "OK BYE\r\n")
+            out.append(contentsOf: Wire.bye)
             conn.closing = true
         default:
             assertionFailure("\(command) is a store command")
@@ -316,22 +316,22 @@ public actor Server {
 
     private func authenticate(_ conn: Connection, _ token: [UInt8], _ out: inout [UInt8]) {
         guard let expected = config.managerToken else {
-            ProtocolError(.authFailed, "no manager token is configured").append(to: &out)
+            Wire.noManagerToken.append(to: &out)
             return
         }
         if constantTimeEqual(token, expected) {
             conn.isManager = true
             conn.authFailures = 0
-            out.append(ascii: "OK AUTH\r\n")
+            out.append(contentsOf: Wire.authOK)
             return
         }
         conn.authFailures += 1
         logRefusal(conn, "AUTH refused for \(conn.peer) (failure \(conn.authFailures) of 3)")
         if conn.authFailures >= 3 {
-            ProtocolError(.authFailed, "wrong token; 3 failures, closing").append(to: &out)
+            Wire.wrongToken(closing: true).append(to: &out)
             conn.closing = true
         } else {
-            ProtocolError(.authFailed, "wrong token").append(to: &out)
+            Wire.wrongToken(closing: false).append(to: &out)
         }
     }
 
