@@ -19,13 +19,15 @@ let package = Package(
         // The FruitStore actor, the journal, and the Dispatch socket server.
         .target(name: "JuiceServer", dependencies: ["JuiceCore", "CEpoll"]),
         .executableTarget(name: "juice-server", dependencies: ["JuiceServer"]),
-        // A load generator for line protocols (ours and others', e.g. Redis inline commands).
-        .executableTarget(name: "juice-bench"),
+        // A load generator for line protocols (ours and others', e.g. Redis inline commands);
+        // it reads our replies with JuiceCore's client-side reader.
+        .executableTarget(name: "juice-bench", dependencies: ["JuiceCore"]),
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
-        .target(name: "JuiceBoard"),
+        // It reads the server's lines and menu with JuiceCore (ServerLine, WireReader, Menu).
+        .target(name: "JuiceBoard", dependencies: ["JuiceCore"]),
         .executableTarget(name: "juice-board", dependencies: ["JuiceBoard"]),
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore"]),
         .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server"]),
-        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "juice-board", "juice-server"]),
+        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceCore
 
 /// What the I/O loop must do after the session digested a line.
 public struct SessionOutput: Equatable, Sendable {
@@ -134,8 +135,8 @@ public struct BoardSession: Sendable {
         }
         switch command {
         case .menu:
-            guard ok, let menu = Menu.parse(fields: fields) else { break }
-            let hadMenu = !state.menu.recipes.isEmpty || state.hasSnapshot
+            guard ok, let menu = WireReader.menu(fields: fields) else { break }
+            let hadMenu = state.menu != nil || state.hasSnapshot
             if menu != state.menu {
                 state.menu = menu
                 out.needsRedraw = true
@@ -170,7 +171,7 @@ public struct BoardSession: Sendable {
                 send([.stock], &out)
                 return
             }
-            let current = fields.count >= 2 ? Int(fields[1]) : nil
+            let current = WireReader.since(fields: fields).map { Int(clamping: $0.current) }
             if let current, current < from { acceptLowerFullSnapshot = true }
             baseArrived(after: current ?? from, now: now, &out)
         case .ping:

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceCore
 
 /// Where the board stands with the server, for the status line.
 public enum ConnectionStatus: Equatable, Sendable {
@@ -11,7 +12,8 @@ public enum ConnectionStatus: Equatable, Sendable {
 /// What the board knows about the store: the menu, the stock and how fresh it is.
 /// Pure data: the protocol session (BoardSession) decides what to apply when.
 public struct BoardState: Equatable, Sendable {
-    public var menu: Menu = Menu(recipes: [])
+    /// Nil until the server's `OK MENU` arrived.
+    public var menu: Menu? = nil
     public var aliases: Aliases = .none
     /// Fruits in the server's menu order, as listed by `OK STOCK`.
     public var fruits: [String] = []
@@ -30,13 +32,13 @@ public struct BoardState: Equatable, Sendable {
 
     public func count(of fruit: String) -> Int { stock[fruit] ?? 0 }
 
-    /// How many of `recipe` the current stock can make.
-    public func servings(of recipe: Recipe) -> Int { recipe.servings(from: stock) }
+    /// How many of `juice` the current stock can make.
+    public func servings(of juice: Juice) -> Int { menu?.servings(of: juice, from: stock) ?? 0 }
 
     /// Below this the fruit is flagged low: the largest amount any single recipe takes.
     public func isLow(_ fruit: String) -> Bool {
         let count = count(of: fruit)
-        return count > 0 && count < menu.thirstiestAmount(of: fruit)
+        return count > 0 && count < (menu?.thirstiestAmount(of: fruit) ?? 0)
     }
 
     /// Replaces the whole stock with a full snapshot (`OK STOCK`, or an event carrying every fruit).

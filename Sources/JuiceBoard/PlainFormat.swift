@@ -1,3 +1,5 @@
+import JuiceCore
+
 // Plain output, for pipes and logs: one line per change, every fruit in menu order.
 
 public enum PlainFormat {

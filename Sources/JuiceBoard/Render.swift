@@ -1,4 +1,5 @@
 import Foundation
+import JuiceCore
 
 public struct TerminalSize: Equatable, Sendable {
     public var columns: Int
@@ -73,8 +74,8 @@ public enum BoardRenderer {
         let fruits = state.fruits.map {
             Row(label: label($0, aliases: state.aliases.fruit[$0], options: options), number: state.count(of: $0))
         }
-        let juices = state.menu.recipes.map {
-            Row(label: label($0.juice, aliases: state.aliases.juice[$0.juice], options: options),
+        let juices = (state.menu?.juices ?? []).map {
+            Row(label: label($0.name, aliases: state.aliases.juice[$0.name], options: options),
                 number: state.servings(of: $0))
         }
 

@@ -24,14 +24,11 @@ public struct ProtocolError: Error, Sendable, Equatable {
         self.message = message
     }
 
-    /// `ERR <CODE> <message>` + CRLF.
+    /// `ERR <CODE> <message>` + CRLF (the form is `Wire`'s).
     public func append(to out: inout [UInt8]) {
-        out.append(ascii: "ERR ")
-        out.append(code.rawValue)
-        out.append(ascii: " ")
-        out.append(message)
-        out.appendLineEnd()
+        Wire.appendError(self, to: &out)
     }
 
-    public var line: String { "ERR \(code.rawValue) \(message)" }
+    /// `ERR <CODE> <message>`, without CRLF.
+    public var line: String { Wire.errorLine(self) }
 }

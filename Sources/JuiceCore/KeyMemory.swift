@@ -5,7 +5,9 @@ public struct KeyMemory: Sendable {
     public struct Entry: Sendable, Equatable {
         public let juice: Int
         public let count: Int
-        /// The original reply line, without CRLF.
+        /// The original reply line as `Wire` built it, without CRLF. Kept as bytes, not as the
+        /// values it was built from, so a retry repeats exactly what was sent, also after a
+        /// restart with a changed menu (the snapshot's `K` records store this line verbatim).
         public let reply: [UInt8]
         public init(juice: Int, count: Int, reply: [UInt8]) {
             self.juice = juice

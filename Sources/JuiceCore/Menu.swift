@@ -39,10 +39,8 @@ public struct Menu: Sendable {
     public let initialStock: [Int?]
     let fruitNames: NameTable
     let juiceNames: NameTable
-    /// Wire fragments, encoded once: `" <fruit>="` for each fruit, and `"OK ORDER <juice> "` for
-    /// each juice, so a reply is a few block copies and digits.
-    let fruitFragments: [[UInt8]]
-    let orderReplyPrefixes: [[UInt8]]
+    /// The reply and event fragments of this menu, encoded once by `Wire` (see `WireFragments`).
+    let wire: WireFragments
 
     public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil) throws(MenuError) {
         guard !fruits.isEmpty else { throw MenuError("the menu has no fruits") }
@@ -91,8 +89,7 @@ public struct Menu: Sendable {
         self.initialStock = stock
         self.fruitNames = fruitTable
         self.juiceNames = juiceTable
-        self.fruitFragments = fruits.map { Array(" \($0.name)=".utf8) }
-        self.orderReplyPrefixes = juices.map { Array("OK ORDER \($0.name) ".utf8) }
+        self.wire = WireFragments(fruits: fruits, juices: juices)
     }
 
     /// Names travel as single tokens in `key=value` and `fruit:amount+fruit:amount` forms, so they
@@ -132,6 +129,14 @@ public struct Menu: Sendable {
             for ingredient in juice.recipe { need[ingredient.fruit] = max(need[ingredient.fruit], ingredient.amount) }
         }
         return need
+    }
+}
+
+/// Two menus are equal when they list the same fruits, juices and initial stock (the name tables
+/// and wire fragments are derived from those).
+extension Menu: Equatable {
+    public static func == (a: Menu, b: Menu) -> Bool {
+        a.fruits == b.fruits && a.juices == b.juices && a.initialStock == b.initialStock
     }
 }
 

@@ -26,25 +26,19 @@ public struct StockLedger: Sendable {
     public mutating func order(_ request: OrderRequest) -> OrderOutcome {
         if let key = request.key, let seen = keys[key] {
             guard seen.juice == request.juice, seen.count == request.count else {
-                return .keyReused(ProtocolError(.keyReused, "key '\(key)' was used for ORDER \(menu.juices[seen.juice].name) \(seen.count)"))
+                return .keyReused(Wire.keyReused(key: key, juice: seen.juice, count: seen.count, menu: menu))
             }
             return .duplicate(reply: seen.reply)
         }
         let juice = menu.juices[request.juice]
-        var shortage: [(fruit: Int, need: Int, have: Int)] = []
-        for ingredient in juice.recipe {
-            let need = ingredient.amount * request.count
-            if stock[ingredient.fruit] < need {
-                shortage.append((ingredient.fruit, need, stock[ingredient.fruit]))
-            }
-        }
-        if !shortage.isEmpty {
+        if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             ordersRefused += 1
-            let error = outOfStock(shortage)
+            let have = juice.recipe.map { stock[$0.fruit] }
+            let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
             if let key = request.key {
                 keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(error.line.utf8)))
             }
-            return .refused(error, have: juice.recipe.map { stock[$0.fruit] })
+            return .refused(error, have: have)
         }
         var touched: [FruitValue] = []
         touched.reserveCapacity(juice.recipe.count)
@@ -57,9 +51,7 @@ public struct StockLedger: Sendable {
         sold[request.juice] += UInt64(request.count)
         let change = Change(seq: seq, kind: .order(request), touched: touched)
         if let key = request.key {
-            var reply: [UInt8] = []
-            Wire.appendReply(for: change, menu: menu, to: &reply, lineEnd: false)
-            keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: reply))
+            keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Wire.replyLine(for: change, menu: menu)))
         }
         return .applied(change)
     }
@@ -67,8 +59,7 @@ public struct StockLedger: Sendable {
     /// Adds to a fruit's stock; refused when it would pass the ceiling.
     public mutating func restock(fruit: Int, amount: Int) -> Result<Change, ProtocolError> {
         guard stock[fruit] <= Limits.maxStock - amount else {
-            return .failure(ProtocolError(.overLimit,
-                "\(menu.fruits[fruit].name)=\(stock[fruit]) plus \(amount) would pass the limit of \(Limits.maxStock)"))
+            return .failure(Wire.overLimit(fruit: fruit, stock: stock[fruit], adding: amount, menu: menu))
         }
         stock[fruit] += amount
         seq += 1
@@ -82,12 +73,6 @@ public struct StockLedger: Sendable {
         stock[fruit] = amount
         seq += 1
         return Change(seq: seq, kind: .set(fruit: fruit, amount: amount), touched: [FruitValue(fruit: fruit, value: amount)])
-    }
-
-    private func outOfStock(_ shortage: [(fruit: Int, need: Int, have: Int)]) -> ProtocolError {
-        let needs = shortage.map { "\(menu.fruits[$0.fruit].name)=\($0.need)" }.joined(separator: " ")
-        let has = shortage.map { "\(menu.fruits[$0.fruit].name)=\($0.have)" }.joined(separator: " ")
-        return ProtocolError(.outOfStock, "needs \(needs) has \(has)")
     }
 }
 
@@ -158,9 +143,7 @@ extension StockLedger {
             ordersServed += 1
             sold[request.juice] += UInt64(request.count)
             if let key = request.key {
-                var reply: [UInt8] = []
-                Wire.appendReply(for: change, menu: menu, to: &reply, lineEnd: false)
-                keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: reply))
+                keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Wire.replyLine(for: change, menu: menu)))
             }
         }
     }
@@ -176,14 +159,7 @@ extension StockLedger {
     public mutating func replayRefusal(_ request: OrderRequest, have: [Int]) {
         ordersRefused += 1
         guard let key = request.key else { return }
-        let recipe = menu.juices[request.juice].recipe
-        let needs = recipe.enumerated().compactMap { i, ing -> String? in
-            i < have.count && have[i] < ing.amount * request.count ? "\(menu.fruits[ing.fruit].name)=\(ing.amount * request.count)" : nil
-        }
-        let has = recipe.enumerated().compactMap { i, ing -> String? in
-            i < have.count && have[i] < ing.amount * request.count ? "\(menu.fruits[ing.fruit].name)=\(have[i])" : nil
-        }
-        let line = ProtocolError(.outOfStock, "needs \(needs.joined(separator: " ")) has \(has.joined(separator: " "))").line
-        keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(line.utf8)))
+        let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
+        keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(error.line.utf8)))
     }
 }

@@ -1,4 +1,11 @@
-/// How replies and events look on the wire. Each is appended straight into an output buffer.
+/// How every line the server sends looks on the wire: the one home of the reply and event text.
+/// Lines are built from domain values (a `Change`, stock, counters) straight into an output
+/// buffer, ending with CRLF. `ServerLine` and `WireReader` read them back on the client side, and
+/// `WireRoundTripTests` checks that the two agree.
+///
+/// Split by theme: this file holds the fixed lines, the menu lines and the `ERR` form;
+/// `Wire+Stock.swift` the stock replies and events (the hot path) and the stock refusals;
+/// `Wire+Stats.swift` the `STATS` line.
 public enum Wire {
     public static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> | SET <fruit> <amount> | EVENTS ON|OFF | SINCE <seq> | STATS | AUTH <token> | QUIT"
 
@@ -8,55 +15,36 @@ public enum Wire {
         out.appendLineEnd()
     }
 
-    /// `OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8`, `OK RESTOCK seq=2 kiwi=15`, `OK SET seq=3 kiwi=2`.
-    public static func appendReply(for change: Change, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
-        switch change.kind {
-        case .order(let request):
-            out.append(contentsOf: menu.orderReplyPrefixes[request.juice])
-            out.append(decimal: request.count)
-        case .restock:
-            out.append(ascii: "OK RESTOCK")
-        case .set:
-            out.append(ascii: "OK SET")
-        }
-        appendValues(seq: change.seq, change.touched, menu: menu, to: &out)
-        if lineEnd { out.appendLineEnd() }
-    }
+    // Fixed lines, each with its CRLF, encoded once.
 
-    private static let seqFragment: [UInt8] = Array(" seq=".utf8)
+    public static let help = line("OK HELP \(commandList)")
+    public static let pong = line("OK PONG")
+    /// The reply to QUIT; the connection closes after it.
+    public static let bye = line("OK BYE")
+    public static let authOK = line("OK AUTH")
+    /// Sent once to a connection over `--max-clients`, which is then closed.
+    public static let busy = line("ERR \(ErrorCode.busy.rawValue) max clients reached")
+    /// Sent to every client when the server shuts down.
+    public static let byeEvent = line("EVENT BYE shutting down")
+    /// Added to the original reply of a keyed order that is repeated (see `KeyMemory`).
+    public static let dupSuffix = line(" dup")
 
-    /// `EVENT STOCK seq=<n> fruit=value ...`: the fruits a change touched, in the reply's order.
-    public static func appendEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
-        out.append(ascii: "EVENT STOCK")
-        appendValues(seq: seq, touched, menu: menu, to: &out)
+    private static let eventsOn = line("OK EVENTS on")
+    private static let eventsOff = line("OK EVENTS off")
+
+    /// `OK EVENTS on` / `OK EVENTS off`.
+    public static func eventsReply(on: Bool) -> [UInt8] { on ? eventsOn : eventsOff }
+
+    /// `OK SINCE <after> <current>`: the head of a catch-up (PROTOCOL.md, SINCE).
+    public static func sinceHeader(after: UInt64, current: UInt64, to out: inout [UInt8]) {
+        out.append(ascii: "OK SINCE ")
+        out.append(decimal: after)
+        out.append(ascii: " ")
+        out.append(decimal: current)
         out.appendLineEnd()
     }
 
-    /// `OK STOCK seq=<n> fruit=value ...` (all fruits, or one).
-    public static func appendStock(seq: UInt64, stock: [Int], only fruit: Int?, menu: Menu, to out: inout [UInt8]) {
-        out.append(ascii: "OK STOCK")
-        appendValues(seq: seq, values(stock, only: fruit), menu: menu, to: &out)
-        out.appendLineEnd()
-    }
-
-    /// The event that carries every fruit: what `SINCE` sends when its history cannot reach back.
-    public static func appendFullEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
-        appendEvent(seq: seq, values(stock, only: nil), menu: menu, to: &out)
-    }
-
-    private static func values(_ stock: [Int], only fruit: Int?) -> [FruitValue] {
-        if let fruit { return [FruitValue(fruit: fruit, value: stock[fruit])] }
-        return stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }
-    }
-
-    private static func appendValues(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
-        out.append(contentsOf: seqFragment)
-        out.append(decimal: seq)
-        for t in touched {
-            out.append(contentsOf: menu.fruitFragments[t.fruit])
-            out.append(decimal: t.value)
-        }
-    }
+    // MARK: - Menu
 
     /// `OK MENU strawberry=strawberry:16 ... mango-kiwi=mango:2+kiwi:1`.
     public static func menuLine(_ menu: Menu) -> String {
@@ -71,5 +59,38 @@ public enum Wire {
         let fruits = menu.fruits.map { "fruit:\($0.name)=\($0.aliases.joined(separator: ","))" }
         let juices = menu.juices.map { "juice:\($0.name)=\($0.aliases.joined(separator: ","))" }
         return "OK MENU ALIASES " + (fruits + juices).joined(separator: " ")
+    }
+
+    /// The MENU and MENU ALIASES replies as bytes with CRLF (the server encodes them once).
+    public static func menuReply(_ menu: Menu) -> [UInt8] { line(menuLine(menu)) }
+    public static func menuAliasesReply(_ menu: Menu) -> [UInt8] { line(menuAliasesLine(menu)) }
+
+    // MARK: - Errors
+
+    /// `ERR <CODE> <message>`, without CRLF: also the form a refused keyed order is remembered in.
+    public static func errorLine(_ error: ProtocolError) -> String {
+        "ERR \(error.code.rawValue) \(error.message)"
+    }
+
+    /// `ERR <CODE> <message>` + CRLF.
+    public static func appendError(_ error: ProtocolError, to out: inout [UInt8]) {
+        out.append(ascii: "ERR ")
+        out.append(error.code.rawValue)
+        out.append(ascii: " ")
+        out.append(error.message)
+        out.appendLineEnd()
+    }
+
+    /// Refusals the connection itself sends (AUTH, an overlong line).
+    public static let noManagerToken = ProtocolError(.authFailed, "no manager token is configured")
+    public static func wrongToken(closing: Bool) -> ProtocolError {
+        ProtocolError(.authFailed, closing ? "wrong token; 3 failures, closing" : "wrong token")
+    }
+    public static let lineTooLong = ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing")
+
+    private static func line(_ text: String) -> [UInt8] {
+        var out = Array(text.utf8)
+        out.appendLineEnd()
+        return out
     }
 }

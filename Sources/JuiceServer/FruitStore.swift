@@ -139,8 +139,7 @@ actor FruitStore {
             }
         case .duplicate(let reply):
             result.out.append(contentsOf: reply)
-            result.out.append(ascii: " dup")
-            result.out.appendLineEnd()
+            result.out.append(contentsOf: Wire.dupSuffix)
         case .keyReused(let error):
             error.append(to: &result.out)
         }
@@ -171,11 +170,7 @@ actor FruitStore {
 
     private func since(_ after: UInt64, into result: inout StoreReplies) {
         let current = ledger.seq
-        result.out.append(ascii: "OK SINCE ")
-        result.out.append(decimal: after)
-        result.out.append(ascii: " ")
-        result.out.append(decimal: current)
-        result.out.appendLineEnd()
+        Wire.sinceHeader(after: after, current: current, to: &result.out)
         if after == current {
             // Nothing to catch up on.
         } else if history.reaches(after: after, current: current) {
@@ -211,13 +206,9 @@ actor FruitStore {
 
     private func appendStats(_ context: StatsContext, to out: inout [UInt8]) {
         let uptime = (DispatchTime.now().uptimeNanoseconds - context.startedAt) / 1_000_000_000
-        var line = "OK STATS clients=\(context.clients) uptime_s=\(uptime) seq=\(ledger.seq)"
-        line += " orders_served=\(ledger.ordersServed) orders_refused=\(ledger.ordersRefused)"
-        for (i, juice) in menu.juices.enumerated() { line += " sold_\(juice.name)=\(ledger.sold[i])" }
-        line += " durable=\(journal != nil ? "yes" : "no") keys=\(ledger.keys.count)"
-        if journal != nil { line += " journal_syncs=\(journalSyncs) journal_records=\(journalRecords)" }
-        out.append(line)
-        out.appendLineEnd()
+        Wire.stats(StatsValues(clients: context.clients, uptimeSeconds: uptime, seq: ledger.seq, ordersServed: ledger.ordersServed,
+                               ordersRefused: ledger.ordersRefused, sold: ledger.sold, keys: ledger.keys.count,
+                               journal: journal != nil ? (journalSyncs, journalRecords) : nil), menu: menu, to: &out)
     }
 
     // MARK: - Group commit

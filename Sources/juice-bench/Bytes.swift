@@ -137,23 +137,3 @@ func isErrorReply(_ line: UnsafeRawPointer, length: Int) -> Bool {
     return length >= 3 && first == 69 /* E */ && line.load(fromByteOffset: 1, as: UInt8.self) == 82 /* R */
         && line.load(fromByteOffset: 2, as: UInt8.self) == 82
 }
-
-/// Finds ` seq=<digits>` (or `seq=` at the start) in a line and returns the number.
-func parseSequenceNumber(_ line: UnsafeRawPointer, length: Int) -> UInt64? {
-    let bytes = line.assumingMemoryBound(to: UInt8.self)
-    var i = 0
-    while i + 4 < length {
-        if bytes[i] == 115 /* s */ && bytes[i + 1] == 101 /* e */ && bytes[i + 2] == 113 /* q */
-            && bytes[i + 3] == 61 /* = */ && (i == 0 || bytes[i - 1] == 32 /* space */) {
-            var j = i + 4
-            var value: UInt64 = 0
-            while j < length && bytes[j] >= ASCII.zero && bytes[j] <= ASCII.nine {
-                value = value &* 10 &+ UInt64(bytes[j] - ASCII.zero)
-                j += 1
-            }
-            return j > i + 4 ? value : nil
-        }
-        i += 1
-    }
-    return nil
-}

@@ -1,4 +1,5 @@
 import Glibc
+import JuiceCore
 
 /// What a received line means, by connection role. This is the hot path: lines are byte
 /// ranges inside the receive buffer, never Strings.
@@ -84,7 +85,7 @@ extension LoadEngine {
         if failed {
             noteError(line, length: length)
         } else if checkSequence {
-            noteOrderSequence(parseSequenceNumber(line, length: length))
+            noteOrderSequence(WireReader.seq(in: UnsafeRawBufferPointer(start: line, count: length)))
         }
         if sending { queueRequest(connection) }
     }
@@ -134,7 +135,7 @@ extension LoadEngine {
             connection.unattributedEvents += 1
         }
         if checkSequence {
-            guard let sequence = parseSequenceNumber(line, length: length) else {
+            guard let sequence = WireReader.seq(in: UnsafeRawBufferPointer(start: line, count: length)) else {
                 connection.sequenceFaults += 1
                 return
             }

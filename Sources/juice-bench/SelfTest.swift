@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// `juice-bench self-test`: checks of the pure parts (histogram accuracy, line parsing,
 /// MENU parsing, option parsing, the fan-out verdict). The package has no test target for
 /// juice-bench, so the tool carries its own; no network is used.
@@ -31,9 +33,10 @@ func runSelfTest() -> Int32 {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { body($0.baseAddress!, bytes.count) }
     }
-    expect(withLine("EVENT STOCK seq=42 mango=6 kiwi=8") { parseSequenceNumber($0, length: $1) } == 42, "seq in event")
-    expect(withLine("OK ORDER mango-kiwi 1 seq=7 mango=9") { parseSequenceNumber($0, length: $1) } == 7, "seq in reply")
-    expect(withLine("OK ORDER mango-kiwi 1 xseq=7") { parseSequenceNumber($0, length: $1) } == nil, "seq needs a word start")
+    func seq(_ text: String) -> UInt64? { withLine(text) { WireReader.seq(in: UnsafeRawBufferPointer(start: $0, count: $1)) } }
+    expect(seq("EVENT STOCK seq=42 mango=6 kiwi=8") == 42, "seq in event")
+    expect(seq("OK ORDER mango-kiwi 1 seq=7 mango=9") == 7, "seq in reply")
+    expect(seq("OK ORDER mango-kiwi 1 xseq=7") == nil, "seq needs a word start")
     expect(withLine("ERR OUT_OF_STOCK no mango") { isErrorReply($0, length: $1) }, "ERR is an error")
     expect(withLine("-ERR unknown command") { isErrorReply($0, length: $1) }, "- is an error")
     expect(!withLine(":1") { isErrorReply($0, length: $1) }, ":1 is not an error")
@@ -50,10 +53,10 @@ func runSelfTest() -> Int32 {
     queue.deallocate()
 
     // MENU.
-    let menu = parseMenu("OK MENU strawberry=strawberry:16 mango-kiwi=mango:2+kiwi:1")
-    expect(menu?.count == 2, "menu has two juices")
-    expect(menu?.last?.recipe == [Ingredient(fruit: "mango", amount: 2), Ingredient(fruit: "kiwi", amount: 1)], "menu recipe")
-    expect(parseMenu("ERR UNKNOWN what") == nil, "non-menu reply")
+    let menu = WireReader.menu(line: "OK MENU strawberry=strawberry:16 mango-kiwi=mango:2+kiwi:1")
+    expect(menu?.juices.count == 2, "menu has two juices")
+    expect(menu.map { m in m.juices[1].recipe.map { "\(m.fruits[$0.fruit].name):\($0.amount)" } } == ["mango:2", "kiwi:1"], "menu recipe")
+    expect(WireReader.menu(line: "ERR UNKNOWN what") == nil, "non-menu reply")
 
     // Options.
     if case .orders(let options)? = try? parseCommand(["orders", "--conns", "7", "--pipeline=16", "--json"]) {

@@ -1,4 +1,5 @@
 import Glibc
+import JuiceCore
 
 /// A small blocking line client for the one-off setup before a juice-server run (not timed,
 /// so simplicity beats speed here).
@@ -58,11 +59,14 @@ final class BlockingLineClient {
     }
 
     /// Sends a command and returns its reply, skipping `EVENT ...` lines pushed meanwhile.
-    func command(_ line: String) throws(BenchError) -> String {
+    func command(_ line: String) throws(BenchError) -> (text: String, line: ServerLine) {
         try send(line)
         while true {
             let reply = try readLine()
-            if !reply.hasPrefix("EVENT") { return reply }
+            switch ServerLine.parse(reply) {
+            case .hello, .stockEvent, .bye, .otherEvent: continue
+            case let parsed: return (reply, parsed)
+            }
         }
     }
 }
@@ -72,34 +76,33 @@ enum StockSetup {
 
     /// Before measuring: AUTH (if $JUICE_MANAGER_TOKEN is set), read the recipe of `juice`
     /// from MENU, and SET each of its fruits to the maximum, so a short run never runs out.
-    @discardableResult
-    static func stockUp(_ endpoint: Endpoint, juice: String) throws(BenchError) -> [Ingredient] {
+    static func stockUp(_ endpoint: Endpoint, juice: String) throws(BenchError) {
         let client = try BlockingLineClient(endpoint: endpoint)
         let greeting = try client.readLine()
-        guard greeting.hasPrefix("EVENT HELLO") else {
+        guard case .hello = ServerLine.parse(greeting) else {
             throw BenchError.fatal("\(endpoint) greeted with '\(greeting)', not 'EVENT HELLO ...': "
                                    + "is it juice-server? (use 'juice-bench raw' for other servers)")
         }
         if let token = getenv("JUICE_MANAGER_TOKEN").map({ String(cString: $0) }), !token.isEmpty {
             let reply = try client.command("AUTH \(token)")
-            guard reply.hasPrefix("OK AUTH") else {
-                throw BenchError.fatal("AUTH with $JUICE_MANAGER_TOKEN was refused: \(reply)")
+            guard case .ok("AUTH", _) = reply.line else {
+                throw BenchError.fatal("AUTH with $JUICE_MANAGER_TOKEN was refused: \(reply.text)")
             }
         }
         let menuReply = try client.command("MENU")
-        guard let menu = parseMenu(menuReply) else {
-            throw BenchError.fatal("cannot parse the MENU reply: \(menuReply)")
+        guard let menu = WireReader.menu(line: menuReply.text) else {
+            throw BenchError.fatal("cannot parse the MENU reply: \(menuReply.text)")
         }
-        guard let recipe = menu.first(where: { $0.juice == juice })?.recipe else {
-            throw BenchError.fatal("'\(juice)' is not on the menu (menu: \(menu.map(\.juice).joined(separator: ", ")))")
+        guard let recipe = menu.juices.first(where: { $0.name == juice })?.recipe else {
+            throw BenchError.fatal("'\(juice)' is not on the menu (menu: \(menu.juices.map(\.name).joined(separator: ", ")))")
         }
         for ingredient in recipe {
-            let reply = try client.command("SET \(ingredient.fruit) \(stockLevel)")
-            guard reply.hasPrefix("OK SET") else {
-                throw BenchError.fatal("SET \(ingredient.fruit) \(stockLevel) was refused: \(reply)"
-                                       + (reply.contains("AUTH") ? " (set JUICE_MANAGER_TOKEN to the manager token)" : ""))
+            let fruit = menu.fruits[ingredient.fruit].name
+            let reply = try client.command("SET \(fruit) \(stockLevel)")
+            guard case .ok("SET", _) = reply.line else {
+                throw BenchError.fatal("SET \(fruit) \(stockLevel) was refused: \(reply.text)"
+                                       + (reply.text.contains("AUTH") ? " (set JUICE_MANAGER_TOKEN to the manager token)" : ""))
             }
         }
-        return recipe
     }
 }

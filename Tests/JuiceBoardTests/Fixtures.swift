@@ -1,5 +1,6 @@
 import Foundation
 @testable import JuiceBoard
+import JuiceCore
 
 /// The server's default menu, as the wire shows it. Names are hard-coded here, in tests only.
 enum Wire {
@@ -38,7 +39,7 @@ func values(_ session: BoardSession) -> [Int] {
 /// A board state for rendering tests: the default menu, the given stock, connected.
 func renderState(_ values: [Int], seq: Int = 7, lastChange: Date? = Date(timeIntervalSince1970: 12 * 3600 + 34 * 60 + 56)) -> BoardState {
     var state = BoardState()
-    state.menu = Menu.parse(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
+    state.menu = WireReader.menu(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
     state.aliases = Aliases.parse(fields: ServerLine.fields(of: Wire.aliases, dropping: 3))
     state.replaceStock(with: StockUpdate(seq: seq, values: Array(zip(Wire.fruits, values)).map { ($0.0, $0.1) }))
     state.lastChange = lastChange

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import JuiceCore
 import Testing
 
 /// The board against the real juice-server, stopped and restarted mid-stream on the same port
@@ -83,7 +84,7 @@ import Testing
 
         // The server's own view is the truth the board must end on.
         let truth = try LineClient(port: port).command("STOCK")
-        let final = try #require(Int(truth.split(separator: " ")[2].dropFirst(4)), "STOCK reply: \(truth)")
+        let final = try #require(WireReader.seq(in: truth).map { Int($0) }, "STOCK reply: \(truth)")
         #expect(final >= 80, "too few changes applied (\(failure.value ?? "no error")): \(truth)")
         #expect(eventually { boardReached(final) }, "board did not reach \(final): \(display.output) \(display.errors)")
 

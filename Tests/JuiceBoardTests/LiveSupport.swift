@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import JuiceCore
 import Testing
 
 /// Helpers for tests that run the real `juice-server` and `juice-board` executables.
@@ -173,7 +174,7 @@ final class LineClient {
 /// The seq of every `seq=N ...` line in plain board output, in order.
 func printedSeqs(_ output: String) -> [Int] {
     output.split(separator: "\n").compactMap { line in
-        guard line.hasPrefix("seq="), let end = line.firstIndex(of: " ") else { return nil }
-        return Int(line[line.index(line.startIndex, offsetBy: 4)..<end])
+        guard line.hasPrefix("seq=") else { return nil }
+        return WireReader.seq(in: String(line)).map { Int($0) }
     }
 }

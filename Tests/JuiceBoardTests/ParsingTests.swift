@@ -1,15 +1,17 @@
 import Testing
 @testable import JuiceBoard
+import JuiceCore
 
 @Suite struct ParsingTests {
     @Test func menuRecipesInMenuOrder() throws {
         let line = ServerLine.parse(Wire.menu + "\r")
         guard case .ok(let verb, let fields) = line else { Issue.record("not OK: \(line)"); return }
         #expect(verb == "MENU")
-        let menu = try #require(Menu.parse(fields: fields))
-        #expect(menu.recipes.map(\.juice) == ["strawberry", "banana", "kiwi", "pineapple", "strawberry-banana", "mango", "mango-kiwi"])
-        #expect(menu.recipes[4].ingredients == [Ingredient(fruit: "strawberry", amount: 10), Ingredient(fruit: "banana", amount: 1)])
-        #expect(menu.fruitsInRecipes == ["strawberry", "banana", "kiwi", "pineapple", "mango"])
+        let menu = try #require(WireReader.menu(fields: fields))
+        #expect(menu.juices.map(\.name) == ["strawberry", "banana", "kiwi", "pineapple", "strawberry-banana", "mango", "mango-kiwi"])
+        #expect(menu.juices[4].recipe.map { "\(menu.fruits[$0.fruit].name):\($0.amount)" } == ["strawberry:10", "banana:1"])
+        // The MENU line names only the fruits the recipes use, in order of first appearance.
+        #expect(menu.fruits.map(\.name) == ["strawberry", "banana", "kiwi", "pineapple", "mango"])
         #expect(menu.thirstiestAmount(of: "strawberry") == 16)
         #expect(menu.thirstiestAmount(of: "banana") == 2)
         #expect(menu.thirstiestAmount(of: "mango") == 3)
@@ -17,10 +19,11 @@ import Testing
     }
 
     @Test func malformedMenuIsRejectedWhole() {
-        #expect(Menu.parse(fields: ["a=b:1", "broken"]) == nil)
-        #expect(Menu.parse(fields: ["a=b:x"]) == nil)
-        #expect(Menu.parse(fields: ["=b:1"]) == nil)
-        #expect(Menu.parse(fields: []) == Menu(recipes: []))
+        #expect(WireReader.menu(fields: ["a=b:1", "broken"]) == nil)
+        #expect(WireReader.menu(fields: ["a=b:x"]) == nil)
+        #expect(WireReader.menu(fields: ["=b:1"]) == nil)
+        // An empty MENU reply is no menu: the board keeps showing none.
+        #expect(WireReader.menu(fields: []) == nil)
     }
 
     @Test func aliasesByKindWithEmptyAndMultiple() {
@@ -69,9 +72,9 @@ import Testing
 }
 
 @Suite struct CanMakeTests {
-    let menu = Menu.parse(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
+    let menu = WireReader.menu(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
     func servings(_ juice: String, _ stock: [String: Int]) -> Int {
-        menu.recipes.first { $0.juice == juice }!.servings(from: stock)
+        menu.servings(of: menu.juices.first { $0.name == juice }!, from: stock)
     }
 
     @Test func singleFruitRecipes() {
@@ -91,8 +94,10 @@ import Testing
 
     @Test func missingFruitOrEmptyRecipeCannotBeMade() {
         #expect(servings("mango-kiwi", ["mango": 7]) == 0)
-        #expect(Recipe(juice: "air", ingredients: []).servings(from: ["kiwi": 5]) == 0)
-        #expect(Recipe(juice: "odd", ingredients: [Ingredient(fruit: "kiwi", amount: 0)]).servings(from: ["kiwi": 5]) == 0)
+        // A recipe with no usable ingredient is refused when the menu is read, so the board
+        // never counts servings of it (rather than showing it as "infinitely" available).
+        #expect(WireReader.menu(fields: ["air="]) == nil)
+        #expect(WireReader.menu(fields: ["odd=kiwi:0"]) == nil)
     }
 
     @Test func lowStockIsBelowTheThirstiestRecipe() {

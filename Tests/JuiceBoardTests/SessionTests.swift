@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JuiceBoard
+import JuiceCore
 
 /// The protocol rules, fed line by line: startup, interleaved events, and SINCE resumption.
 @Suite struct SessionTests {
@@ -14,7 +15,7 @@ import Testing
         let out = session.receive(Wire.stock(seq: 4, [10, 9, 8, 7, 6]), now: t0)
         #expect(out.changes.map(PlainFormat.line) == ["seq=4 strawberry=10 banana=9 pineapple=8 kiwi=7 mango=6"])
         #expect(session.state.fruits == Wire.fruits)
-        #expect(session.state.menu.recipes.count == 7)
+        #expect(session.state.menu?.juices.count == 7)
         #expect(session.state.aliases.fruit["kiwi"] == ["키위"])
         #expect(session.state.connection == .connected)
         #expect(session.state.lastChange == nil) // the first snapshot is not a change we saw
@@ -140,7 +141,7 @@ import Testing
         let out = session.receive("OK STOCK seq=4 plum=7 kiwi=2", now: t0)
         #expect(session.state.fruits == ["plum", "kiwi"])
         #expect(out.changes.map(PlainFormat.line).last == "seq=4 plum=7 kiwi=2")
-        #expect(session.state.menu.recipes.map(\.juice) == ["plum", "kiwi"])
+        #expect(session.state.menu?.juices.map(\.name) == ["plum", "kiwi"])
         #expect(session.isSynced)
     }
 

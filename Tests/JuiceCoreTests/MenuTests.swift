@@ -39,8 +39,8 @@ struct MenuTests {
             [[F.strawberry, 10], [F.banana, 1]], [[F.mango, 3]], [[F.mango, 2], [F.kiwi, 1]],
         ])
         #expect(m.initialStock == [nil, nil, nil, nil, nil])
-        #expect(m.fruitFragments == m.fruits.map { bytes(" \($0.name)=") })
-        #expect(m.orderReplyPrefixes == m.juices.map { bytes("OK ORDER \($0.name) ") })
+        #expect(m.wire.fruitValue == m.fruits.map { bytes(" \($0.name)=") })
+        #expect(m.wire.orderReplyPrefix == m.juices.map { bytes("OK ORDER \($0.name) ") })
     }
 
     @Test("thirstiest need per fruit")

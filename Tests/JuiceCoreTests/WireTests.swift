@@ -79,6 +79,31 @@ struct WireTests {
         #expect(out.string == "EVENT HELLO juice-server 1.0.0 protocol=1 type HELP for commands\r\n")
     }
 
+    @Test("the fixed lines, SINCE and STATS, byte for byte")
+    func fixedLines() {
+        #expect(Wire.pong.string == "OK PONG\r\n")
+        #expect(Wire.bye.string == "OK BYE\r\n")
+        #expect(Wire.authOK.string == "OK AUTH\r\n")
+        #expect(Wire.eventsReply(on: true).string == "OK EVENTS on\r\n")
+        #expect(Wire.eventsReply(on: false).string == "OK EVENTS off\r\n")
+        #expect(Wire.busy.string == "ERR BUSY max clients reached\r\n")
+        #expect(Wire.byeEvent.string == "EVENT BYE shutting down\r\n")
+        #expect(Wire.help.string == "OK HELP \(Wire.commandList)\r\n")
+        #expect((bytes("OK ORDER banana 1 seq=3 banana=7") + Wire.dupSuffix).string == "OK ORDER banana 1 seq=3 banana=7 dup\r\n")
+        var out: [UInt8] = []
+        Wire.sinceHeader(after: 57, current: 60, to: &out)
+        #expect(out.string == "OK SINCE 57 60\r\n")
+        out = []
+        var stats = StatsValues(clients: 3, uptimeSeconds: 42, seq: 4, ordersServed: 3, ordersRefused: 1,
+                                sold: [0, 1, 0, 0, 1, 0, 2], keys: 1, journal: nil)
+        Wire.stats(stats, menu: menu, to: &out)
+        #expect(out.string == "OK STATS clients=3 uptime_s=42 seq=4 orders_served=3 orders_refused=1 sold_strawberry=0 sold_banana=1 sold_kiwi=0 sold_pineapple=0 sold_strawberry-banana=1 sold_mango=0 sold_mango-kiwi=2 durable=no keys=1\r\n")
+        out = []
+        stats.journal = (syncs: 5, records: 9)
+        Wire.stats(stats, menu: menu, to: &out)
+        #expect(out.string.hasSuffix(" durable=yes keys=1 journal_syncs=5 journal_records=9\r\n"))
+    }
+
     @Test("the command list names every verb")
     func commandList() {
         for verb in Verb.allCases {

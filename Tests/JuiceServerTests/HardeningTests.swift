@@ -881,20 +881,7 @@ struct SlowConsumerRun {
 
 /// The number after " seq=" in a reply or event line (quicker than `values` for long runs).
 func seqField(_ line: String) -> Int? {
-    let bytes = Array(line.utf8)
-    let key: [UInt8] = Array(" seq=".utf8)
-    guard bytes.count > key.count else { return nil }
-    for start in 0...(bytes.count - key.count) where bytes[start] == key[0] && Array(bytes[start..<start + key.count]) == key {
-        var value = 0
-        var i = start + key.count
-        guard i < bytes.count, bytes[i] >= 48 && bytes[i] <= 57 else { return nil }
-        while i < bytes.count, bytes[i] >= 48 && bytes[i] <= 57 {
-            value = value * 10 + Int(bytes[i] - 48)
-            i += 1
-        }
-        return value
-    }
-    return nil
+    WireReader.seq(in: line).map { Int($0) }
 }
 
 // MARK: - Fuzz generation

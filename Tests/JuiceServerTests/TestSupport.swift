@@ -121,12 +121,7 @@ struct TestError: Error, CustomStringConvertible {
 
 /// Parses `key=value` integers from a reply or event line.
 func values(_ line: String) -> [String: Int] {
-    var out: [String: Int] = [:]
-    for token in line.split(separator: " ") {
-        let parts = token.split(separator: "=", maxSplits: 1)
-        if parts.count == 2, let v = Int(parts[1]) { out[String(parts[0])] = v }
-    }
-    return out
+    WireReader.integers(in: line)
 }
 
 /// An in-process server on a free port (port 0), stopped by `stop()`.

@@ -113,7 +113,7 @@ final class LineProtocol {
         })
         runStore(&batch, conn)
         if progress.outcome == .lineTooLong && !conn.isFinishing {
-            ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing").append(to: &batch.out)
+            Wire.lineTooLong.append(to: &batch.out)
             Log.warning("closing \(conn.peer): line too long")
             conn.phase = .closing
         }

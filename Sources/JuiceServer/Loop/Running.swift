@@ -66,7 +66,7 @@ final class Running: @unchecked Sendable {
     private func accepted(fd: Int32, peer: String) {
         guard accepting, connections.count < config.maxClients else {
             if accepting { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached") }
-            Array("ERR BUSY max clients reached\r\n".utf8).withUnsafeBytes { _ = Socket.send(fd, $0) }
+            Wire.busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
             Glibc.close(fd)
             return
         }
@@ -169,7 +169,7 @@ final class Running: @unchecked Sendable {
         accepting = false
         acceptor.stop()
         reaper?.stop()
-        let bye = Array("EVENT BYE shutting down\r\n".utf8)
+        let bye = Wire.byeEvent
         for conn in connections.values {
             if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
             output.send(conn, bye, waitingFor: lsn)

@@ -31,9 +31,9 @@ struct SessionCommands {
 
     init(menu: Menu, managerToken: [UInt8]?) {
         self.managerToken = managerToken
-        helpLine = Array("OK HELP \(Wire.commandList)\r\n".utf8)
-        menuLine = Array((Wire.menuLine(menu) + "\r\n").utf8)
-        menuAliasesLine = Array((Wire.menuAliasesLine(menu) + "\r\n").utf8)
+        helpLine = Wire.help
+        menuLine = Wire.menuReply(menu)
+        menuAliasesLine = Wire.menuAliasesReply(menu)
     }
 
     func answer(_ command: Command, session: inout SessionState, peer: String, to out: inout [UInt8]) -> Outcome {
@@ -41,18 +41,18 @@ struct SessionCommands {
         case .help:
             out.append(contentsOf: helpLine)
         case .ping:
-            out.append(ascii: "OK PONG\r\n")
+            out.append(contentsOf: Wire.pong)
         case .menu:
             out.append(contentsOf: menuLine)
         case .menuAliases:
             out.append(contentsOf: menuAliasesLine)
         case .events(let on):
-            out.append(ascii: on ? "OK EVENTS on\r\n" : "OK EVENTS off\r\n")
+            out.append(contentsOf: Wire.eventsReply(on: on))
             return .events(on: on)
         case .auth(let token):
             return authenticate(token, session: &session, peer: peer, to: &out)
         case .quit:
-            out.append(ascii: "OK BYE\r\n")
+            out.append(contentsOf: Wire.bye)
             return .close
         default:
             assertionFailure("\(command) is a store command")
@@ -62,22 +62,22 @@ struct SessionCommands {
 
     private func authenticate(_ token: [UInt8], session: inout SessionState, peer: String, to out: inout [UInt8]) -> Outcome {
         guard let expected = managerToken else {
-            ProtocolError(.authFailed, "no manager token is configured").append(to: &out)
+            Wire.noManagerToken.append(to: &out)
             return .none
         }
         if constantTimeEqual(token, expected) {
             session.isManager = true
             session.authFailures = 0
-            out.append(ascii: "OK AUTH\r\n")
+            out.append(contentsOf: Wire.authOK)
             return .none
         }
         session.authFailures += 1
         logRefusal(&session, "AUTH refused for \(peer) (failure \(session.authFailures) of \(Self.maxAuthFailures))")
         if session.authFailures >= Self.maxAuthFailures {
-            ProtocolError(.authFailed, "wrong token; \(Self.maxAuthFailures) failures, closing").append(to: &out)
+            Wire.wrongToken(closing: true).append(to: &out)
             return .close
         }
-        ProtocolError(.authFailed, "wrong token").append(to: &out)
+        Wire.wrongToken(closing: false).append(to: &out)
         return .none
     }
 

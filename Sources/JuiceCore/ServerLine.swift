@@ -1,5 +1,8 @@
-// One line from juice-server v1, classified. Replies (`OK ...` / `ERR ...`) answer commands in
-// order; lines starting with `EVENT` are unsolicited and may arrive between any two replies.
+// The client side of the wire: one line from juice-server v1, classified. Replies (`OK ...` /
+// `ERR ...`) answer commands in order; lines starting with `EVENT` are unsolicited and may arrive
+// between any two replies. `WireReader` parses the fields of particular replies; both read what
+// `Wire` writes. For clients that read a line at a time (juice-board, tests, setup steps); the
+// byte-level `WireReader.seq(in:)` is for per-line hot paths.
 
 /// A stock change (or full snapshot): the fruits it touched, in the order the server sent them.
 public struct StockUpdate: Equatable, Sendable {
@@ -15,7 +18,8 @@ public struct StockUpdate: Equatable, Sendable {
         a.seq == b.seq && a.values.elementsEqual(b.values, by: { $0.fruit == $1.fruit && $0.count == $1.count })
     }
 
-    /// Parses `seq=<n> fruit=value ...` (the fields after `EVENT STOCK` or `OK STOCK`).
+    /// Parses `seq=<n> fruit=value ...` (the fields after `EVENT STOCK` or `OK STOCK`, or after
+    /// `OK ORDER <juice> <count>`).
     public static func parse(fields: [Substring]) -> StockUpdate? {
         guard let first = fields.first, first.hasPrefix("seq="),
               let seq = Int(first.dropFirst(4)) else { return nil }
@@ -35,7 +39,7 @@ public enum ServerLine: Equatable, Sendable {
     case hello(String)                 // EVENT HELLO juice-server <version> ...
     case stockEvent(StockUpdate)       // EVENT STOCK seq=<n> fruit=value ...
     case bye(String)                   // EVENT BYE <reason>: the server is going away
-    case otherEvent(String)            // an event this board does not use
+    case otherEvent(String)            // an event this reader does not know
     case ok(verb: String, fields: [Substring])   // OK <VERB> ...
     case err(code: String, message: String)      // ERR <CODE> <msg>
     case unknown(String)

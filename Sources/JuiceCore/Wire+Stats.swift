@@ -1,0 +1,47 @@
+/// The figures of one `STATS` reply, as domain values: the store's counters plus what only the
+/// server knows (clients, uptime, the journal's group-commit counters).
+public struct StatsValues: Sendable, Equatable {
+    public var clients: Int
+    public var uptimeSeconds: UInt64
+    public var seq: UInt64
+    public var ordersServed: UInt64
+    public var ordersRefused: UInt64
+    /// Juices sold, per juice of the menu (in menu order).
+    public var sold: [UInt64]
+    /// Remembered idempotency keys.
+    public var keys: Int
+    /// Journal writes (each one fdatasync) and the records they carried; nil when in memory.
+    public var journal: (syncs: UInt64, records: UInt64)?
+
+    public init(clients: Int, uptimeSeconds: UInt64, seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64,
+                sold: [UInt64], keys: Int, journal: (syncs: UInt64, records: UInt64)?) {
+        self.clients = clients
+        self.uptimeSeconds = uptimeSeconds
+        self.seq = seq
+        self.ordersServed = ordersServed
+        self.ordersRefused = ordersRefused
+        self.sold = sold
+        self.keys = keys
+        self.journal = journal
+    }
+
+    public static func == (a: StatsValues, b: StatsValues) -> Bool {
+        a.clients == b.clients && a.uptimeSeconds == b.uptimeSeconds && a.seq == b.seq
+            && a.ordersServed == b.ordersServed && a.ordersRefused == b.ordersRefused && a.sold == b.sold
+            && a.keys == b.keys && a.journal?.syncs == b.journal?.syncs && a.journal?.records == b.journal?.records
+    }
+}
+
+extension Wire {
+    /// `OK STATS clients=3 uptime_s=42 seq=4 ... durable=yes keys=1 journal_syncs=.. journal_records=..`.
+    /// Not a hot path (one line per STATS command), so it is built as a String.
+    public static func stats(_ stats: StatsValues, menu: Menu, to out: inout [UInt8]) {
+        var line = "OK STATS clients=\(stats.clients) uptime_s=\(stats.uptimeSeconds) seq=\(stats.seq)"
+        line += " orders_served=\(stats.ordersServed) orders_refused=\(stats.ordersRefused)"
+        for (i, juice) in menu.juices.enumerated() { line += " sold_\(juice.name)=\(stats.sold[i])" }
+        line += " durable=\(stats.journal != nil ? "yes" : "no") keys=\(stats.keys)"
+        if let journal = stats.journal { line += " journal_syncs=\(journal.syncs) journal_records=\(journal.records)" }
+        out.append(line)
+        out.appendLineEnd()
+    }
+}

@@ -1,0 +1,102 @@
+/// Per-menu byte fragments of the stock lines, encoded once when a `Menu` is built (and held by
+/// it), so a reply or event is a few block copies and digits: measured on the order hot path,
+/// where building the text per reply cost a String and a UTF-8 pass each time.
+public struct WireFragments: Sendable {
+    /// `" <fruit>="` for each fruit of the menu.
+    let fruitValue: [[UInt8]]
+    /// `"OK ORDER <juice> "` for each juice of the menu.
+    let orderReplyPrefix: [[UInt8]]
+
+    init(fruits: [Fruit], juices: [Juice]) {
+        fruitValue = fruits.map { Array(" \($0.name)=".utf8) }
+        orderReplyPrefix = juices.map { Array("OK ORDER \($0.name) ".utf8) }
+    }
+}
+
+extension Wire {
+    private static let seqFragment: [UInt8] = Array(" seq=".utf8)
+
+    /// `OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8`, `OK RESTOCK seq=2 kiwi=15`, `OK SET seq=3 kiwi=2`.
+    /// Without `lineEnd` it is the form a keyed order is remembered in (`KeyMemory`).
+    public static func appendReply(for change: Change, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
+        switch change.kind {
+        case .order(let request):
+            out.append(contentsOf: menu.wire.orderReplyPrefix[request.juice])
+            out.append(decimal: request.count)
+        case .restock:
+            out.append(ascii: "OK RESTOCK")
+        case .set:
+            out.append(ascii: "OK SET")
+        }
+        appendValues(seq: change.seq, change.touched, menu: menu, to: &out)
+        if lineEnd { out.appendLineEnd() }
+    }
+
+    /// The reply line of an applied change without CRLF, as `KeyMemory` keeps it.
+    public static func replyLine(for change: Change, menu: Menu) -> [UInt8] {
+        var line: [UInt8] = []
+        appendReply(for: change, menu: menu, to: &line, lineEnd: false)
+        return line
+    }
+
+    /// `EVENT STOCK seq=<n> fruit=value ...`: the fruits a change touched, in the reply's order.
+    public static func appendEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
+        out.append(ascii: "EVENT STOCK")
+        appendValues(seq: seq, touched, menu: menu, to: &out)
+        out.appendLineEnd()
+    }
+
+    /// `OK STOCK seq=<n> fruit=value ...` (all fruits, or one).
+    public static func appendStock(seq: UInt64, stock: [Int], only fruit: Int?, menu: Menu, to out: inout [UInt8]) {
+        out.append(ascii: "OK STOCK")
+        appendValues(seq: seq, values(stock, only: fruit), menu: menu, to: &out)
+        out.appendLineEnd()
+    }
+
+    /// The event that carries every fruit: what `SINCE` sends when its history cannot reach back.
+    public static func appendFullEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
+        appendEvent(seq: seq, values(stock, only: nil), menu: menu, to: &out)
+    }
+
+    private static func values(_ stock: [Int], only fruit: Int?) -> [FruitValue] {
+        if let fruit { return [FruitValue(fruit: fruit, value: stock[fruit])] }
+        return stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }
+    }
+
+    private static func appendValues(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
+        out.append(contentsOf: seqFragment)
+        out.append(decimal: seq)
+        for t in touched {
+            out.append(contentsOf: menu.wire.fruitValue[t.fruit])
+            out.append(decimal: t.value)
+        }
+    }
+
+    // MARK: - Stock refusals
+
+    /// The one `OUT_OF_STOCK` text, live and on replay (a ` dup` must repeat it byte for byte):
+    /// `needs strawberry=20 has strawberry=10`, naming only the short fruits, in recipe order.
+    /// `have` is the stock of each recipe fruit, by recipe position, when the order was refused.
+    public static func outOfStock(juice: Int, count: Int, have: [Int], menu: Menu) -> ProtocolError {
+        var needs: [String] = []
+        var has: [String] = []
+        for (i, ingredient) in menu.juices[juice].recipe.enumerated() where i < have.count {
+            let need = ingredient.amount * count
+            guard have[i] < need else { continue }
+            let name = menu.fruits[ingredient.fruit].name
+            needs.append("\(name)=\(need)")
+            has.append("\(name)=\(have[i])")
+        }
+        return ProtocolError(.outOfStock, "needs \(needs.joined(separator: " ")) has \(has.joined(separator: " "))")
+    }
+
+    /// A key sent again with another juice or count.
+    public static func keyReused(key: String, juice: Int, count: Int, menu: Menu) -> ProtocolError {
+        ProtocolError(.keyReused, "key '\(key)' was used for ORDER \(menu.juices[juice].name) \(count)")
+    }
+
+    /// A RESTOCK that would take a fruit past `Limits.maxStock`.
+    public static func overLimit(fruit: Int, stock: Int, adding amount: Int, menu: Menu) -> ProtocolError {
+        ProtocolError(.overLimit, "\(menu.fruits[fruit].name)=\(stock) plus \(amount) would pass the limit of \(Limits.maxStock)")
+    }
+}
