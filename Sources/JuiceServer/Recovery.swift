@@ -28,24 +28,36 @@ struct Recovery {
         return recovery
     }
 
+    /// A refusal to start: the file, the byte offset, and why. Nothing on disk has changed yet.
+    static func corrupt(_ what: String, _ path: String, at offset: Int, _ reason: String) -> StorageError {
+        StorageError("\(what) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup")
+    }
+
     // MARK: - Snapshot
 
+    /// `H`, then `F`, `D` and `K` records, then `E` counting the records before it. A snapshot is
+    /// written whole, fsynced and renamed into place: any damage, even at its end, is real.
     private mutating func loadSnapshot(_ file: File) throws(StorageError) {
         let read = RecordReader.read(file.bytes)
         if let problem = read.problem {
-            // A snapshot is written whole, fsynced and renamed into place: any damage is real.
             let (offset, reason) = switch problem {
             case .tornTail(let o, let r), .corrupt(let o, let r): (o, r)
             }
-            throw StorageError("snapshot \(file.path) is damaged at offset \(offset) (\(reason)); refusing to start")
+            throw Recovery.corrupt("snapshot", file.path, at: offset, reason)
         }
-        guard case .header(let lsn, let seq, let served, let refused)? = read.records.first?.record,
-              case .end(let count)? = read.records.last?.record, count == read.records.count - 1 else {
-            throw StorageError("snapshot \(file.path) is incomplete; refusing to start")
+        guard case .header(let lsn, let seq, let served, let refused)? = read.records.first?.record else {
+            throw Recovery.corrupt("snapshot", file.path, at: 0, "it does not begin with a header record")
+        }
+        guard case .end(let count)? = read.records.last?.record else {
+            throw Recovery.corrupt("snapshot", file.path, at: read.validLength, "it has no end record")
+        }
+        guard count == read.records.count - 1 else {
+            throw Recovery.corrupt("snapshot", file.path, at: read.records[read.records.count - 1].offset,
+                                   "the end record counts \(count) records, not \(read.records.count - 1)")
         }
         ledger.restore(seq: seq, ordersServed: served, ordersRefused: refused)
         let menu = ledger.menu
-        for (_, record) in read.records {
+        for (offset, record) in read.records.dropFirst().dropLast() {
             switch record {
             case .fruit(let name, let stock):
                 if let i = menu.fruitIndex(name) { ledger.restore(fruit: i, value: stock) }
@@ -56,7 +68,7 @@ struct Recovery {
                     ledger.restoreKey(key, KeyMemory.Entry(juice: j, count: count, reply: Array(reply.utf8)))
                 }
             default:
-                break
+                throw Recovery.corrupt("snapshot", file.path, at: offset, "a record that does not belong inside a snapshot")
             }
         }
         snapshotLSN = lsn
@@ -64,27 +76,35 @@ struct Recovery {
 
     // MARK: - Journal
 
+    /// Replays the records after the snapshot, holding them to what the writer guarantees: every
+    /// record has an lsn one above the one before it (records the snapshot already holds may be
+    /// left over, and a power cut may have lost some of them: those need only increase), and
+    /// every applied change has the seq one above the store's (refusals take none).
     private mutating func replayJournal(_ file: File) throws(StorageError) {
         let read = RecordReader.read(file.bytes)
         switch read.problem {
         case .corrupt(let offset, let reason)?:
-            throw StorageError("journal \(file.path) is corrupt at offset \(offset) (\(reason)), with good records after it; refusing to start rather than drop acknowledged changes. Inspect it, or restore a backup")
+            throw Recovery.corrupt("journal", file.path, at: offset, reason)
         case .tornTail(let offset, let reason)?:
             tornTail = (offset, reason)
         case nil:
             break
         }
         let menu = ledger.menu
-        var lastLSN = snapshotLSN
+        var previous: UInt64 = 0
         for (offset, record) in read.records {
-            guard let lsn = record.lsn else {
-                throw StorageError("journal \(file.path) holds a snapshot record at offset \(offset); refusing to start")
+            func corrupt(_ reason: String) -> StorageError { Recovery.corrupt("journal", file.path, at: offset, reason) }
+            guard let lsn = record.lsn, record.seq != nil || record.isRefusal else {
+                throw corrupt("a snapshot record in the journal")
             }
+            guard lsn > previous else { throw corrupt("lsn \(lsn) after lsn \(previous)") }
+            previous = lsn
             guard lsn > snapshotLSN else { continue }  // already in the snapshot (compaction was interrupted)
-            guard lsn == lastLSN + 1 else {
-                throw StorageError("journal \(file.path) skips from lsn \(lastLSN) to \(lsn) at offset \(offset); refusing to start")
+            guard lsn == self.lsn + 1 else { throw corrupt("lsn \(lsn) after lsn \(self.lsn): records are missing") }
+            if let seq = record.seq, seq != ledger.seq + 1 {
+                throw corrupt("seq \(seq) after seq \(ledger.seq)")
             }
-            lastLSN = lsn
+            self.lsn = lsn
             switch record {
             case let .order(_, seq, juice, count, key, left):
                 guard let j = menu.juiceIndex(juice) else {
@@ -115,7 +135,6 @@ struct Recovery {
                 break
             }
         }
-        lsn = max(snapshotLSN, lastLSN)
         journalLength = read.validLength
     }
 
