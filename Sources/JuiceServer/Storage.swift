@@ -9,8 +9,9 @@ import JuiceCore
 ///     <dir>/snapshot   the whole state at one journal position (written by compaction)
 ///     <dir>/journal    the changes after that snapshot, one framed record each
 ///
-/// Opening it recovers the state: load the snapshot, replay the journal records after it, cut
-/// off a torn tail (a crash mid-write), and refuse to start on corruption anywhere else.
+/// Opening it recovers the state (`Recovery`: load the snapshot, replay the journal records after
+/// it) and refuses to start on corruption; only once every record has been judged does it change
+/// anything on disk: cut off a torn tail (a crash mid-write), write a snapshot, save the menu.
 struct Storage {
     static let journalName = "journal"
     static let snapshotName = "snapshot"
