@@ -92,18 +92,10 @@ public struct Menu: Sendable {
         self.wire = WireFragments(fruits: fruits, juices: juices)
     }
 
-    /// Names travel as single tokens in `key=value` and `fruit:amount+fruit:amount` forms, so they
-    /// may not hold white space, control characters, or the separators of those forms.
+    /// Every name must come back out of the wire, the journal and menu.json as the same bytes
+    /// (see `NameRule`).
     static func checkName(_ name: String, what: String) throws(MenuError) {
-        guard !name.isEmpty else { throw MenuError("\(what): a name is empty") }
-        guard name.utf8.count <= 64 else { throw MenuError("\(what): the name \"\(name)\" is longer than 64 bytes") }
-        for scalar in name.unicodeScalars {
-            let v = scalar.value
-            if v <= 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || "=:+,".unicodeScalars.contains(scalar)
-                || scalar.properties.isWhitespace {
-                throw MenuError("\(what): the name \"\(name)\" may not contain spaces, control characters or any of = : + ,")
-            }
-        }
+        if let problem = NameRule.problem(name) { throw MenuError("\(what): \(problem)") }
     }
 
     /// The fruit a client named (canonical name or alias, ASCII case-insensitive), if any.

@@ -53,12 +53,18 @@ public enum MenuFile {
             return .failure(MenuError("bad JSON: \(error)"))
         }
         let fruits = file.fruits.map { Fruit(name: $0.name, aliases: $0.aliases ?? []) }
+        // A recipe names its fruit the way a client would: bytes, ASCII letters folded (Unicode
+        // lowercasing would take "ä" for "Ä", which the menu holds as two different fruits).
+        var fruitNames = NameTable()
+        for (i, fruit) in fruits.enumerated() {
+            for name in [fruit.name] + fruit.aliases { _ = fruitNames.insert(name, index: i) }
+        }
         var juices: [Juice] = []
         for (j, juice) in file.juices.enumerated() {
             var recipe: [Ingredient] = []
             for (k, item) in juice.recipe.enumerated() {
-                guard let index = file.fruits.firstIndex(where: { $0.name.lowercased() == item.fruit.lowercased() })
-                        ?? file.fruits.firstIndex(where: { ($0.aliases ?? []).contains { $0.lowercased() == item.fruit.lowercased() } }) else {
+                var named = item.fruit
+                guard let index = named.withUTF8({ fruitNames.lookup(UnsafeRawBufferPointer($0)) }) else {
                     return .failure(MenuError("juices[\(j)] \"\(juice.name)\" recipe[\(k)]: unknown fruit \"\(item.fruit)\""))
                 }
                 guard item.amount >= 1 else {

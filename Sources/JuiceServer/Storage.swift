@@ -9,8 +9,9 @@ import JuiceCore
 ///     <dir>/snapshot   the whole state at one journal position (written by compaction)
 ///     <dir>/journal    the changes after that snapshot, one framed record each
 ///
-/// Opening it recovers the state: load the snapshot, replay the journal records after it, cut
-/// off a torn tail (a crash mid-write), and refuse to start on corruption anywhere else.
+/// Opening it recovers the state (`Recovery`: load the snapshot, replay the journal records after
+/// it) and refuses to start on corruption; only once every record has been judged does it change
+/// anything on disk: cut off a torn tail (a crash mid-write), write a snapshot, save the menu.
 struct Storage {
     static let journalName = "journal"
     static let snapshotName = "snapshot"
@@ -38,28 +39,40 @@ struct Storage {
         }
         let lockFD = try storage.lock()
         try storage.checkMenu(config.menu, accept: config.acceptMenuChange)
-        var ledger = StockLedger(menu: config.menu, initialStock: initialStock, overridingMenu: config.initialStockOverridesMenu)
-        var history = EventHistory()
-        var lsn: UInt64 = 0
-        if FileManager.default.fileExists(atPath: storage.snapshotPath) {
-            lsn = try storage.loadSnapshot(into: &ledger)
-        } else if !FileManager.default.fileExists(atPath: storage.journalPath) {
+        let snapshot = try storage.read(storage.snapshotPath)
+        let journalFile = try storage.read(storage.journalPath)
+        let ledger = StockLedger(menu: config.menu, initialStock: initialStock, overridingMenu: config.initialStockOverridesMenu)
+        let recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
+        // Everything on disk has been judged: only now may anything there change.
+        if snapshot == nil && journalFile == nil {
             // A brand-new store: record its initial stock at once. The journal only records the
             // fruits each change touches, so without this a restart with another
             // --initial-stock (or menu) would rebuild untouched fruits wrongly.
-            try writeAtomically(snapshotBytes(ledger, lsn: 0), to: storage.snapshotPath, directory: directory)
+            try writeAtomically(snapshotBytes(recovered.ledger, lsn: 0), to: storage.snapshotPath, directory: directory)
         }
-        let (lastLSN, journalBytes) = try storage.replayJournal(after: lsn, into: &ledger, history: &history)
+        if let torn = recovered.tornTail {
+            Log.warning("journal \(storage.journalPath): torn record at offset \(torn.offset) (\(torn.reason)), \((journalFile?.bytes.count ?? 0) - torn.offset) bytes; cutting it off (a write that a crash interrupted was never acknowledged)")
+            guard truncate(storage.journalPath, off_t(torn.offset)) == 0 else {
+                throw StorageError("cannot cut torn tail of \(storage.journalPath): \(String(cString: strerror(errno)))")
+            }
+        }
         let menuPath = directory + "/" + Storage.menuName
         if let saved = FileManager.default.contents(atPath: menuPath), saved != Data(MenuFile.json(config.menu).utf8) {
             // The menu changed: new fruits got their initial stock just now. Record the state
             // under the new menu, so that stock is what every later start sees.
-            try writeAtomically(snapshotBytes(ledger, lsn: max(lsn, lastLSN)), to: storage.snapshotPath, directory: directory)
+            try writeAtomically(snapshotBytes(recovered.ledger, lsn: recovered.lsn), to: storage.snapshotPath, directory: directory)
         }
-        let journal = try Journal(path: storage.journalPath, directory: directory, validLength: journalBytes)
+        let journal = try Journal(path: storage.journalPath, directory: directory, validLength: recovered.journalLength)
         try storage.saveMenu(config.menu)
-        return Opened(ledger: ledger, recovered: RecoveredState(history: history, lsn: max(lsn, lastLSN)),
-                      journal: journal, journalBytes: journalBytes, lockFD: lockFD)
+        return Opened(ledger: recovered.ledger, recovered: RecoveredState(history: recovered.history, lsn: recovered.lsn),
+                      journal: journal, journalBytes: recovered.journalLength, lockFD: lockFD)
+    }
+
+    /// A data file's bytes, or nil if it does not exist.
+    private func read(_ path: String) throws(StorageError) -> Recovery.File? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw StorageError("cannot read \(path)") }
+        return Recovery.File(path: path, bytes: [UInt8](data))
     }
 
     /// One server per directory: two writers would interleave their journals.
@@ -85,11 +98,9 @@ struct Storage {
         }
         let dropped = old.fruits.map(\.name).filter { menu.fruitIndex($0) == nil }
         guard !dropped.isEmpty, !accept else { return }
-        var ledger = StockLedger(menu: old, initialStock: 0)
-        var history = EventHistory()
-        var lsn: UInt64 = 0
-        if FileManager.default.fileExists(atPath: snapshotPath) { lsn = try loadSnapshot(into: &ledger) }
-        _ = try replayJournal(after: lsn, into: &ledger, history: &history, repair: false)
+        // Judged read-only, with the menu the data was written with.
+        let ledger = try Recovery.recover(StockLedger(menu: old, initialStock: 0),
+                                          snapshot: read(snapshotPath), journal: read(journalPath)).ledger
         let stocked = dropped.filter { ledger.stock[old.fruitIndex($0)!] > 0 }
         guard stocked.isEmpty else {
             let list = stocked.map { "\($0)=\(ledger.stock[old.fruitIndex($0)!])" }.joined(separator: " ")
@@ -102,41 +113,6 @@ struct Storage {
     }
 
     // MARK: - Snapshot
-
-    private func loadSnapshot(into ledger: inout StockLedger) throws(StorageError) -> UInt64 {
-        guard let data = FileManager.default.contents(atPath: snapshotPath) else {
-            throw StorageError("cannot read snapshot \(snapshotPath)")
-        }
-        let read = RecordReader.read([UInt8](data))
-        if let problem = read.problem {
-            // A snapshot is written whole, fsynced and renamed into place: any damage is real.
-            let (offset, reason) = switch problem {
-            case .tornTail(let o, let r), .corrupt(let o, let r): (o, r)
-            }
-            throw StorageError("snapshot \(snapshotPath) is damaged at offset \(offset) (\(reason)); refusing to start")
-        }
-        guard case .header(let lsn, let seq, let served, let refused)? = read.records.first?.record,
-              case .end(let count)? = read.records.last?.record, count == read.records.count - 1 else {
-            throw StorageError("snapshot \(snapshotPath) is incomplete; refusing to start")
-        }
-        ledger.restore(seq: seq, ordersServed: served, ordersRefused: refused)
-        let menu = ledger.menu
-        for (_, record) in read.records {
-            switch record {
-            case .fruit(let name, let stock):
-                if let i = menu.fruitIndex(name) { ledger.restore(fruit: i, value: stock) }
-            case .sold(let juice, let count):
-                if let j = menu.juiceIndex(juice) { ledger.restore(juice: j, sold: count) }
-            case .key(let key, let juice, let count, let reply):
-                if let j = menu.juiceIndex(juice) {
-                    ledger.restoreKey(key, KeyMemory.Entry(juice: j, count: count, reply: Array(reply.utf8)))
-                }
-            default:
-                break
-            }
-        }
-        return lsn
-    }
 
     /// The whole state as snapshot records.
     static func snapshotBytes(_ ledger: StockLedger, lsn: UInt64) -> [UInt8] {
@@ -152,77 +128,6 @@ struct Storage {
         var out: [UInt8] = []
         for record in records { out.append(contentsOf: record.framed()) }
         return out
-    }
-
-    // MARK: - Journal
-
-    /// Replays the journal records after `snapshotLSN`. Returns the last lsn and the size kept.
-    private func replayJournal(after snapshotLSN: UInt64, into ledger: inout StockLedger, history: inout EventHistory,
-                               repair: Bool = true) throws(StorageError) -> (UInt64, Int) {
-        guard let data = FileManager.default.contents(atPath: journalPath) else { return (snapshotLSN, 0) }
-        let read = RecordReader.read([UInt8](data))
-        switch read.problem {
-        case .corrupt(let offset, let reason)?:
-            throw StorageError("journal \(journalPath) is corrupt at offset \(offset) (\(reason)), with good records after it; refusing to start rather than drop acknowledged changes. Inspect it, or restore a backup")
-        case .tornTail(let offset, let reason)?:
-            if repair {
-                Log.warning("journal \(journalPath): torn record at offset \(offset) (\(reason)), \(data.count - offset) bytes; cutting it off (a write that a crash interrupted was never acknowledged)")
-                guard truncate(journalPath, off_t(offset)) == 0 else {
-                    throw StorageError("cannot cut torn tail of \(journalPath): \(String(cString: strerror(errno)))")
-                }
-            }
-        case nil:
-            break
-        }
-        let menu = ledger.menu
-        var lastLSN = snapshotLSN
-        for (offset, record) in read.records {
-            guard let lsn = record.lsn else {
-                throw StorageError("journal \(journalPath) holds a snapshot record at offset \(offset); refusing to start")
-            }
-            guard lsn > snapshotLSN else { continue }  // already in the snapshot (compaction was interrupted)
-            guard lsn == lastLSN + 1 else {
-                throw StorageError("journal \(journalPath) skips from lsn \(lastLSN) to \(lsn) at offset \(offset); refusing to start")
-            }
-            lastLSN = lsn
-            switch record {
-            case let .order(_, seq, juice, count, key, left):
-                guard let j = menu.juiceIndex(juice) else {
-                    ledger.skip(toSeq: seq, order: true)  // a juice the menu no longer has
-                    continue
-                }
-                let touched = left.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
-                apply(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched), &ledger, &history)
-            case let .refusal(_, juice, count, key, had):
-                guard let j = menu.juiceIndex(juice) else {
-                    ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1)
-                    continue
-                }
-                ledger.replayRefusal(OrderRequest(juice: j, count: count, key: key), have: had.map(\.value))
-            case let .restock(_, seq, fruit, amount, total):
-                guard let f = menu.fruitIndex(fruit) else {
-                    ledger.skip(toSeq: seq, order: false)
-                    continue
-                }
-                apply(Change(seq: seq, kind: .restock(fruit: f, amount: amount), touched: [FruitValue(fruit: f, value: total)]), &ledger, &history)
-            case let .set(_, seq, fruit, value):
-                guard let f = menu.fruitIndex(fruit) else {
-                    ledger.skip(toSeq: seq, order: false)
-                    continue
-                }
-                apply(Change(seq: seq, kind: .set(fruit: f, amount: value), touched: [FruitValue(fruit: f, value: value)]), &ledger, &history)
-            default:
-                break
-            }
-        }
-        return (lastLSN, read.validLength)
-    }
-
-    private func apply(_ change: Change, _ ledger: inout StockLedger, _ history: inout EventHistory) {
-        ledger.replay(change)
-        var line: [UInt8] = []
-        Wire.appendEvent(seq: change.seq, change.touched, menu: ledger.menu, to: &line)
-        history.append(seq: change.seq, line: line)
     }
 
     // MARK: - Files

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import JuiceCore
 import Testing
 
 /// Acknowledged means durable: restarts, crashes, damaged journals, retries and catch-up.
@@ -136,6 +137,34 @@ import Testing
         let (status, output) = try ExecutableServer.run(["--data", dir, "--port", "0"])
         #expect(status != 0)
         #expect(output.contains("journal") && output.contains("offset \(secondRecord)"), "\(output)")
+    }
+
+    /// A record with a good checksum that this version would never write (a crafted negative
+    /// count once trapped the server with SIGILL; a newer version's record was cut off as torn)
+    /// is corruption wherever it is: the server refuses to start, says where, and changes nothing.
+    @Test(arguments: ["O 4 4 banana -1 - banana=8", "Z 4 4 a record from a newer version"])
+    func aChecksumValidImpossibleRecordRefusesToStartAndChangesNothing(payload: String) throws {
+        let dir = temporaryDirectory()
+        defer { removeTemporary(dir) }
+        let server = try ExecutableServer(["--data", dir])
+        let c = try server.client()
+        for _ in 0..<3 { #expect(try c.command("ORDER banana").hasPrefix("OK ORDER")) }
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let journal = dir + "/journal"
+        var bytes = [UInt8](FileManager.default.contents(atPath: journal)!)
+        let end = try #require(bytes.lastIndex(of: 10)) + 1
+        let body = Array(payload.utf8)
+        let crc = String(CRC32.checksum(body), radix: 16)
+        bytes = Array(bytes[..<end]) + Array("\(body.count) \(String(repeating: "0", count: 8 - crc.count) + crc) ".utf8) + body + [10]
+        #expect(FileManager.default.createFile(atPath: journal, contents: Data(bytes)))
+        let files = ["journal", "snapshot", "menu.json"]
+        let before = files.map { FileManager.default.contents(atPath: dir + "/" + $0) }
+
+        let (status, output) = try ExecutableServer.run(["--data", dir, "--port", "0"])
+        #expect(status == 1)
+        #expect(output.contains("journal \(journal) is corrupt at offset \(end)"), "\(output)")
+        #expect(files.map { FileManager.default.contents(atPath: dir + "/" + $0) } == before)
     }
 
     @Test func keyedOrdersAreIdempotentAcrossARestart() throws {

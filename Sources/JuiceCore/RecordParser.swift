@@ -1,0 +1,197 @@
+/// Reading a record's payload back. A payload whose checksum is good but which this parser
+/// refuses was not written by a crash cut short: it is corruption, or a newer version's record,
+/// and recovery refuses to start on it. So the parser accepts exactly what the writer writes:
+///
+/// - fields are split on the space *byte* (0x20), never on Characters: a name that begins with a
+///   combining mark would otherwise merge with the space before it;
+/// - numbers are plain canonical decimals (no sign, no leading zero) within the ranges the
+///   store keeps (count 1...1000, stock 0...1,000,000,000, lsn and seq up to `maxCounter`);
+/// - names are UTF-8 without white space, controls or `= : + ,`; keys are ORDER keys;
+/// - an order or refusal lists at least one fruit (recipes are never empty).
+extension JournalRecord {
+    /// Why a payload is not a record this version writes.
+    public struct Defect: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The largest lsn, seq or counter a record holds: `SINCE` takes seqs up to this, and a
+    /// counter that far below 2^64 cannot overflow however long the store runs.
+    public static let maxCounter = UInt64(Int64.max)
+
+    public static func parse(_ payload: [UInt8]) -> Result<JournalRecord, Defect> {
+        do {
+            return .success(try parseFields(payload))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The record, or nil if `parse` refuses it.
+    public init?(payload: [UInt8]) {
+        guard case .success(let record) = Self.parse(payload) else { return nil }
+        self = record
+    }
+
+    public init?(payload: Substring) {
+        self.init(payload: Array(payload.utf8))
+    }
+
+    private static func parseFields(_ payload: [UInt8]) throws(Defect) -> JournalRecord {
+        // A `K` record ends with a reply line, taken whole after its fourth space.
+        let isKey = payload.count >= 2 && payload[0] == UInt8(ascii: "K") && payload[1] == ASCII.space
+        let f = Fields(payload.split(separator: ASCII.space, maxSplits: isKey ? 4 : Int.max, omittingEmptySubsequences: false))
+        let counter = 0...maxCounter, stock = 0...Limits.maxStock
+        switch f.tag {
+        case "O":
+            try f.count(atLeast: 7)
+            return .order(lsn: try f.number(1, "lsn", 1...maxCounter), seq: try f.number(2, "seq", 1...maxCounter),
+                          juice: try f.name(3), count: try f.int(4, "count", 1...Limits.maxOrderCount),
+                          key: try f.orderKey(5), left: try f.values(from: 6))
+        case "R":
+            try f.count(atLeast: 6)
+            return .refusal(lsn: try f.number(1, "lsn", 1...maxCounter), juice: try f.name(2),
+                            count: try f.int(3, "count", 1...Limits.maxOrderCount), key: try f.orderKey(4), had: try f.values(from: 5))
+        case "A":
+            try f.count(exactly: 6)
+            let amount = try f.int(4, "amount", 1...Limits.maxStock)
+            return .restock(lsn: try f.number(1, "lsn", 1...maxCounter), seq: try f.number(2, "seq", 1...maxCounter),
+                            fruit: try f.name(3), amount: amount, total: try f.int(5, "total", amount...Limits.maxStock))
+        case "S":
+            try f.count(exactly: 5)
+            return .set(lsn: try f.number(1, "lsn", 1...maxCounter), seq: try f.number(2, "seq", 1...maxCounter),
+                        fruit: try f.name(3), value: try f.int(4, "value", stock))
+        case "H":
+            try f.count(exactly: 5)
+            return .header(lsn: try f.number(1, "lsn", counter), seq: try f.number(2, "seq", counter),
+                           served: try f.number(3, "orders served", counter), refused: try f.number(4, "orders refused", counter))
+        case "F":
+            try f.count(exactly: 3)
+            return .fruit(name: try f.name(1), stock: try f.int(2, "stock", stock))
+        case "D":
+            try f.count(exactly: 3)
+            return .sold(juice: try f.name(1), count: try f.number(2, "sold", counter))
+        case "K":
+            try f.count(exactly: 5)
+            return .key(key: try f.key(1), juice: try f.name(2), count: try f.int(3, "count", 1...Limits.maxOrderCount),
+                        reply: try f.reply(4))
+        case "E":
+            try f.count(exactly: 2)
+            return .end(records: try f.int(1, "record count", 0...Int.max))
+        default:
+            throw Defect("unknown record kind '\(Fields.shown(f.tokens[0]))'")
+        }
+    }
+}
+
+/// A payload's fields, each checked on its bytes.
+private struct Fields {
+    typealias Defect = JournalRecord.Defect
+    let tokens: [ArraySlice<UInt8>]
+
+    init(_ tokens: [ArraySlice<UInt8>]) {
+        self.tokens = tokens
+    }
+
+    var tag: String { tokens[0].count == 1 ? String(decoding: tokens[0], as: UTF8.self) : "" }
+
+    func count(exactly n: Int) throws(Defect) {
+        guard tokens.count == n else { throw Defect("\(tokens.count) fields, not \(n)") }
+    }
+
+    func count(atLeast n: Int) throws(Defect) {
+        guard tokens.count >= n else { throw Defect("\(tokens.count) fields, not at least \(n)") }
+    }
+
+    /// A canonical decimal: digits only, no leading zero, within `range`.
+    func number(_ i: Int, _ what: String, _ range: ClosedRange<UInt64>) throws(Defect) -> UInt64 {
+        guard let value = Fields.decimal(tokens[i]), range.contains(value) else {
+            throw Defect("\(what) '\(Fields.shown(tokens[i]))' is not a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    func int(_ i: Int, _ what: String, _ range: ClosedRange<Int>) throws(Defect) -> Int {
+        Int(try number(i, what, UInt64(range.lowerBound)...UInt64(range.upperBound)))
+    }
+
+    static func decimal(_ t: ArraySlice<UInt8>) -> UInt64? {
+        guard !t.isEmpty, t.count == 1 || t.first != UInt8(ascii: "0") else { return nil }
+        var value: UInt64 = 0
+        for b in t {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.addingReportingOverflow(UInt64(b - 0x30))
+            guard !o1 && !o2 else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    func name(_ i: Int) throws(Defect) -> String {
+        try Fields.name(tokens[i])
+    }
+
+    static func name(_ t: ArraySlice<UInt8>) throws(Defect) -> String {
+        guard let name = String(validating: t, as: UTF8.self), NameRule.wellFormedProblem(name) == nil else {
+            throw Defect("'\(shown(t))' is not a name")
+        }
+        return name
+    }
+
+    /// `-` or `key=<key>`.
+    func orderKey(_ i: Int) throws(Defect) -> String? {
+        let t = tokens[i]
+        if t.elementsEqual([UInt8(ascii: "-")]) { return nil }
+        guard t.starts(with: Array("key=".utf8)) else { throw Defect("'\(Fields.shown(t))' is neither - nor key=<key>") }
+        return try Fields.key(t.dropFirst(4))
+    }
+
+    func key(_ i: Int) throws(Defect) -> String {
+        try Fields.key(tokens[i])
+    }
+
+    static func key(_ t: ArraySlice<UInt8>) throws(Defect) -> String {
+        let valid = t.withUnsafeBytes { CommandParser.isValidKey($0) }
+        guard valid else { throw Defect("'\(shown(t))' is not an order key") }
+        return String(decoding: t, as: UTF8.self)
+    }
+
+    /// `<name>=<stock>` from field `i` to the end, at least one.
+    func values(from i: Int) throws(Defect) -> [JournalRecord.NamedValue] {
+        var list: [JournalRecord.NamedValue] = []
+        for t in tokens[i...] {
+            let parts = t.split(separator: UInt8(ascii: "="), omittingEmptySubsequences: false)
+            guard parts.count == 2, let value = Fields.decimal(parts[1]), value <= UInt64(Limits.maxStock) else {
+                throw Defect("'\(Fields.shown(t))' is not <fruit>=<stock 0 to \(Limits.maxStock)>")
+            }
+            list.append(JournalRecord.NamedValue(try Fields.name(parts[0]), Int(value)))
+        }
+        return list
+    }
+
+    /// The reply a keyed order got, as the store wrote it: `OK ORDER ...` or `ERR OUT_OF_STOCK ...`,
+    /// text without control characters (it is sent again, as a line, to a retrying cashier).
+    func reply(_ i: Int) throws(Defect) -> String {
+        let t = tokens[i]
+        let text = t.withUnsafeBytes { LineCheck.problem(in: $0) == nil && !$0.contains(ASCII.tab) }
+        guard text, let reply = String(validating: t, as: UTF8.self),
+              reply.hasPrefix("OK ORDER ") || reply.hasPrefix("ERR OUT_OF_STOCK ") else {
+            throw Defect("'\(Fields.shown(t))' is not an ORDER reply")
+        }
+        return reply
+    }
+
+    /// A field quoted in a message: printable ASCII as is, anything else as \xNN, at most 40 bytes.
+    static func shown(_ t: ArraySlice<UInt8>) -> String {
+        var out = ""
+        for b in t.prefix(40) {
+            if b >= 0x21 && b <= 0x7E && b != UInt8(ascii: "'") && b != UInt8(ascii: "\\") {
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            } else {
+                out += "\\x" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+            }
+        }
+        return t.count > 40 ? out + "..." : out
+    }
+}

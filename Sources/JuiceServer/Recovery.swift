@@ -1,0 +1,147 @@
+import JuiceCore
+
+/// Startup recovery as a pure function of the data files' bytes: load the snapshot, replay the
+/// journal records after it. It does no I/O, so every judgement about the files is made before
+/// `Storage` changes anything on disk, and it can be tested (and fuzzed) in-process.
+struct Recovery {
+    /// A data file as read: its path (for messages) and its bytes.
+    struct File {
+        let path: String
+        let bytes: [UInt8]
+    }
+
+    var ledger: StockLedger
+    var history = EventHistory()
+    /// The lsn the snapshot was taken at (0 without one), and of the last record recovered.
+    var snapshotLSN: UInt64 = 0
+    var lsn: UInt64 = 0
+    /// The journal bytes that hold good records; anything after them is a torn tail to cut.
+    var journalLength = 0
+    var tornTail: (offset: Int, reason: String)?
+
+    /// Rebuilds `ledger` (a new store under the current menu) from the files that exist.
+    static func recover(_ ledger: StockLedger, snapshot: File?, journal: File?) throws(StorageError) -> Recovery {
+        var recovery = Recovery(ledger: ledger)
+        if let snapshot { try recovery.loadSnapshot(snapshot) }
+        recovery.lsn = recovery.snapshotLSN
+        if let journal { try recovery.replayJournal(journal) }
+        return recovery
+    }
+
+    /// A refusal to start: the file, the byte offset, and why. Nothing on disk has changed yet.
+    static func corrupt(_ what: String, _ path: String, at offset: Int, _ reason: String) -> StorageError {
+        StorageError("\(what) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup")
+    }
+
+    // MARK: - Snapshot
+
+    /// `H`, then `F`, `D` and `K` records, then `E` counting the records before it. A snapshot is
+    /// written whole, fsynced and renamed into place: any damage, even at its end, is real.
+    private mutating func loadSnapshot(_ file: File) throws(StorageError) {
+        let read = RecordReader.read(file.bytes)
+        if let problem = read.problem {
+            let (offset, reason) = switch problem {
+            case .tornTail(let o, let r), .corrupt(let o, let r): (o, r)
+            }
+            throw Recovery.corrupt("snapshot", file.path, at: offset, reason)
+        }
+        guard case .header(let lsn, let seq, let served, let refused)? = read.records.first?.record else {
+            throw Recovery.corrupt("snapshot", file.path, at: 0, "it does not begin with a header record")
+        }
+        guard case .end(let count)? = read.records.last?.record else {
+            throw Recovery.corrupt("snapshot", file.path, at: read.validLength, "it has no end record")
+        }
+        guard count == read.records.count - 1 else {
+            throw Recovery.corrupt("snapshot", file.path, at: read.records[read.records.count - 1].offset,
+                                   "the end record counts \(count) records, not \(read.records.count - 1)")
+        }
+        ledger.restore(seq: seq, ordersServed: served, ordersRefused: refused)
+        let menu = ledger.menu
+        for (offset, record) in read.records.dropFirst().dropLast() {
+            switch record {
+            case .fruit(let name, let stock):
+                if let i = menu.fruitIndex(name) { ledger.restore(fruit: i, value: stock) }
+            case .sold(let juice, let count):
+                if let j = menu.juiceIndex(juice) { ledger.restore(juice: j, sold: count) }
+            case .key(let key, let juice, let count, let reply):
+                if let j = menu.juiceIndex(juice) {
+                    ledger.restoreKey(key, KeyMemory.Entry(juice: j, count: count, reply: Array(reply.utf8)))
+                }
+            default:
+                throw Recovery.corrupt("snapshot", file.path, at: offset, "a record that does not belong inside a snapshot")
+            }
+        }
+        snapshotLSN = lsn
+    }
+
+    // MARK: - Journal
+
+    /// Replays the records after the snapshot, holding them to what the writer guarantees: every
+    /// record has an lsn one above the one before it (records the snapshot already holds may be
+    /// left over, and a power cut may have lost some of them: those need only increase), and
+    /// every applied change has the seq one above the store's (refusals take none).
+    private mutating func replayJournal(_ file: File) throws(StorageError) {
+        let read = RecordReader.read(file.bytes)
+        switch read.problem {
+        case .corrupt(let offset, let reason)?:
+            throw Recovery.corrupt("journal", file.path, at: offset, reason)
+        case .tornTail(let offset, let reason)?:
+            tornTail = (offset, reason)
+        case nil:
+            break
+        }
+        let menu = ledger.menu
+        var previous: UInt64 = 0
+        for (offset, record) in read.records {
+            func corrupt(_ reason: String) -> StorageError { Recovery.corrupt("journal", file.path, at: offset, reason) }
+            guard let lsn = record.lsn, record.seq != nil || record.isRefusal else {
+                throw corrupt("a snapshot record in the journal")
+            }
+            guard lsn > previous else { throw corrupt("lsn \(lsn) after lsn \(previous)") }
+            previous = lsn
+            guard lsn > snapshotLSN else { continue }  // already in the snapshot (compaction was interrupted)
+            guard lsn == self.lsn + 1 else { throw corrupt("lsn \(lsn) after lsn \(self.lsn): records are missing") }
+            if let seq = record.seq, seq != ledger.seq + 1 {
+                throw corrupt("seq \(seq) after seq \(ledger.seq)")
+            }
+            self.lsn = lsn
+            switch record {
+            case let .order(_, seq, juice, count, key, left):
+                guard let j = menu.juiceIndex(juice) else {
+                    ledger.skip(toSeq: seq, order: true)  // a juice the menu no longer has
+                    continue
+                }
+                let touched = left.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
+                apply(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched))
+            case let .refusal(_, juice, count, key, had):
+                guard let j = menu.juiceIndex(juice) else {
+                    ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1)
+                    continue
+                }
+                ledger.replayRefusal(OrderRequest(juice: j, count: count, key: key), have: had.map(\.value))
+            case let .restock(_, seq, fruit, amount, total):
+                guard let f = menu.fruitIndex(fruit) else {
+                    ledger.skip(toSeq: seq, order: false)
+                    continue
+                }
+                apply(Change(seq: seq, kind: .restock(fruit: f, amount: amount), touched: [FruitValue(fruit: f, value: total)]))
+            case let .set(_, seq, fruit, value):
+                guard let f = menu.fruitIndex(fruit) else {
+                    ledger.skip(toSeq: seq, order: false)
+                    continue
+                }
+                apply(Change(seq: seq, kind: .set(fruit: f, amount: value), touched: [FruitValue(fruit: f, value: value)]))
+            default:
+                break
+            }
+        }
+        journalLength = read.validLength
+    }
+
+    private mutating func apply(_ change: Change) {
+        ledger.replay(change)
+        var line: [UInt8] = []
+        Wire.appendEvent(seq: change.seq, change.touched, menu: ledger.menu, to: &line)
+        history.append(seq: change.seq, line: line)
+    }
+}

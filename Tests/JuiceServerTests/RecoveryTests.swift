@@ -1,0 +1,293 @@
+import JuiceCore
+@testable import JuiceServer
+import Testing
+
+/// Startup recovery judged in-process (no server, no disk): whatever bytes the data files hold,
+/// recovery either returns a sane state or refuses with the file and the byte offset. It never
+/// traps, and never takes a checksum-valid record it could not have written for a torn write.
+@Suite struct RecoveryTests {
+    static let snapshotPath = "/data/snapshot"
+    static let journalPath = "/data/journal"
+
+    static func framed(_ payload: [UInt8]) -> [UInt8] {
+        let crc = String(CRC32.checksum(payload), radix: 16)
+        return Array("\(payload.count) \(String(repeating: "0", count: 8 - crc.count) + crc) ".utf8) + payload + [0x0A]
+    }
+
+    static func framed(_ payload: String) -> [UInt8] { framed(Array(payload.utf8)) }
+
+    static func recover(snapshot: [UInt8]? = nil, journal: [UInt8]?, menu: Menu = .standard) throws(StorageError) -> Recovery {
+        try Recovery.recover(StockLedger(menu: menu, initialStock: 10),
+                             snapshot: snapshot.map { Recovery.File(path: snapshotPath, bytes: $0) },
+                             journal: journal.map { Recovery.File(path: journalPath, bytes: $0) })
+    }
+
+    /// The refusal's message, or nil if recovery returned.
+    static func refusal(snapshot: [UInt8]? = nil, journal: [UInt8]?) -> String? {
+        do {
+            _ = try recover(snapshot: snapshot, journal: journal)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    static let threeOrders = ["O 1 1 banana 1 - banana=8", "O 2 2 banana 1 - banana=6", "O 3 3 banana 1 - banana=4"]
+        .flatMap { framed($0) }
+
+    @Test("records that trap or lie, refused with file and offset; a torn tail after them changes nothing", arguments: [
+        "O 4 4 banana -1 - banana=8",                        // a negative count: UInt64(count) trapped
+        "O 4 4 banana 1001 - banana=8",                      // over the per-order maximum
+        "R 4 banana 9223372036854775807 - banana=0",         // a huge count: amount * count overflowed
+        "O 4 4 banana 1 - banana=-1",                        // stock below 0
+        "S 4 4 banana 1000000001",                           // stock above the limit
+        "A 4 4 banana 5 3",                                  // a restock to less than its amount
+        "A 4 4 banana 0 8",                                  // a restock of nothing
+        "O 4 18446744073709551615 banana 1 - banana=8",      // seq 2^64-1
+        "O 4 9 banana 1 - banana=8",                         // seq jumps
+        "O 4 3 banana 1 - banana=8",                         // seq repeats
+        "O 9 4 banana 1 - banana=8",                         // lsn jumps
+        "O 3 4 banana 1 - banana=8",                         // lsn repeats
+        "R 4 banana 1 -",                                    // a refusal with no fruits
+        "O 4 4 banana 1 key=bad/key banana=8",               // a key the parser never accepts
+        "O 4 4 banana 01 - banana=8",                        // not how the writer writes a number
+        "O 4 4 banana +1 - banana=8",
+        "O 4 4 banana 1 - banana=8=9",
+        "O 4 4 banana 1 -  banana=8",                        // an empty field
+        "H 4 4 0 0",                                         // a snapshot record in the journal
+        "Z 4 4 something newer",                             // a record from a newer version
+    ])
+    func impossibleRecords(_ payload: String) throws {
+        for tail in [[UInt8](), Self.framed("O 5 5 banana 1 - banana=2"), Array("17 deadbeef O 9 9 ban".utf8)] {
+            let journal = Self.threeOrders + Self.framed(payload) + tail
+            let refusal = Self.refusal(journal: journal)
+            let message = try #require(refusal, "\(payload) was accepted")
+            #expect(message.contains(Self.journalPath) && message.contains("offset \(Self.threeOrders.count)"), "\(message)")
+        }
+    }
+
+    @Test("a snapshot header with seq 2^64-1 is refused, not trapped on at the next change")
+    func hugeSnapshotSeq() throws {
+        let snapshot = ["H 0 18446744073709551615 0 0", "F banana 10", "E 2"].flatMap { Self.framed($0) }
+        let message = try #require(Self.refusal(snapshot: snapshot, journal: nil))
+        #expect(message.contains(Self.snapshotPath) && message.contains("offset 0"), "\(message)")
+        let served = ["H 0 0 18446744073709551615 0", "E 1"].flatMap { Self.framed($0) }
+        #expect(Self.refusal(snapshot: served, journal: nil)?.contains("offset 0") == true)
+    }
+
+    @Test("snapshot records out of place are refused", arguments: [
+        ["F banana 10", "E 1"], ["H 0 0 0 0", "F banana 10"], ["H 0 0 0 0", "F banana 10", "E 5"],
+        ["H 0 0 0 0", "O 1 1 banana 1 - banana=8", "E 2"], ["H 0 0 0 0", "H 0 0 0 0", "E 2"],
+        ["H 0 0 0 0", "K k banana 1 hello", "E 2"], ["H 0 0 0 0", "K k banana 1 OK ORDER banana\u{1B}[2J", "E 2"],
+    ])
+    func snapshotShape(_ records: [String]) throws {
+        let refusal = Self.refusal(snapshot: records.flatMap { Self.framed($0) }, journal: nil)
+        let message = try #require(refusal, "\(records) was accepted")
+        #expect(message.contains(Self.snapshotPath) && message.contains("offset "), "\(message)")
+    }
+
+    @Test("a torn last record is still cut off, and a name no longer on the menu is still skipped")
+    func tornAndMenuChange() throws {
+        let torn = try Self.recover(journal: Self.threeOrders + Array("25 00000000 O 4 4 banana 1 - banana=2\n".utf8))
+        #expect(torn.tornTail?.offset == Self.threeOrders.count)
+        #expect(torn.journalLength == Self.threeOrders.count)
+        #expect(torn.ledger.seq == 3 && torn.ledger.stock[1] == 4)
+        let dropped = Self.threeOrders + ["O 4 4 durian 1 - durian=3", "A 5 5 durian 3 6", "R 6 durian 1 - durian=0",
+                                          "S 7 6 banana 7"].flatMap { Self.framed($0) }
+        let recovered = try Self.recover(journal: dropped)
+        #expect(recovered.tornTail == nil)
+        #expect(recovered.ledger.seq == 6 && recovered.lsn == 7 && recovered.ledger.stock[1] == 7)
+        #expect(recovered.ledger.ordersServed == 4 && recovered.ledger.ordersRefused == 1)
+    }
+
+    @Test("records already in the snapshot are skipped, but must still be in order")
+    func interruptedCompaction() throws {
+        let snapshot = ["H 3 3 3 0", "F banana 4", "E 2"].flatMap { Self.framed($0) }
+        let next = Self.framed("O 4 4 banana 1 - banana=2")
+        let recovered = try Self.recover(snapshot: snapshot, journal: Self.threeOrders + next)
+        #expect(recovered.ledger.seq == 4 && recovered.ledger.stock[1] == 2 && recovered.lsn == 4)
+        // A power cut can lose journal records the snapshot already holds: the next ones follow it.
+        let first = Self.framed("O 1 1 banana 1 - banana=8")
+        let lost = try Self.recover(snapshot: snapshot, journal: first + next)
+        #expect(lost.ledger.seq == 4 && lost.lsn == 4)
+        let second = Self.framed("O 2 2 banana 1 - banana=6")
+        let backwards = second + first + next
+        #expect(Self.refusal(snapshot: snapshot, journal: backwards)?.contains("offset \(second.count)") == true)
+    }
+
+    /// The other direction: nothing the store writes is refused by recovery, at the edges of
+    /// what names, keys and numbers may be.
+    @Test("whatever the store writes, recovery reads back as the same state")
+    func writerAndReaderAgree() throws {
+        let menu = try Menu(fruits: [Fruit(name: String(repeating: "K", count: 64)), Fruit(name: "\u{1F468}\u{200D}\u{1F373}"),
+                                     Fruit(name: "-", aliases: ["caf\u{E9}"]), Fruit(name: "E")],
+                            juices: [Juice(name: "1", recipe: [Ingredient(fruit: 0, amount: 1_000_000)]),
+                                     Juice(name: "-", recipe: [Ingredient(fruit: 1, amount: 1), Ingredient(fruit: 2, amount: 1), Ingredient(fruit: 3, amount: 1)]),
+                                     Juice(name: "\u{D55C}", recipe: [Ingredient(fruit: 3, amount: Limits.maxStock)])])
+        var ledger = StockLedger(menu: menu, initialStock: 0)
+        var records: [JournalRecord] = []
+        func log(_ record: (UInt64) -> JournalRecord) { records.append(record(UInt64(records.count + 1))) }
+        let keys = ["-", String(repeating: "z", count: Limits.maxKeyBytes), "A.b_C:d-0", nil]
+        for round in 0..<40 {
+            let fruit = round % 4
+            if round % 3 == 0 {
+                let change = ledger.set(fruit: fruit, amount: round % 2 == 0 ? Limits.maxStock : 0)
+                log { .set(lsn: $0, seq: change.seq, fruit: menu.fruits[fruit].name, value: change.touched[0].value) }
+            } else {
+                // Up to the limit exactly, or one past it (refused, so not journaled).
+                let amount = max(1, Limits.maxStock - ledger.stock[fruit] + round % 2)
+                if case .success(let change) = ledger.restock(fruit: fruit, amount: amount) {
+                    log { .restock(lsn: $0, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: change.touched[0].value) }
+                }
+            }
+            let juice = round % 3
+            let request = OrderRequest(juice: juice, count: round % 2 == 0 ? Limits.maxOrderCount : 1, key: keys[round % 4].map { $0 + "\(round)" }.map { String($0.suffix(Limits.maxKeyBytes)) })
+            let recipe = menu.juices[juice].recipe
+            switch ledger.order(request) {
+            case .applied(let change):
+                log { .order(lsn: $0, seq: change.seq, juice: menu.juices[juice].name, count: request.count, key: request.key,
+                             left: change.touched.map { .init(menu.fruits[$0.fruit].name, $0.value) }) }
+            case .refused(_, let have):
+                log { .refusal(lsn: $0, juice: menu.juices[juice].name, count: request.count, key: request.key,
+                               had: zip(recipe, have).map { .init(menu.fruits[$0.0.fruit].name, $0.1) }) }
+            default:
+                break
+            }
+        }
+        let fresh = StockLedger(menu: menu, initialStock: 0)
+        let fromJournal = try Recovery.recover(fresh, snapshot: nil,
+                                               journal: Recovery.File(path: Self.journalPath, bytes: records.flatMap { $0.framed() }))
+        let fromSnapshot = try Recovery.recover(fresh, snapshot: Recovery.File(path: Self.snapshotPath,
+                                                bytes: Storage.snapshotBytes(ledger, lsn: UInt64(records.count))), journal: nil)
+        for recovered in [fromJournal, fromSnapshot] {
+            #expect(recovered.tornTail == nil)
+            #expect(recovered.lsn == UInt64(records.count))
+            #expect(recovered.ledger.stock == ledger.stock && recovered.ledger.seq == ledger.seq && recovered.ledger.sold == ledger.sold)
+            #expect(recovered.ledger.ordersServed == ledger.ordersServed && recovered.ledger.ordersRefused == ledger.ordersRefused)
+            #expect(recovered.ledger.keys.inOrder.map(\.key) == ledger.keys.inOrder.map(\.key))
+            #expect(recovered.ledger.keys.inOrder.map(\.entry) == ledger.keys.inOrder.map(\.entry))
+        }
+        #expect(ledger.ordersServed > 0 && ledger.ordersRefused > 0 && ledger.keys.count > 0)
+    }
+
+    // MARK: - Fuzz
+
+    /// Tokens a damaged or crafted record might hold.
+    static let vocabulary: [[UInt8]] = ([
+        "-1", "0", "1", "2", "999", "1000", "1001", "999999999", "1000000000", "1000000001", "9223372036854775807",
+        "9223372036854775808", "18446744073709551615", "18446744073709551616", "99999999999999999999999", "+5", "007",
+        "", "banana", "kiwi", "딸기", "\u{301}kiwi", "durian", "strawberry-banana", "a=b", "-", "key=k", "key=",
+        "key=bad/key", "key=-", "banana=8", "banana=-1", "kiwi=1000000001", "=5", "a=b=c", "OK", "ORDER", "ERR",
+        "O", "R", "A", "S", "H", "F", "D", "K", "E", "Z",
+    ].map { Array($0.utf8) }) + [[0x00], [0xFF], [0xC3], [0x0A], [0x0D], [0x09], [0xE2, 0x80, 0xAE], [0xC2, 0x85]]
+
+    static func mutate(_ payload: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+        var tokens = payload.split(separator: 0x20, omittingEmptySubsequences: false).map(Array.init)
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+            let i = Int.random(in: 0..<tokens.count, using: &rng)
+            switch Int.random(in: 0..<7, using: &rng) {
+            case 0: tokens[i] = vocabulary.randomElement(using: &rng)!
+            case 1: tokens.insert(vocabulary.randomElement(using: &rng)!, at: i)
+            case 2: if tokens.count > 1 { tokens.remove(at: i) }
+            case 3: tokens.swapAt(i, Int.random(in: 0..<tokens.count, using: &rng))
+            case 4 where !tokens[i].isEmpty:
+                tokens[i][Int.random(in: 0..<tokens[i].count, using: &rng)] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+            case 5: tokens[i].append(UInt8.random(in: 0x30...0x39, using: &rng))
+            default: tokens[i] = (0..<Int.random(in: 0...6, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            }
+        }
+        return Array(tokens.joined(separator: [0x20]))
+    }
+
+    /// A consistent history written the way the store writes it.
+    static func history(_ rng: inout SplitMix64) -> [[UInt8]] {
+        var ledger = StockLedger(menu: .standard, initialStock: 10)
+        let menu = ledger.menu
+        var out: [[UInt8]] = []
+        for lsn in UInt64(1)...UInt64(12) {
+            let fruit = Int.random(in: 0..<menu.fruits.count, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:
+                let request = OrderRequest(juice: Int.random(in: 0..<menu.juices.count, using: &rng),
+                                           count: Int.random(in: 1...3, using: &rng), key: Bool.random(using: &rng) ? "k\(lsn)" : nil)
+                switch ledger.order(request) {
+                case .applied(let change):
+                    out.append(Array(JournalRecord.order(lsn: lsn, seq: change.seq, juice: menu.juices[request.juice].name,
+                        count: request.count, key: request.key,
+                        left: change.touched.map { .init(menu.fruits[$0.fruit].name, $0.value) }).payload.utf8))
+                case .refused(_, let have):
+                    let recipe = menu.juices[request.juice].recipe
+                    out.append(Array(JournalRecord.refusal(lsn: lsn, juice: menu.juices[request.juice].name, count: request.count,
+                        key: request.key, had: zip(recipe, have).map { .init(menu.fruits[$0.0.fruit].name, $0.1) }).payload.utf8))
+                default:
+                    return out
+                }
+            case 1:
+                guard case .success(let change) = ledger.restock(fruit: fruit, amount: 5) else { return out }
+                out.append(Array(JournalRecord.restock(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, amount: 5,
+                                                       total: change.touched[0].value).payload.utf8))
+            default:
+                let change = ledger.set(fruit: fruit, amount: Int.random(in: 0...20, using: &rng))
+                out.append(Array(JournalRecord.set(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name,
+                                                   value: change.touched[0].value).payload.utf8))
+            }
+        }
+        return out
+    }
+
+    @Test("fuzz: random and mutated checksum-valid records give a clean start or a clean refusal")
+    func fuzz() {
+        var rng = SplitMix64(seed: 0x6A75_6963_6521)
+        let freshSnapshot = Storage.snapshotBytes(StockLedger(menu: .standard, initialStock: 10), lsn: 0)
+        var started = 0, refused = 0
+        for round in 0..<3000 {
+            var snapshotRecords = freshSnapshot.split(separator: 0x0A).map { Array($0.drop { $0 != 0x20 }.dropFirst().drop { $0 != 0x20 }.dropFirst()) }
+            var journalRecords = Self.history(&rng)
+            let inSnapshot = round % 5 == 0
+            if inSnapshot {
+                let i = Int.random(in: 0..<snapshotRecords.count, using: &rng)
+                snapshotRecords[i] = Self.mutate(snapshotRecords[i], &rng)
+            } else if journalRecords.isEmpty || round % 7 == 1 {
+                journalRecords.append(Self.mutate([UInt8](Self.vocabulary.randomElement(using: &rng)!), &rng))
+            } else {
+                let i = Int.random(in: 0..<journalRecords.count, using: &rng)
+                journalRecords[i] = Self.mutate(journalRecords[i], &rng)
+                if Bool.random(using: &rng) { journalRecords.removeSubrange((i + 1)...) }
+            }
+            let snapshot = snapshotRecords.flatMap { Self.framed($0) }
+            let journal = journalRecords.flatMap { Self.framed($0) }
+            do {
+                let recovered = try Self.recover(snapshot: snapshot, journal: journal)
+                started += 1
+                // Every checksum-valid record is judged: none is cut off as torn.
+                #expect(recovered.tornTail == nil, "round \(round)")
+                #expect(recovered.ledger.stock.allSatisfy { (0...Limits.maxStock).contains($0) }, "round \(round)")
+                #expect(recovered.ledger.seq <= UInt64(Int64.max) && recovered.lsn <= UInt64(Int64.max), "round \(round)")
+                // What the reader took is exactly what the writer writes for it.
+                for file in [snapshot, journal] {
+                    let read = RecordReader.read(file)
+                    #expect(read.records.flatMap { $0.record.framed() } == file, "round \(round)")
+                }
+            } catch {
+                refused += 1
+                let path = inSnapshot ? Self.snapshotPath : Self.journalPath
+                #expect(error.description.contains(path) && error.description.contains(" offset "), "round \(round): \(error)")
+            }
+        }
+        // Both outcomes happen, so the fuzz exercises both.
+        #expect(started > 100 && refused > 100, "started \(started), refused \(refused)")
+    }
+}
+
+/// SplitMix64: a small deterministic generator, so the fuzz replays identically.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
