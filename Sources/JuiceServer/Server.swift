@@ -46,7 +46,9 @@ public actor Server {
     private var pendingEvents: [StockEvent] = []
     private var durableLSN: UInt64
     private var idleTimer: DispatchSourceTimer?
-    private var shutdownDone: (@Sendable () -> Void)?
+    private var shutdownDone: (@Sendable (_ durable: Bool) -> Void)?
+    /// Wrong AUTH tokens per peer address, across connections.
+    private var authLimiter: AuthFailureLimiter
     /// The data directory's lock, released when the server stops.
     private var lockFD: Int32
 
@@ -65,6 +67,7 @@ public actor Server {
         self.store = store
         self.parser = CommandParser(menu: config.menu)
         self.durableLSN = durableLSN
+        self.authLimiter = AuthFailureLimiter(policy: config.authFailurePolicy)
         var hello: [UInt8] = []
         Wire.hello(to: &hello)
         helloLine = hello
@@ -143,7 +146,7 @@ public actor Server {
                 }
             }
             guard state == .running, connections.count < config.maxClients else {
-                if state == .running { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached") }
+                if state == .running { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached", category: .busy) }
                 Server.busyLine.withUnsafeBytes { _ = Socket.send(fd, $0) }
                 Glibc.close(fd)
                 continue
@@ -178,7 +181,7 @@ public actor Server {
         nextID += 1
         let conn = Connection(id: id, fd: fd, peer: peer, isManager: config.managerToken == nil, now: now())
         connections[id] = conn
-        Log.info("connect \(peer) (clients: \(connections.count))")
+        Log.info("connect \(peer) (clients: \(connections.count))", category: .connections)
         poller?.add(fd: fd, id: id)
         // The greeting reflects no state: it need not wait for the journal.
         helloLine.withUnsafeBytes { send(conn, $0, gate: 0) }
@@ -245,7 +248,7 @@ public actor Server {
                 error.append(to: &batch.out)
                 if error.code == .forbidden { logRefusal(conn, "FORBIDDEN for \(conn.peer): \(error.message)") }
                 if hangUp {
-                    Log.warning("closing \(conn.peer): \(error.message)")
+                    Log.warning("closing \(conn.peer): \(error.message)", category: .refusals)
                     conn.closing = true
                 }
             }
@@ -256,7 +259,7 @@ public actor Server {
         runStore(&batch, conn)
         if framing == .lineTooLong && !conn.closing {
             ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing").append(to: &batch.out)
-            Log.warning("closing \(conn.peer): line too long")
+            Log.warning("closing \(conn.peer): line too long", category: .refusals)
             conn.closing = true
         }
         if !batch.out.isEmpty {
@@ -319,6 +322,14 @@ public actor Server {
             ProtocolError(.authFailed, "no manager token is configured").append(to: &out)
             return
         }
+        let address = AuthFailureLimiter.address(ofPeer: conn.peer)
+        let now = config.authClock()
+        if case .refuse(let seconds) = authLimiter.decide(address: address, now: now) {
+            conn.authFailures += 1
+            conn.closing = conn.authFailures >= 3
+            ProtocolError(.authFailed, "too many failures, retry in \(seconds) s\(conn.closing ? "; closing" : "")").append(to: &out)
+            return
+        }
         if constantTimeEqual(token, expected) {
             conn.isManager = true
             conn.authFailures = 0
@@ -327,6 +338,10 @@ public actor Server {
         }
         conn.authFailures += 1
         logRefusal(conn, "AUTH refused for \(conn.peer) (failure \(conn.authFailures) of 3)")
+        if let seconds = authLimiter.recordFailure(address: address, now: now) {
+            Log.warning("AUTH from \(address): \(authLimiter.policy.maxFailures) wrong tokens within \(authLimiter.policy.windowNanoseconds / 1_000_000_000) s; its AUTH is refused unchecked for \(seconds) s",
+                        category: .refusals)
+        }
         if conn.authFailures >= 3 {
             ProtocolError(.authFailed, "wrong token; 3 failures, closing").append(to: &out)
             conn.closing = true
@@ -341,7 +356,8 @@ public actor Server {
         conn.refusalsLogged += 1
         let n = conn.refusalsLogged
         if n <= 20 || n % 1000 == 0 {
-            Log.warning(message + (n == 20 ? " (further refusals on this connection: every 1000th)" : n > 20 ? " (refusal \(n))" : ""))
+            Log.warning(message + (n == 20 ? " (further refusals on this connection: every 1000th)" : n > 20 ? " (refusal \(n))" : ""),
+                        category: .refusals)
         }
     }
 
@@ -488,7 +504,7 @@ public actor Server {
 
     private func checkOutputCap(_ conn: Connection) {
         guard conn.outbox.pendingBytes > config.maxOutputBytes, !conn.closed else { return }
-        Log.warning("disconnecting slow client \(conn.peer): \(conn.outbox.pendingBytes) bytes of output pending (limit \(config.maxOutputBytes))")
+        Log.warning("disconnecting slow client \(conn.peer): \(conn.outbox.pendingBytes) bytes of output pending (limit \(config.maxOutputBytes))", category: .refusals)
         close(conn, reason: "slow consumer")
     }
 
@@ -548,7 +564,7 @@ public actor Server {
         // A descriptor just came free: if accepting was paused for lack of them, try again now
         // rather than only when the back-off timer fires.
         if listenerPaused { resumeAccepting() }
-        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))")
+        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
         if state == .draining { checkDrained() }
     }
 
@@ -576,8 +592,9 @@ public actor Server {
     // MARK: - Shutdown
 
     /// Graceful shutdown: stop accepting, tell every client, finish the commands already received,
-    /// make everything durable, then close. `done` runs once all of that is over (or at `deadline`).
-    public func shutdown(deadline: Double = 1.5, done: @escaping @Sendable () -> Void) {
+    /// make everything durable, then close. `done` runs once all of that is over (or at `deadline`),
+    /// told whether the journal was made durable (false: the disk never answered; exit non-zero).
+    public func shutdown(deadline: Double = 1.5, done: @escaping @Sendable (_ durable: Bool) -> Void) {
         guard state == .running else { return }
         state = .draining
         shutdownDone = done
@@ -590,7 +607,7 @@ public actor Server {
         listenerSource = nil
         acceptResumeTimer?.cancel()
         idleTimer?.cancel()
-        Log.info("shutting down: \(connections.count) clients, flushing replies and the journal")
+        Log.lifecycle("shutting down: \(connections.count) clients, flushing replies and the journal")
         let gate = store.assumeIsolated { $0.lastLSN }
         for conn in connections.values {
             stopReading(conn)
@@ -607,7 +624,7 @@ public actor Server {
     public func stop() async {
         guard state == .running else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            shutdown { continuation.resume() }
+            shutdown { _ in continuation.resume() }
         }
     }
 
@@ -615,19 +632,19 @@ public actor Server {
         guard state == .draining, connections.isEmpty else { return }
         let durable = store.assumeIsolated { $0.durableLSN == $0.lastLSN }
         guard durable else { return }
-        finishShutdown()
+        finishShutdown(durable: true)
     }
 
     private func forceStop(retries: Int = 0) {
         guard state == .draining else { return }
         for conn in connections.values { close(conn, reason: "shutdown") }
         if store.assumeIsolated({ $0.durableLSN == $0.lastLSN }) {
-            finishShutdown()
+            finishShutdown(durable: true)
         } else if retries >= 8 {
             // The disk has not answered for a while. What is not synced was never acknowledged,
             // so stopping now loses nothing a client was told.
-            Log.warning("shutdown: the last journal write is still running; stopping without it (it was never acknowledged)")
-            finishShutdown()
+            Log.error("shutdown: the last journal write is still running; stopping without it (it was never acknowledged)")
+            finishShutdown(durable: false)
         } else {
             // The last journal write is still running: give it a moment more.
             executor.queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
@@ -636,7 +653,7 @@ public actor Server {
         }
     }
 
-    private func finishShutdown() {
+    private func finishShutdown(durable: Bool) {
         state = .stopped
         poller?.source.cancel()
         poller = nil
@@ -644,10 +661,10 @@ public actor Server {
             Glibc.close(lockFD)
             lockFD = -1
         }
-        Log.info("stopped")
+        Log.lifecycle("stopped")
         let done = shutdownDone
         shutdownDone = nil
-        done?()
+        done?(durable)
     }
 
     private func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
