@@ -56,6 +56,9 @@ public enum CommandLineOptions {
           --help                   this text
           --version                the version
 
+        Exit status: 0 clean stop; 1 cannot start, or a second signal; 2 bad flags, menu or token;
+        3 the journal could not be written or made durable (also at shutdown).
+
         Limits: lines up to \(Limits.maxLineBytes) bytes; ORDER count 1-\(Limits.maxOrderCount); stock 0-\(Limits.maxStock) per fruit;
         \(Limits.rememberedKeys) idempotency keys remembered; SINCE replays the last \(Limits.historyEvents) changes.
         """

@@ -62,10 +62,6 @@ public enum Log {
         set { state.withLock { $0.level = newValue } }
     }
 
-    public static func debug(_ message: String, category: Category? = nil) {
-        log(.debug, "", message, category)
-    }
-
     public static func info(_ message: String, category: Category? = nil) {
         log(.info, "", message, category)
     }
