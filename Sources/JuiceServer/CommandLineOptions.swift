@@ -40,11 +40,24 @@ public enum CommandLineOptions {
           --print-menu             print the menu (default or --menu) as a JSON starting file and exit
           --accept-menu-change     start even if the menu drops a fruit the data still has in stock
         Security:
-          --manager-token-file PATH  read the manager token from a file (or set JUICE_MANAGER_TOKEN).
-                                   With a token, RESTOCK and SET need "AUTH <token>" first.
+          --manager-token-file PATH  read the manager token from the first line of a file (trimmed),
+                                   or set JUICE_MANAGER_TOKEN. With a token, RESTOCK and SET need
+                                   "AUTH <token>" first. A token AUTH cannot carry (spaces, control
+                                   characters, not UTF-8, too long) is refused at start.
+                                   \(AuthFailureLimiter.Policy().maxFailures) wrong tokens from one address within \(AuthFailureLimiter.Policy().windowNanoseconds / 1_000_000_000) s: its AUTH is
+                                   refused unchecked until that minute is over.
+        Logging (stderr):
+          --log-level LEVEL        error, warn, info or debug (default info). Start/stop lines and
+                                   errors are always written; warn adds refusals and dropped clients,
+                                   info adds connects and disconnects. Lines a client can repeat
+                                   (connects, refusals, busy) are limited to \(LogThrottle.perWindow) a second per kind,
+                                   then one "N similar lines suppressed" line; debug lifts that limit.
         Other:
           --help                   this text
           --version                the version
+
+        Exit status: 0 clean stop; 1 cannot start, or a second signal; 2 bad flags, menu or token;
+        3 the journal could not be written or made durable (also at shutdown).
 
         Limits: lines up to \(Limits.maxLineBytes) bytes; ORDER count 1-\(Limits.maxOrderCount); stock 0-\(Limits.maxStock) per fruit;
         \(Limits.rememberedKeys) idempotency keys remembered; SINCE replays the last \(Limits.historyEvents) changes.
@@ -88,7 +101,7 @@ public enum CommandLineOptions {
             case "--accept-menu-change":
                 config.acceptMenuChange = true
             case "--host", "--port", "--data", "--initial-stock", "--max-clients", "--max-output-bytes", "--idle-timeout",
-                 "--journal-max-bytes", "--manager-token-file", "--menu":
+                 "--journal-max-bytes", "--manager-token-file", "--menu", "--log-level":
                 guard let v = value(flag) else { return fail("\(flag) needs a value") }
                 switch flag {
                 case "--host":
@@ -118,6 +131,11 @@ public enum CommandLineOptions {
                     config.journalMaxBytes = n
                 case "--manager-token-file":
                     tokenFile = v
+                case "--log-level":
+                    guard let level = LogLevel(name: v) else {
+                        return fail("--log-level must be one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")), not '\(v)'")
+                    }
+                    config.logLevel = level
                 default:
                     menuFile = v
                 }
@@ -138,17 +156,15 @@ public enum CommandLineOptions {
         if printMenu { return .success(.printMenu(config.menu)) }
         config.initialStockOverridesMenu = initialStockGiven
         if let tokenFile {
-            guard let data = FileManager.default.contents(atPath: tokenFile) else {
-                return fail("cannot read --manager-token-file \(tokenFile)")
+            switch ManagerToken.read(file: tokenFile) {
+            case .success(let token): config.managerToken = token
+            case .failure(let error): return .failure(error)
             }
-            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !token.isEmpty else { return fail("--manager-token-file \(tokenFile) is empty") }
-            config.managerToken = Array(token.utf8)
         } else if let token = environment["JUICE_MANAGER_TOKEN"], !token.isEmpty {
             config.managerToken = Array(token.utf8)
         }
-        if let token = config.managerToken, token.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
-            return fail("the manager token may not contain spaces or control characters: AUTH takes it as one token")
+        if let token = config.managerToken, let problem = ManagerToken.problem(token) {
+            return fail(problem)
         }
         if config.managerToken == nil && !Socket.isLoopback(config.host) {
             return fail("refusing to listen on \(config.host) without a manager token: anyone on the network could change stock. Set JUICE_MANAGER_TOKEN (or --manager-token-file), or use a loopback address")

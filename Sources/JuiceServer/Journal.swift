@@ -67,6 +67,7 @@ final class Journal: @unchecked Sendable {
             }
             end += bytes.count
             syncQueue.async { [fd, path] in
+                JournalTestHook.beforeSync()
                 if fdatasync(fd) != 0 {
                     Journal.fail("fdatasync of journal \(path) failed: \(String(cString: strerror(errno)))")
                 }

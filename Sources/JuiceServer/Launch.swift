@@ -15,7 +15,7 @@ extension Server {
         let opened = try Storage.open(config, initialStock: initialStock)
         let store = FruitStore(executor: executor, ledger: opened.ledger, journal: opened.journal, recovered: opened.recovered,
                                journalBytes: opened.journalBytes, journalMaxBytes: config.journalMaxBytes)
-        Log.info("data directory \(config.dataDirectory!): recovered seq=\(opened.ledger.seq) (journal position \(opened.recovered.lsn))")
+        Log.lifecycle("data directory \(config.dataDirectory!): recovered seq=\(opened.ledger.seq) (journal position \(opened.recovered.lsn))")
         return Server(config: config, executor: executor, store: store, durableLSN: opened.recovered.lsn, lockFD: opened.lockFD)
     }
 }

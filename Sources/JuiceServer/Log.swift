@@ -1,18 +1,110 @@
 import Glibc
+import Synchronization
+
+/// How much the server logs (`--log-level`). Start and stop lines and errors are always written.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    /// Errors (and start/stop lines) only.
+    case error
+    /// Also warnings: refusals, dropped clients, torn journal records.
+    case warn
+    /// Also connects, disconnects and compactions (the default).
+    case info
+    /// Everything, with no rate limit on the lines clients can cause (for a test bench).
+    case debug
+
+    public init?(name: String) {
+        guard let level = LogLevel.allCases.first(where: { $0.name == name }) else { return nil }
+        self = level
+    }
+
+    public var name: String {
+        switch self {
+        case .error: "error"
+        case .warn: "warn"
+        case .info: "info"
+        case .debug: "debug"
+        }
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+}
 
 /// Timestamped lines on stderr: connects, disconnects, refusals and errors. One `write` per
 /// line, so lines from the loop and the journal thread never interleave mid-line.
+///
+/// Lines a client can cause at will (a `Category`) are rate-limited, each kind on its own
+/// (`LogThrottle`): a flood of connects or refusals writes a few lines a second and then one
+/// "N similar lines suppressed" line. Errors and start/stop lines are never limited.
 public enum Log {
-    public static func info(_ message: String) {
-        emit("", message)
+    /// The kinds of line a client can repeat as often as it likes.
+    public enum Category: Int, CaseIterable, Sendable {
+        case connections, refusals, busy
+
+        var name: String {
+            switch self {
+            case .connections: "connect/disconnect"
+            case .refusals: "refusal"
+            case .busy: "max clients"
+            }
+        }
     }
 
-    public static func warning(_ message: String) {
-        emit("warning: ", message)
+    private struct State {
+        var level = LogLevel.info
+        var throttles = Array(repeating: LogThrottle(), count: Category.allCases.count)
     }
 
+    // Called from the loop and from the journal's threads.
+    private static let state = Mutex(State())
+
+    public static var level: LogLevel {
+        get { state.withLock { $0.level } }
+        set { state.withLock { $0.level = newValue } }
+    }
+
+    public static func info(_ message: String, category: Category? = nil) {
+        log(.info, "", message, category)
+    }
+
+    public static func warning(_ message: String, category: Category? = nil) {
+        log(.warn, "warning: ", message, category)
+    }
+
+    /// Errors: written at every level, never limited, after any count of suppressed lines.
     public static func error(_ message: String) {
-        emit("error: ", message)
+        log(.error, "error: ", message, nil, reportAll: true)
+    }
+
+    /// Start and stop lines: the same.
+    public static func lifecycle(_ message: String) {
+        log(.error, "", message, nil, reportAll: true)
+    }
+
+    private static func log(_ level: LogLevel, _ prefix: String, _ message: String, _ category: Category?, reportAll: Bool = false) {
+        let now = monotonicNow()
+        // Decide under the lock, write outside it: a slow stderr must not hold up the other thread.
+        let (write, reports) = state.withLock { s -> (Bool, [(Category, Int)]) in
+            var reports: [(Category, Int)] = []
+            for kind in Category.allCases {
+                let report = reportAll ? s.throttles[kind.rawValue].takeReportNow() : s.throttles[kind.rawValue].takeReport(now: now)
+                if let n = report { reports.append((kind, n)) }
+            }
+            guard level <= s.level else { return (false, reports) }
+            guard let category, s.level < .debug else { return (true, reports) }
+            let (admitted, report) = s.throttles[category.rawValue].admit(now: now)
+            if let report { reports.append((category, report)) }
+            return (admitted, reports)
+        }
+        for (kind, n) in reports {
+            emit("warning: ", "\(n) similar lines suppressed (\(kind.name) lines: at most \(LogThrottle.perWindow) a second are logged)")
+        }
+        if write { emit(prefix, message) }
+    }
+
+    private static func monotonicNow() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 
     private static func emit(_ level: String, _ message: String) {

@@ -1,3 +1,4 @@
+import Dispatch
 import JuiceCore
 
 /// Everything the server is told at start. Defaults are the documented ones (`--help`).
@@ -22,6 +23,13 @@ public struct ServerConfig: Sendable {
     public var menu: Menu = .standard
     /// Start even if the menu drops a fruit the data directory still has in stock.
     public var acceptMenuChange = false
+    /// How much is logged (`--log-level`).
+    public var logLevel = LogLevel.info
+    /// How many wrong AUTH tokens one peer address may send, across connections, and for how long.
+    public var authFailurePolicy = AuthFailureLimiter.Policy()
+    /// The monotonic clock (nanoseconds) that AUTH failures are timed by: tests move it
+    /// rather than wait a minute.
+    var authClock: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
 
     public init() {}
 }

@@ -24,6 +24,7 @@ case .success(.run(let parsed)):
     config = parsed
 }
 
+Log.level = config.logLevel
 // A peer that vanished must cost us one connection, never the process.
 signal(SIGPIPE, SIG_IGN)
 config.maxClients = FileLimit.fit(maxClients: config.maxClients)
@@ -45,11 +46,12 @@ nonisolated(unsafe) var stopping = false
 for source in signals {
     source.setEventHandler {
         if stopping {
-            Log.info("second signal: exiting now")
+            Log.lifecycle("second signal: exiting now")
             exit(1)
         }
         stopping = true
         Task {
+            // 3, as for a failed journal write: a supervisor must not take this stop for a clean one.
             await server.shutdown { durable in exit(durable ? 0 : 3) }
         }
     }
@@ -63,7 +65,7 @@ Task {
         // (a plain write: FileHandle traps when stdout is closed or a broken pipe)
         let line = Array("juice-server listening on \(config.host):\(port)\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        Log.info("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
+        Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {
         Log.error("cannot listen on \(config.host):\(config.port): \(error)")
         exit(1)

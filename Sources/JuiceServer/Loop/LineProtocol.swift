@@ -31,10 +31,10 @@ final class LineProtocol {
     /// Rounds of deferred work per wake-up before others get their turn.
     static let roundsPerTurn = 16
 
-    init(store: FruitStore, menu: Menu, managerToken: [UInt8]?, output: OutputPath, fanOut: FanOut) {
+    init(store: FruitStore, menu: Menu, session: SessionCommands, output: OutputPath, fanOut: FanOut) {
         self.store = store
         self.parser = CommandParser(menu: menu)
-        self.session = SessionCommands(menu: menu, managerToken: managerToken)
+        self.session = session
         self.output = output
         self.fanOut = fanOut
         self.outputBudget = min(LineProtocol.defaultBudget, output.maxOutputBytes / 4)
@@ -102,7 +102,7 @@ final class LineProtocol {
                     session.logRefusal(&conn.session, "FORBIDDEN for \(conn.peer): \(error.message)")
                 }
                 if hangUp {
-                    Log.warning("closing \(conn.peer): \(error.message)")
+                    Log.warning("closing \(conn.peer): \(error.message)", category: .refusals)
                     conn.phase = .closing
                 }
             }
@@ -114,7 +114,7 @@ final class LineProtocol {
         runStore(&batch, conn)
         if progress.outcome == .lineTooLong && !conn.isFinishing {
             Wire.lineTooLong.append(to: &batch.out)
-            Log.warning("closing \(conn.peer): line too long")
+            Log.warning("closing \(conn.peer): line too long", category: .refusals)
             conn.phase = .closing
         }
         if !batch.out.isEmpty { output.send(conn, batch.out, waitingFor: batch.gate) }

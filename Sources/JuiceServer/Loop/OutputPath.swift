@@ -107,7 +107,7 @@ final class OutputPath {
 
     private func checkCap(_ conn: Connection) {
         guard conn.outbox.pendingBytes > maxOutputBytes, !conn.isClosed else { return }
-        Log.warning("disconnecting slow client \(conn.peer): \(conn.outbox.pendingBytes) bytes of output pending (limit \(maxOutputBytes))")
+        Log.warning("disconnecting slow client \(conn.peer): \(conn.outbox.pendingBytes) bytes of output pending (limit \(maxOutputBytes))", category: .refusals)
         onFailure(conn, "slow consumer")
     }
 }

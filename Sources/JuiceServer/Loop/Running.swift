@@ -38,7 +38,9 @@ final class Running: @unchecked Sendable {
         output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
         // Everything recovered is on disk: a catch-up may run up to it.
         fanOut = FanOut(queue: queue, output: output, seq: store.assumeIsolated { $0.ledger.seq })
-        lines = LineProtocol(store: store, menu: config.menu, managerToken: config.managerToken, output: output, fanOut: fanOut)
+        let session = SessionCommands(menu: config.menu, managerToken: config.managerToken,
+                                      authFailurePolicy: config.authFailurePolicy, clock: config.authClock)
+        lines = LineProtocol(store: store, menu: config.menu, session: session, output: output, fanOut: fanOut)
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
@@ -65,7 +67,7 @@ final class Running: @unchecked Sendable {
 
     private func accepted(fd: Int32, peer: String) {
         guard accepting, connections.count < config.maxClients else {
-            if accepting { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached") }
+            if accepting { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached", category: .busy) }
             Wire.busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
             Glibc.close(fd)
             return
@@ -76,7 +78,7 @@ final class Running: @unchecked Sendable {
         let conn = Connection(id: id, fd: fd, peer: peer, isManager: config.managerToken == nil,
                               now: DispatchTime.now().uptimeNanoseconds)
         connections[id] = conn
-        Log.info("connect \(peer) (clients: \(connections.count))")
+        Log.info("connect \(peer) (clients: \(connections.count))", category: .connections)
         poller.add(fd: fd, id: id)
         lines.greet(conn)
     }
@@ -151,7 +153,7 @@ final class Running: @unchecked Sendable {
         poller.remove(fd: conn.fd)
         Glibc.close(conn.fd)
         acceptor.descriptorFreed()
-        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))")
+        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
         onClose()
     }
 

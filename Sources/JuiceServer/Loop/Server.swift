@@ -86,7 +86,7 @@ public actor Server {
     public func shutdown(deadline: Double = 1.5, done: @escaping @Sendable (_ durable: Bool) -> Void) {
         guard case .running(let running) = state else { return }
         state = .draining(running, done: done)
-        Log.info("shutting down: \(running.connections.count) clients, flushing replies and the journal")
+        Log.lifecycle("shutting down: \(running.connections.count) clients, flushing replies and the journal")
         running.beginDrain(byeAfter: store.assumeIsolated { $0.lastLSN })
         executor.queue.asyncAfter(deadline: .now() + deadline) { [weak self] in
             self?.assumeIsolated { $0.forceStop() }
@@ -117,7 +117,7 @@ public actor Server {
         } else if retries >= 8 {
             // The disk has not answered for a while. What is not synced was never acknowledged,
             // so stopping now loses nothing a client was told; but the stop was not clean.
-            Log.warning("shutdown: the last journal write is still running; stopping without it (it was never acknowledged)")
+            Log.error("shutdown: the last journal write is still running; stopping without it (it was never acknowledged)")
             finish(durable: false)
         } else {
             // The last journal write is still running: give it a moment more.
@@ -135,7 +135,7 @@ public actor Server {
             Glibc.close(lockFD)
             lockFD = -1
         }
-        Log.info("stopped")
+        Log.lifecycle("stopped")
         done(durable)
     }
 }

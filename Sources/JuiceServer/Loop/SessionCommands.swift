@@ -11,8 +11,9 @@ struct SessionState {
 
 /// The commands a connection answers without the store (HELP, PING, MENU, EVENTS, AUTH, QUIT)
 /// and the AUTH policy: from a command and the session to reply bytes and what the connection
-/// does next. No sockets here; the line protocol applies the outcome.
-struct SessionCommands {
+/// does next. No sockets here; the line protocol applies the outcome. One instance serves every
+/// connection: wrong tokens are counted per peer address across connections.
+final class SessionCommands {
     /// What the connection must do after the reply.
     enum Outcome: Equatable {
         case none
@@ -29,8 +30,16 @@ struct SessionCommands {
     private let menuLine: [UInt8]
     private let menuAliasesLine: [UInt8]
 
-    init(menu: Menu, managerToken: [UInt8]?) {
+    /// Wrong AUTH tokens per peer address, across connections.
+    private var authLimiter: AuthFailureLimiter
+    /// Monotonic nanoseconds; tests move it rather than wait a minute.
+    private let clock: @Sendable () -> UInt64
+
+    init(menu: Menu, managerToken: [UInt8]?, authFailurePolicy: AuthFailureLimiter.Policy = .init(),
+         clock: @escaping @Sendable () -> UInt64) {
         self.managerToken = managerToken
+        self.authLimiter = AuthFailureLimiter(policy: authFailurePolicy)
+        self.clock = clock
         helpLine = Wire.help
         menuLine = Wire.menuReply(menu)
         menuAliasesLine = Wire.menuAliasesReply(menu)
@@ -65,6 +74,15 @@ struct SessionCommands {
             Wire.noManagerToken.append(to: &out)
             return .none
         }
+        let address = AuthFailureLimiter.address(ofPeer: peer)
+        let now = clock()
+        if case .refuse(let seconds) = authLimiter.decide(address: address, now: now) {
+            // Refused unchecked; it still counts toward this connection's limit.
+            session.authFailures += 1
+            let closing = session.authFailures >= Self.maxAuthFailures
+            ProtocolError(.authFailed, "too many failures, retry in \(seconds) s\(closing ? "; closing" : "")").append(to: &out)
+            return closing ? .close : .none
+        }
         if constantTimeEqual(token, expected) {
             session.isManager = true
             session.authFailures = 0
@@ -73,6 +91,10 @@ struct SessionCommands {
         }
         session.authFailures += 1
         logRefusal(&session, "AUTH refused for \(peer) (failure \(session.authFailures) of \(Self.maxAuthFailures))")
+        if let seconds = authLimiter.recordFailure(address: address, now: now) {
+            Log.warning("AUTH from \(address): \(authLimiter.policy.maxFailures) wrong tokens within \(authLimiter.policy.windowNanoseconds / 1_000_000_000) s; its AUTH is refused unchecked for \(seconds) s",
+                        category: .refusals)
+        }
         if session.authFailures >= Self.maxAuthFailures {
             Wire.wrongToken(closing: true).append(to: &out)
             return .close
@@ -87,7 +109,8 @@ struct SessionCommands {
         session.refusalsLogged += 1
         let n = session.refusalsLogged
         if n <= 20 || n % 1000 == 0 {
-            Log.warning(message + (n == 20 ? " (further refusals on this connection: every 1000th)" : n > 20 ? " (refusal \(n))" : ""))
+            Log.warning(message + (n == 20 ? " (further refusals on this connection: every 1000th)" : n > 20 ? " (refusal \(n))" : ""),
+                        category: .refusals)
         }
     }
 }
