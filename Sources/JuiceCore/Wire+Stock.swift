@@ -6,9 +6,12 @@ public struct WireFragments: Sendable {
     let fruitValue: [[UInt8]]
     /// `"OK ORDER <juice> "` for each juice of the menu.
     let orderReplyPrefix: [[UInt8]]
+    /// `"<fruit>":` for each fruit, for the event stream's JSON.
+    let jsonFruitKey: [[UInt8]]
 
     init(fruits: [Fruit], juices: [Juice]) {
         fruitValue = fruits.map { Array(" \($0.name)=".utf8) }
+        jsonFruitKey = Wire.jsonFruitKeys(fruits)
         orderReplyPrefix = juices.map { Array("OK ORDER \($0.name) ".utf8) }
     }
 }

@@ -1,12 +1,41 @@
 import Dispatch
 import JuiceCore
 
-/// A stock change on its way to the displays: its line is encoded once and shared by every
-/// connection's outbox. `lsn` is the journal position that must be durable before it is sent.
+/// A stock change on its way to the displays: its `EVENT STOCK` line is encoded once and shared
+/// by every connection's outbox (the event-stream form is encoded when a browser needs it).
+/// `lsn` is the journal position that must be durable before it is sent.
 struct StockEvent: Sendable {
     let seq: UInt64
     let lsn: UInt64
+    let touched: [FruitValue]
     let line: [UInt8]
+
+    init(_ change: Change, lsn: UInt64, menu: Menu) {
+        seq = change.seq
+        self.lsn = lsn
+        touched = change.touched
+        var line: [UInt8] = []
+        Wire.appendEvent(seq: change.seq, change.touched, menu: menu, to: &line)
+        self.line = line
+    }
+
+    /// Its bytes in a client's format.
+    func bytes(_ format: EventFormat, menu: Menu) -> [UInt8] {
+        switch format {
+        case .line:
+            return line
+        case .stream:
+            var out: [UInt8] = []
+            Wire.appendStreamEvent(seq: seq, touched, menu: menu, to: &out)
+            return out
+        }
+    }
+}
+
+/// How a client takes its events: `EVENT STOCK` lines (the TCP protocol) or event-stream
+/// messages (browsers, over HTTP).
+enum EventFormat: Sendable {
+    case line, stream
 }
 
 /// What one run of store commands produced for a connection.
@@ -149,10 +178,9 @@ actor FruitStore {
     private func applied(_ change: Change, into result: inout StoreReplies) {
         Wire.appendReply(for: change, menu: menu, to: &result.out)
         if journal != nil { record(journalRecord(for: change, lsn: lastLSN + 1)) }
-        var line: [UInt8] = []
-        Wire.appendEvent(seq: change.seq, change.touched, menu: menu, to: &line)
-        history.append(seq: change.seq, line: line)
-        result.events.append(StockEvent(seq: change.seq, lsn: lastLSN, line: line))
+        let event = StockEvent(change, lsn: lastLSN, menu: menu)
+        history.append(event)
+        result.events.append(event)
     }
 
     private func journalRecord(for change: Change, lsn: UInt64) -> JournalRecord {
@@ -183,14 +211,18 @@ actor FruitStore {
         result.eventsFrom = current + 1
     }
 
-    /// Appends history lines from seq `next` on, up to seq `limit`, until `out` holds `budget`
-    /// bytes. Returns the next seq to send, or nil if the history no longer holds `next` (the
-    /// client fell more than `Limits.historyEvents` changes behind).
-    func appendHistory(from next: UInt64, through limit: UInt64, budget: Int, to out: inout [UInt8]) -> UInt64? {
+    /// Appends history events from seq `next` on, up to seq `limit`, in `format`, until `out`
+    /// holds `budget` bytes. Returns the next seq to send, or nil if the history no longer holds
+    /// `next` (the client fell more than `Limits.historyEvents` changes behind).
+    func appendHistory(from next: UInt64, through limit: UInt64, format: EventFormat, budget: Int,
+                       to out: inout [UInt8]) -> UInt64? {
         var seq = next
         while seq <= limit && out.count < budget {
-            guard let line = history.line(seq: seq) else { return nil }
-            out.append(contentsOf: line)
+            guard let event = history.event(seq: seq) else { return nil }
+            switch format {
+            case .line: out.append(contentsOf: event.line)
+            case .stream: Wire.appendStreamEvent(seq: seq, event.touched, menu: menu, to: &out)
+            }
             seq += 1
         }
         return seq
@@ -198,10 +230,28 @@ actor FruitStore {
 
     /// The full-state event at the current seq and the journal position it must wait for: what
     /// a catch-up that fell out of the history gets instead, as SINCE does.
-    func fullEvent() -> (line: [UInt8], seq: UInt64, gate: UInt64) {
-        var line: [UInt8] = []
-        Wire.appendFullEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &line)
-        return (line, ledger.seq, lastLSN)
+    func fullEvent(_ format: EventFormat) -> (bytes: [UInt8], seq: UInt64, gate: UInt64) {
+        var out: [UInt8] = []
+        switch format {
+        case .line: Wire.appendFullEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
+        case .stream: Wire.appendFullStreamEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
+        }
+        return (out, ledger.seq, lastLSN)
+    }
+
+    /// Where a browser's event stream starts. Without `lastEventID`: one full-state message.
+    /// With it: the changes after it, as `SINCE` would (a catch-up streamed from the history),
+    /// or one full-state message if the history cannot reach (or the id is ahead of the store).
+    func openStream(after lastEventID: UInt64?) -> StoreReplies {
+        var result = StoreReplies(out: [], gate: lastLSN)
+        let current = ledger.seq
+        if let after = lastEventID, history.reaches(after: after, current: current) {
+            if after < current { result.catchUp = CatchUp(next: after + 1, through: current) }
+        } else {
+            Wire.appendFullStreamEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
+        }
+        result.eventsFrom = current + 1
+        return result
     }
 
     private func appendStats(_ context: StatsContext, to out: inout [UInt8]) {

@@ -140,8 +140,6 @@ struct Recovery {
 
     private mutating func apply(_ change: Change) {
         ledger.replay(change)
-        var line: [UInt8] = []
-        Wire.appendEvent(seq: change.seq, change.touched, menu: ledger.menu, to: &line)
-        history.append(seq: change.seq, line: line)
+        history.append(StockEvent(change, lsn: 0, menu: ledger.menu))
     }
 }

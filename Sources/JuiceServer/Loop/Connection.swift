@@ -15,6 +15,14 @@ final class Connection {
         case closed
     }
 
+    enum Kind: Equatable {
+        case line
+        /// An HTTP connection until its request is answered (or becomes an event stream).
+        case http
+        /// A browser's event stream: it only listens.
+        case eventStream
+    }
+
     /// What the poller was last told to watch the socket for.
     struct Interest: Equatable {
         var read = true
@@ -42,6 +50,10 @@ final class Connection {
     /// A SINCE catch-up being streamed; the commands after the SINCE wait for it.
     var catchUp: CatchUp?
 
+    /// What it speaks: the line protocol, or HTTP (one request, or an event stream).
+    var kind: Kind
+    /// How it takes events: `EVENT STOCK` lines, or event-stream messages.
+    var eventFormat = EventFormat.line
     var eventsOn = true
     /// Live events with a lower seq are skipped: a SINCE already sent them.
     var eventsFrom: UInt64 = 0
@@ -50,8 +62,9 @@ final class Connection {
     var dirty = false
     var lastInput: UInt64
 
-    init(id: UInt64, fd: Int32, peer: String, isManager: Bool, now: UInt64) {
+    init(id: UInt64, fd: Int32, peer: String, kind: Kind = .line, isManager: Bool, now: UInt64) {
         self.id = id
+        self.kind = kind
         self.fd = fd
         self.peer = peer
         self.session = SessionState(isManager: isManager)

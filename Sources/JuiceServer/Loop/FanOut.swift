@@ -1,4 +1,5 @@
 import Dispatch
+import JuiceCore
 
 /// Broadcasts each change to every display, and writes queued output in passes. A publisher
 /// never waits on a subscriber: a display whose socket is full only queues, and the output
@@ -12,6 +13,7 @@ final class FanOut: @unchecked Sendable {
     // @unchecked: loop-confined; every method runs on `queue` (the loop).
     private let queue: DispatchQueue
     private let output: OutputPath
+    private let menu: Menu
     /// Connections with output queued since the last pass.
     private var dirty: [Connection] = []
     private var passScheduled = false
@@ -23,9 +25,10 @@ final class FanOut: @unchecked Sendable {
 
     static let flushSlice = 128
 
-    init(queue: DispatchQueue, output: OutputPath, seq: UInt64) {
+    init(queue: DispatchQueue, output: OutputPath, menu: Menu, seq: UInt64) {
         self.queue = queue
         self.output = output
+        self.menu = menu
         self.lastBroadcastSeq = seq
     }
 
@@ -35,9 +38,19 @@ final class FanOut: @unchecked Sendable {
         lastBroadcastSeq = last.seq
         // A display in a SINCE catch-up is skipped: its catch-up streams these from the
         // history after the lines it still owes, in order.
+        // The event-stream form is encoded once per event, and only if a browser listens.
+        var streamForm: [[UInt8]]?
         for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isFinishing {
-            for event in events where event.seq >= conn.eventsFrom {
-                if output.enqueue(conn, event.line) { markDirty(conn) }
+            for (i, event) in events.enumerated() where event.seq >= conn.eventsFrom {
+                let bytes: [UInt8]
+                switch conn.eventFormat {
+                case .line:
+                    bytes = event.line
+                case .stream:
+                    if streamForm == nil { streamForm = events.map { $0.bytes(.stream, menu: menu) } }
+                    bytes = streamForm![i]
+                }
+                if output.enqueue(conn, bytes) { markDirty(conn) }
                 if conn.isClosed { break }
             }
         }

@@ -12,6 +12,7 @@ final class LineProtocol {
     private let session: SessionCommands
     private let output: OutputPath
     private let fanOut: FanOut
+    private let catchUp: CatchUpStream
     /// Commands stop running for a client once this much of its output is pending (replies
     /// waiting for its socket or for the journal), and go on once it is down to a quarter.
     let outputBudget: Int
@@ -26,8 +27,6 @@ final class LineProtocol {
     /// Store commands run together in one call (one actor entry per run, not per line), at
     /// most this many, so the output budget is checked at least this often.
     static let storeRunMax = 64
-    /// A catch-up is streamed in pieces of this size, each once the last one is mostly out.
-    static let catchUpChunk = 32 * 1024
     /// Rounds of deferred work per wake-up before others get their turn.
     static let roundsPerTurn = 16
 
@@ -37,6 +36,7 @@ final class LineProtocol {
         self.session = session
         self.output = output
         self.fanOut = fanOut
+        self.catchUp = CatchUpStream(store: store, output: output, fanOut: fanOut)
         self.outputBudget = min(LineProtocol.defaultBudget, output.maxOutputBytes / 4)
     }
 
@@ -152,8 +152,8 @@ final class LineProtocol {
             }
             rounds += 1
             if conn.catchUp != nil {
-                guard pending < LineProtocol.catchUpChunk else { break }
-                streamCatchUp(conn)
+                guard pending < CatchUpStream.chunk else { break }
+                catchUp.sendNext(conn)
             } else if conn.hasDeferredInput {
                 guard !conn.throttled else { break }
                 let input = conn.deferred
@@ -176,34 +176,5 @@ final class LineProtocol {
         } else {
             output.updateInterest(conn)
         }
-    }
-
-    /// Sends the next piece of a SINCE catch-up from the history. Once it reaches the seq the
-    /// reply promised and every change broadcast since (displays get no live events while they
-    /// catch up), live events take over from the next seq: no gap, no duplicate.
-    private func streamCatchUp(_ conn: Connection) {
-        guard var catchUp = conn.catchUp else { return }
-        let limit = conn.eventsOn ? max(catchUp.through, fanOut.lastBroadcastSeq) : catchUp.through
-        var out: [UInt8] = []
-        let next = store.assumeIsolated {
-            $0.appendHistory(from: catchUp.next, through: limit, budget: LineProtocol.catchUpChunk, to: &out)
-        }
-        guard let next else {
-            // More than the whole history behind: like a SINCE that cannot reach, it gets the
-            // full state instead (held until durable, like any line that reflects a change).
-            let full = store.assumeIsolated { $0.fullEvent() }
-            conn.catchUp = nil
-            conn.eventsFrom = full.seq + 1
-            output.send(conn, full.line, waitingFor: full.gate)
-            return
-        }
-        catchUp.next = next
-        if next > limit {
-            conn.catchUp = nil
-            conn.eventsFrom = next
-        } else {
-            conn.catchUp = catchUp
-        }
-        if !out.isEmpty { output.send(conn, out) }
     }
 }

@@ -18,6 +18,7 @@ final class Running: @unchecked Sendable {
     private let output: OutputPath
     private let fanOut: FanOut
     private let lines: LineProtocol
+    private let auth: ManagerAuth
     private var reaper: IdleReaper?
     private let store: FruitStore
     private let config: ServerConfig
@@ -37,9 +38,9 @@ final class Running: @unchecked Sendable {
         gate = DurabilityGate(durableLSN: durableLSN)
         output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
         // Everything recovered is on disk: a catch-up may run up to it.
-        fanOut = FanOut(queue: queue, output: output, seq: store.assumeIsolated { $0.ledger.seq })
-        let session = SessionCommands(menu: config.menu, managerToken: config.managerToken,
-                                      authFailurePolicy: config.authFailurePolicy, clock: config.authClock)
+        fanOut = FanOut(queue: queue, output: output, menu: config.menu, seq: store.assumeIsolated { $0.ledger.seq })
+        auth = ManagerAuth(token: config.managerToken, policy: config.authFailurePolicy, clock: config.authClock)
+        let session = SessionCommands(menu: config.menu, auth: auth)
         lines = LineProtocol(store: store, menu: config.menu, session: session, output: output, fanOut: fanOut)
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 

@@ -25,21 +25,13 @@ final class SessionCommands {
     /// A connection is closed after this many wrong tokens.
     static let maxAuthFailures = 3
 
-    let managerToken: [UInt8]?
+    private let auth: ManagerAuth
     private let helpLine: [UInt8]
     private let menuLine: [UInt8]
     private let menuAliasesLine: [UInt8]
 
-    /// Wrong AUTH tokens per peer address, across connections.
-    private var authLimiter: AuthFailureLimiter
-    /// Monotonic nanoseconds; tests move it rather than wait a minute.
-    private let clock: @Sendable () -> UInt64
-
-    init(menu: Menu, managerToken: [UInt8]?, authFailurePolicy: AuthFailureLimiter.Policy = .init(),
-         clock: @escaping @Sendable () -> UInt64) {
-        self.managerToken = managerToken
-        self.authLimiter = AuthFailureLimiter(policy: authFailurePolicy)
-        self.clock = clock
+    init(menu: Menu, auth: ManagerAuth) {
+        self.auth = auth
         helpLine = Wire.help
         menuLine = Wire.menuReply(menu)
         menuAliasesLine = Wire.menuAliasesReply(menu)
@@ -70,37 +62,31 @@ final class SessionCommands {
     }
 
     private func authenticate(_ token: [UInt8], session: inout SessionState, peer: String, to out: inout [UInt8]) -> Outcome {
-        guard let expected = managerToken else {
+        switch auth.verify(token, peer: peer) {
+        case .noTokenConfigured:
             Wire.noManagerToken.append(to: &out)
             return .none
-        }
-        let address = AuthFailureLimiter.address(ofPeer: peer)
-        let now = clock()
-        if case .refuse(let seconds) = authLimiter.decide(address: address, now: now) {
+        case .accepted:
+            session.isManager = true
+            session.authFailures = 0
+            out.append(contentsOf: Wire.authOK)
+            return .none
+        case .tooManyFailures(let seconds):
             // Refused unchecked; it still counts toward this connection's limit.
             session.authFailures += 1
             let closing = session.authFailures >= Self.maxAuthFailures
             ProtocolError(.authFailed, "too many failures, retry in \(seconds) s\(closing ? "; closing" : "")").append(to: &out)
             return closing ? .close : .none
-        }
-        if constantTimeEqual(token, expected) {
-            session.isManager = true
-            session.authFailures = 0
-            out.append(contentsOf: Wire.authOK)
+        case .wrong:
+            session.authFailures += 1
+            logRefusal(&session, "AUTH refused for \(peer) (failure \(session.authFailures) of \(Self.maxAuthFailures))")
+            if session.authFailures >= Self.maxAuthFailures {
+                Wire.wrongToken(closing: true).append(to: &out)
+                return .close
+            }
+            Wire.wrongToken(closing: false).append(to: &out)
             return .none
         }
-        session.authFailures += 1
-        logRefusal(&session, "AUTH refused for \(peer) (failure \(session.authFailures) of \(Self.maxAuthFailures))")
-        if let seconds = authLimiter.recordFailure(address: address, now: now) {
-            Log.warning("AUTH from \(address): \(authLimiter.policy.maxFailures) wrong tokens within \(authLimiter.policy.windowNanoseconds / 1_000_000_000) s; its AUTH is refused unchecked for \(seconds) s",
-                        category: .refusals)
-        }
-        if session.authFailures >= Self.maxAuthFailures {
-            Wire.wrongToken(closing: true).append(to: &out)
-            return .close
-        }
-        Wire.wrongToken(closing: false).append(to: &out)
-        return .none
     }
 
     /// Every refused AUTH and FORBIDDEN is logged, but a client repeating them cannot flood the
@@ -113,15 +99,4 @@ final class SessionCommands {
                         category: .refusals)
         }
     }
-}
-
-/// Compares secrets in time that does not depend on where they differ.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    var difference: UInt8 = a.count == b.count ? 0 : 1
-    for i in 0..<max(a.count, b.count) {
-        let x = i < a.count ? a[i] : 0
-        let y = i < b.count ? b[i] : 0
-        difference |= x ^ y
-    }
-    return difference == 0
 }

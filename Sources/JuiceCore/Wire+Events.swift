@@ -1,0 +1,40 @@
+/// The event stream (Server-Sent Events) form of a stock change, for browsers' `EventSource`:
+///
+///     id: 5
+///     event: stock
+///     data: {"seq":5,"stock":{"mango":6,"kiwi":8}}
+///     <blank line>
+///
+/// `stock` lists the fruits the change touched, exactly as `EVENT STOCK` does; the full state
+/// lists every fruit. `id` is the seq, so a browser that reconnects sends it back as
+/// `Last-Event-ID`, which the server answers as `SINCE` does.
+extension Wire {
+    /// `"<fruit>":` for each fruit of the menu, JSON-escaped once.
+    static func jsonFruitKeys(_ fruits: [Fruit]) -> [[UInt8]] {
+        fruits.map { JSONText.string($0.name) + [UInt8(ascii: ":")] }
+    }
+
+    public static func appendStreamEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
+        out.append(ascii: "id: ")
+        out.append(decimal: seq)
+        out.append(ascii: "\nevent: stock\ndata: {\"seq\":")
+        out.append(decimal: seq)
+        out.append(ascii: ",\"stock\":{")
+        for (i, t) in touched.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: menu.wire.jsonFruitKey[t.fruit])
+            out.append(decimal: t.value)
+        }
+        out.append(ascii: "}}\n\n")
+    }
+
+    /// The full state as one stream message: every fruit.
+    public static func appendFullStreamEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
+        appendStreamEvent(seq: seq, stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }, menu: menu, to: &out)
+    }
+
+    /// A comment line: keeps proxies and browsers from timing the stream out.
+    public static let streamPing: [UInt8] = Array(": ping\n\n".utf8)
+    /// Sent first on every stream: how long a browser waits before reconnecting (ms).
+    public static let streamRetry: [UInt8] = Array("retry: 1000\n\n".utf8)
+}

@@ -1,0 +1,171 @@
+/// One HTTP/1.x request head: what the HTTP side needs of it. Header names are lowercased.
+struct HTTPRequest: Equatable {
+    let method: String
+    /// The path without its query, e.g. `/events`.
+    let path: String
+    let query: String?
+    /// 0 for HTTP/1.0, 1 for HTTP/1.1.
+    let minorVersion: Int
+    let headers: [(name: String, value: String)]
+
+    static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
+        a.method == b.method && a.path == b.path && a.query == b.query && a.minorVersion == b.minorVersion
+            && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)
+    }
+
+    /// The first value of a header, if present.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+}
+
+/// Reads a request head from bytes as they arrive, on bytes (never on Characters), bounded:
+/// at most `maxHeadBytes` are kept, and anything that cannot be HTTP is refused as soon as it
+/// shows (a TLS handshake or our line protocol fails on its first bytes, not at a deadline).
+/// Nothing after the head is read: a request body is never wanted (GET and HEAD only).
+struct HTTPRequestReader {
+    enum Outcome: Equatable {
+        case incomplete
+        case complete(HTTPRequest)
+        /// Answer with this status and close.
+        case refused(HTTPStatus, String)
+    }
+
+    /// The request line and headers together, at most (the usual 8 KiB).
+    static let maxHeadBytes = 8 * 1024
+    static let maxHeaders = 64
+
+    private(set) var buffer: [UInt8] = []
+    private var done = false
+
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        guard !done else { return .incomplete }
+        let searchFrom = max(0, buffer.count - 3)
+        buffer.append(contentsOf: bytes.prefix(max(0, HTTPRequestReader.maxHeadBytes + 4 - buffer.count)))
+        // Fail fast on what cannot be a request line: methods are upper-case letters.
+        if let first = buffer.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
+            return refuse(.badRequest, "not an HTTP request")
+        }
+        guard let end = headEnd(from: searchFrom) else {
+            if buffer.count > HTTPRequestReader.maxHeadBytes {
+                return refuse(.headerFieldsTooLarge, "the request line and headers may hold at most \(HTTPRequestReader.maxHeadBytes) bytes")
+            }
+            // A complete first line that is not a request line is refused at once.
+            if let lf = buffer.firstIndex(of: 10), case .failure(let error) = Self.requestLine(buffer[..<lf]) {
+                return refuse(error.status, error.message)
+            }
+            return .incomplete
+        }
+        if end > HTTPRequestReader.maxHeadBytes {
+            return refuse(.headerFieldsTooLarge, "the request line and headers may hold at most \(HTTPRequestReader.maxHeadBytes) bytes")
+        }
+        done = true
+        let head = buffer[..<end]
+        buffer = []
+        switch Self.parse(head) {
+        case .success(let request): return .complete(request)
+        case .failure(let error): return .refused(error.status, error.message)
+        }
+    }
+
+    private mutating func refuse(_ status: HTTPStatus, _ message: String) -> Outcome {
+        done = true
+        buffer = []
+        return .refused(status, message)
+    }
+
+    /// The index just past the blank line ending the head (CRLF CRLF, or bare LF LF).
+    private func headEnd(from start: Int) -> Int? {
+        var i = start
+        while i < buffer.count {
+            if buffer[i] == 10 {
+                if i + 1 < buffer.count && buffer[i + 1] == 10 { return i + 2 }
+                if i + 2 < buffer.count && buffer[i + 1] == 13 && buffer[i + 2] == 10 { return i + 3 }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    struct ParseError: Error {
+        let status: HTTPStatus
+        let message: String
+        init(_ status: HTTPStatus, _ message: String) {
+            self.status = status
+            self.message = message
+        }
+        init(_ message: String) {
+            self.init(.badRequest, message)
+        }
+    }
+
+    static func parse(_ head: ArraySlice<UInt8>) -> Result<HTTPRequest, ParseError> {
+        var lines = head.split(separator: 10, omittingEmptySubsequences: false).map { line -> ArraySlice<UInt8> in
+            line.last == 13 ? line.dropLast() : line
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let first = lines.first else { return .failure(ParseError("empty request")) }
+        let start: (method: String, target: ArraySlice<UInt8>, minor: Int)
+        switch requestLine(first) {
+        case .success(let s): start = s
+        case .failure(let e): return .failure(e)
+        }
+        guard lines.count - 1 <= maxHeaders else {
+            return .failure(ParseError(.headerFieldsTooLarge, "at most \(maxHeaders) header fields"))
+        }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            guard let first = line.first, first != 32, first != 9 else {
+                return .failure(ParseError("folded or empty header line"))
+            }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+                  line[..<colon].allSatisfy(isTokenByte) else {
+                return .failure(ParseError("malformed header field"))
+            }
+            var value = line[(colon + 1)...]
+            while let c = value.first, c == 32 || c == 9 { value = value.dropFirst() }
+            while let c = value.last, c == 32 || c == 9 { value = value.dropLast() }
+            guard value.allSatisfy({ $0 >= 32 && $0 != 127 || $0 == 9 }) else {
+                return .failure(ParseError("control character in a header value"))
+            }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            headers.append((name, String(decoding: value, as: UTF8.self)))
+        }
+        let target = start.target
+        let question = target.firstIndex(of: UInt8(ascii: "?"))
+        let path = String(decoding: target[..<(question ?? target.endIndex)], as: UTF8.self)
+        let query = question.map { String(decoding: target[($0 + 1)...], as: UTF8.self) }
+        return .success(HTTPRequest(method: start.method, path: path, query: query, minorVersion: start.minor, headers: headers))
+    }
+
+    /// `METHOD SP /target SP HTTP/1.x`.
+    static func requestLine(_ raw: ArraySlice<UInt8>) -> Result<(method: String, target: ArraySlice<UInt8>, minor: Int), ParseError> {
+        let line = raw.last == 13 ? raw.dropLast() : raw
+        let parts = line.split(separator: 32, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].count <= 16, parts[0].allSatisfy(isTokenByte) else {
+            return .failure(ParseError("malformed request line"))
+        }
+        let target = parts[1]
+        guard target.first == UInt8(ascii: "/"), target.count <= 2048, target.allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            return .failure(ParseError("the target must be a path such as /events"))
+        }
+        let version = Array(parts[2])
+        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), version[6] == UInt8(ascii: ".") else {
+            return .failure(ParseError("malformed HTTP version"))
+        }
+        guard version[5] == UInt8(ascii: "1"), version[7] == UInt8(ascii: "0") || version[7] == UInt8(ascii: "1") else {
+            return .failure(ParseError(.versionNotSupported, "HTTP/1.0 and HTTP/1.1 only"))
+        }
+        return .success((String(decoding: parts[0], as: UTF8.self), target, Int(version[7] - UInt8(ascii: "0"))))
+    }
+
+    /// RFC 9110 `tchar`.
+    static func isTokenByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(b)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import JuiceCore
+
+/// The statuses the HTTP side answers with.
+enum HTTPStatus: Int, Sendable {
+    case ok = 200
+    case badRequest = 400
+    case unauthorized = 401
+    case notFound = 404
+    case methodNotAllowed = 405
+    case requestTimeout = 408
+    case headerFieldsTooLarge = 431
+    case serviceUnavailable = 503
+    case versionNotSupported = 505
+
+    var reason: String {
+        switch self {
+        case .ok: return "OK"
+        case .badRequest: return "Bad Request"
+        case .unauthorized: return "Unauthorized"
+        case .notFound: return "Not Found"
+        case .methodNotAllowed: return "Method Not Allowed"
+        case .requestTimeout: return "Request Timeout"
+        case .headerFieldsTooLarge: return "Request Header Fields Too Large"
+        case .serviceUnavailable: return "Service Unavailable"
+        case .versionNotSupported: return "HTTP Version Not Supported"
+        }
+    }
+}
+
+/// Every byte the HTTP side sends is built here: a response is a status, a few headers and a
+/// body, always with `Connection: close` (one request per connection: all a browser's board
+/// needs, since its event stream is one long response).
+struct HTTPResponse {
+    var status: HTTPStatus
+    var contentType: String
+    var body: [UInt8]
+    var extraHeaders: [(String, String)] = []
+
+    static let text = "text/plain; charset=utf-8"
+    static let html = "text/html; charset=utf-8"
+    static let json = "application/json; charset=utf-8"
+
+    init(_ status: HTTPStatus, _ contentType: String = HTTPResponse.text, body: [UInt8], headers: [(String, String)] = []) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.extraHeaders = headers
+    }
+
+    /// A plain-text answer, e.g. an error: the message and a newline.
+    static func plain(_ status: HTTPStatus, _ message: String, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status, body: Array((message + "\n").utf8), headers: headers)
+    }
+
+    /// The bytes to send; a HEAD request gets the same head without the body.
+    func bytes(includeBody: Bool = true) -> [UInt8] {
+        var head = "HTTP/1.1 \(status.rawValue) \(status.reason)\r\n"
+        head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
+        head += "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n"
+        for (name, value) in extraHeaders { head += "\(name): \(value)\r\n" }
+        head += "Connection: close\r\n\r\n"
+        var out = Array(head.utf8)
+        if includeBody { out.append(contentsOf: body) }
+        return out
+    }
+
+    /// The head of an event stream: no length (it ends when the connection does), never cached
+    /// or buffered by a proxy; then how soon a browser should reconnect.
+    static let eventStreamHead: [UInt8] = Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+        + "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\nConnection: keep-alive\r\n\r\n").utf8)
+}

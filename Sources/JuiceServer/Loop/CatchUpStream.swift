@@ -1,0 +1,41 @@
+/// Streams a connection's catch-up (after `SINCE`, or a browser's `Last-Event-ID`) from the
+/// store's history, one piece at a time, each once the last one is mostly out: the work is
+/// paced by what the client's socket takes, never built whole.
+struct CatchUpStream {
+    let store: FruitStore
+    let output: OutputPath
+    let fanOut: FanOut
+
+    /// A piece is about this many bytes.
+    static let chunk = 32 * 1024
+
+    /// Sends the next piece. Once it reaches the seq the catch-up started at and every change
+    /// broadcast since (a client gets no live events while it catches up), live events take
+    /// over from the next seq: no gap, no duplicate.
+    func sendNext(_ conn: Connection) {
+        guard var catchUp = conn.catchUp else { return }
+        let limit = conn.eventsOn ? max(catchUp.through, fanOut.lastBroadcastSeq) : catchUp.through
+        let format = conn.eventFormat
+        var out: [UInt8] = []
+        let next = store.assumeIsolated {
+            $0.appendHistory(from: catchUp.next, through: limit, format: format, budget: CatchUpStream.chunk, to: &out)
+        }
+        guard let next else {
+            // More than the whole history behind: like a SINCE that cannot reach, it gets the
+            // full state instead (held until durable, like anything that reflects a change).
+            let full = store.assumeIsolated { $0.fullEvent(format) }
+            conn.catchUp = nil
+            conn.eventsFrom = full.seq + 1
+            output.send(conn, full.bytes, waitingFor: full.gate)
+            return
+        }
+        catchUp.next = next
+        if next > limit {
+            conn.catchUp = nil
+            conn.eventsFrom = next
+        } else {
+            conn.catchUp = catchUp
+        }
+        if !out.isEmpty { output.send(conn, out) }
+    }
+}

@@ -1,0 +1,51 @@
+/// Checks a manager token, for `AUTH` on the line protocol and `Authorization: Bearer` on HTTP
+/// alike: in constant time, and with wrong tokens counted per peer address across connections
+/// and protocols (`AuthFailureLimiter`), so reconnecting or switching ports buys a guesser
+/// nothing.
+final class ManagerAuth {
+    enum Verdict: Equatable {
+        case accepted
+        case wrong
+        /// Refused unchecked: too many wrong tokens from this address lately.
+        case tooManyFailures(retryAfterSeconds: Int)
+        /// No token is configured: there is nothing to check against.
+        case noTokenConfigured
+    }
+
+    let token: [UInt8]?
+    private var limiter: AuthFailureLimiter
+    /// Monotonic nanoseconds; tests move it rather than wait a minute.
+    private let clock: @Sendable () -> UInt64
+
+    init(token: [UInt8]?, policy: AuthFailureLimiter.Policy, clock: @escaping @Sendable () -> UInt64) {
+        self.token = token
+        self.limiter = AuthFailureLimiter(policy: policy)
+        self.clock = clock
+    }
+
+    func verify(_ candidate: [UInt8], peer: String) -> Verdict {
+        guard let token else { return .noTokenConfigured }
+        let address = AuthFailureLimiter.address(ofPeer: peer)
+        let now = clock()
+        if case .refuse(let seconds) = limiter.decide(address: address, now: now) {
+            return .tooManyFailures(retryAfterSeconds: seconds)
+        }
+        if constantTimeEqual(candidate, token) { return .accepted }
+        if let seconds = limiter.recordFailure(address: address, now: now) {
+            Log.warning("AUTH from \(address): \(limiter.policy.maxFailures) wrong tokens within \(limiter.policy.windowNanoseconds / 1_000_000_000) s; its AUTH is refused unchecked for \(seconds) s",
+                        category: .refusals)
+        }
+        return .wrong
+    }
+}
+
+/// Compares secrets in time that does not depend on where they differ.
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    var difference: UInt8 = a.count == b.count ? 0 : 1
+    for i in 0..<max(a.count, b.count) {
+        let x = i < a.count ? a[i] : 0
+        let y = i < b.count ? b[i] : 0
+        difference |= x ^ y
+    }
+    return difference == 0
+}
