@@ -24,8 +24,11 @@ let package = Package(
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
         .target(name: "JuiceBoard"),
         .executableTarget(name: "juice-board", dependencies: ["JuiceBoard"]),
-        .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore"]),
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server"]),
-        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "juice-board", "juice-server"]),
+        // What every test target shares: the line client, the server process, `eventually`, a
+        // seeded RNG, /proc readings. Test-only, hence under Tests/.
+        .target(name: "JuiceTestSupport", path: "Tests/JuiceTestSupport"),
+        .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "juice-board", "juice-server", "JuiceTestSupport"]),
     ]
 )

@@ -20,14 +20,14 @@ import Testing
         let watched = Locked<[String]>([])
         let pings = Locked(0)
         let stats = Locked((batches: 0, strings: 0, reconnects: 0, unexpectedCloses: 0))
-        let watcher = try Peer(port: s.port)
-        guard case .line(let hello) = watcher.readLine(), hello.hasPrefix("EVENT HELLO") else {
+        let watcher = try LineClient.peer(port: s.port)
+        guard case .line(let hello) = watcher.nextLine(), hello.hasPrefix("EVENT HELLO") else {
             Issue.record("no greeting for the watcher")
             return
         }
-        let steady = try Peer(port: s.port)
-        _ = steady.readLine()
-        #expect(steady.command("EVENTS OFF") == "OK EVENTS off")
+        let steady = try LineClient.peer(port: s.port)
+        _ = steady.nextLine()
+        #expect(steady.ask("EVENTS OFF") == "OK EVENTS off")
 
         onThreads(fuzzers + 2) { n in
             if n < fuzzers {
@@ -39,8 +39,8 @@ import Testing
                 var lastSeq = -1
                 while true {
                     let done = fuzzersDone.get == fuzzers
-                    let pong = steady.command("PING")
-                    let stock = steady.command("STOCK")
+                    let pong = steady.ask("PING")
+                    let stock = steady.ask("STOCK")
                     let seq = values(stock)["seq"] ?? -1
                     if pong != "OK PONG" || !stock.hasPrefix("OK STOCK seq=") || seq < lastSeq {
                         problems.update { $0.append("well-behaved client got '\(pong)' / '\(stock)' (last seq \(lastSeq))") }
@@ -63,7 +63,7 @@ import Testing
                         let seen = watched.read { $0.last.flatMap { values($0)["seq"] } ?? 0 }
                         if target < 0 || seen >= target { break }
                     }
-                    switch watcher.readLine(timeout: 0.3) {
+                    switch watcher.nextLine(timeout: 0.3) {
                     case .line(let l):
                         if l.hasPrefix("EVENT STOCK") { watched.update { $0.append(l) } }
                     case .closed:
@@ -82,10 +82,10 @@ import Testing
         #expect(run.strings >= 4000, "only \(run.strings) fuzz strings were sent")
         #expect(pings.get > 0)
         // The final state, from a fresh client, and the server still answers.
-        let check = try Peer(port: s.port)
-        _ = check.readLine()
-        #expect(check.command("PING") == "OK PONG")
-        let stock = check.command("STOCK")
+        let check = try LineClient.peer(port: s.port)
+        _ = check.nextLine()
+        #expect(check.ask("PING") == "OK PONG")
+        let stock = check.ask("STOCK")
         let final = values(stock)
         let seq = final["seq"] ?? -1
         #expect(seq == finalSeq.get)
@@ -116,23 +116,23 @@ import Testing
     // MARK: - 2. A 1 MiB line
 
     @Test func aOneMebibyteLineIsRefusedAndClosedWithBoundedMemory() throws {
-        let server = try HardServer(["--in-memory"])
+        let server = try ExecutableServer(["--in-memory"])
         let control = try server.peer()
-        _ = control.readLine()
-        #expect(control.command("PING") == "OK PONG")
+        _ = control.nextLine()
+        #expect(control.ask("PING") == "OK PONG")
         let rssBefore = server.rss
         let hwmBefore = server.peakRSS
         let senders = 4
         let results = Locked<[String]>([])
         let peers = try (0..<senders).map { _ in try server.peer() }
-        for p in peers { _ = p.readLine() }
+        for p in peers { _ = p.nextLine() }
         onThreads(senders * 2) { n in
             let p = peers[n / 2]
             if n % 2 == 0 {
                 // No newline anywhere: 1 MiB of one line. The send fails once the server hangs up.
-                p.send([UInt8](repeating: UInt8(ascii: "A"), count: 1 << 20))
+                p.write([UInt8](repeating: UInt8(ascii: "A"), count: 1 << 20))
             } else {
-                let first = p.readLine(timeout: 30)
+                let first = p.nextLine(timeout: 30)
                 let closed = p.waitClosed(timeout: 30)
                 results.update { $0.append("\(first)|closed=\(closed)") }
             }
@@ -144,7 +144,7 @@ import Testing
         let growth = max(peak, rssAfter) - max(rssBefore, hwmBefore)
         print("1 MiB line x\(senders): RSS \(mebibytes(rssBefore)) -> \(mebibytes(rssAfter)), peak \(mebibytes(hwmBefore)) -> \(mebibytes(peak)); growth \(mebibytes(max(0, growth)))")
         #expect(growth < 16 << 20, "RSS grew by \(mebibytes(growth))")
-        #expect(control.command("PING") == "OK PONG")
+        #expect(control.ask("PING") == "OK PONG")
         #expect(server.log().contains("line too long"))
     }
 
@@ -181,24 +181,24 @@ import Testing
     /// A display that reads everything at once must not count as slow just because one read of
     /// pipelined orders produced more events than the cap before the server tried to send any.
     @Test func aPromptDisplayIsNotDroppedByOneBurstOfEventsUnderASmallCap() throws {
-        let server = try HardServer(["--in-memory", "--max-output-bytes", "65536"])
+        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "65536"])
         let manager = try server.peer()
-        _ = manager.readLine()
-        #expect(manager.command("SET banana 1000000000") == "OK SET seq=1 banana=1000000000")
-        #expect(manager.command("EVENTS OFF") == "OK EVENTS off")
+        _ = manager.nextLine()
+        #expect(manager.ask("SET banana 1000000000") == "OK SET seq=1 banana=1000000000")
+        #expect(manager.ask("EVENTS OFF") == "OK EVENTS off")
         let display = try server.peer()
-        _ = display.readLine()
-        #expect(display.command("PING") == "OK PONG")
+        _ = display.nextLine()
+        #expect(display.ask("PING") == "OK PONG")
         let burst = 4000  // 56 KB of input, one send; ~170 KB of events
         let seen = Locked(0)
         let lastLine = Locked("")
         onThreads(2) { n in
             if n == 0 {
-                manager.send(Array(String(repeating: "ORDER banana\r\n", count: burst).utf8))
+                manager.write(Array(String(repeating: "ORDER banana\r\n", count: burst).utf8))
             } else {
                 var next = 2
                 while next <= burst + 1 {
-                    guard case .line(let l) = display.readLine(timeout: 30) else {
+                    guard case .line(let l) = display.nextLine(timeout: 30) else {
                         lastLine.update { $0 = "<closed or timeout>" }
                         break
                     }
@@ -217,19 +217,19 @@ import Testing
     /// poll batch are all broadcast before the flush pass runs, so a display that reads promptly
     /// can be dropped as "slow" without ever having been sent a byte.
     @Test func aPromptDisplaySurvivesSimultaneousBurstsFromManyCashiers() throws {
-        let server = try HardServer(["--in-memory"])
+        let server = try ExecutableServer(["--in-memory"])
         let manager = try server.peer()
-        _ = manager.readLine()
-        #expect(manager.command("SET banana 1000000000") == "OK SET seq=1 banana=1000000000")
+        _ = manager.nextLine()
+        #expect(manager.ask("SET banana 1000000000") == "OK SET seq=1 banana=1000000000")
         let display = try server.peer()
-        _ = display.readLine()
-        #expect(display.command("PING") == "OK PONG")
+        _ = display.nextLine()
+        #expect(display.ask("PING") == "OK PONG")
         let cashiers = 16
         let burst = 4000
         let peers = try (0..<cashiers).map { _ in try server.peer() }
         for p in peers {
-            _ = p.readLine()
-            #expect(p.command("EVENTS OFF") == "OK EVENTS off")
+            _ = p.nextLine()
+            #expect(p.ask("EVENTS OFF") == "OK EVENTS off")
         }
         let total = cashiers * burst
         let ready = Locked(0)
@@ -240,11 +240,11 @@ import Testing
             if n < cashiers {
                 ready.update { $0 += 1 }
                 while ready.get < cashiers { usleep(100) }
-                peers[n].send(bytes)  // replies are left unread: 4000 x ~45 B stays under the cap
+                peers[n].write(bytes)  // replies are left unread: 4000 x ~45 B stays under the cap
             } else {
                 var count = 0
                 while count < total {
-                    guard case .line(let l) = display.readLine(timeout: 30) else {
+                    guard case .line(let l) = display.nextLine(timeout: 30) else {
                         lastLine.update { $0 = "<closed or timeout>" }
                         break
                     }
@@ -262,9 +262,9 @@ import Testing
         let count = 2000
         let limit = raiseOwnFileLimit(to: count + 1000)
         try #require(limit >= count + 200, "RLIMIT_NOFILE \(limit) is too low for \(count) clients")
-        let server = try HardServer(["--in-memory"])
+        let server = try ExecutableServer(["--in-memory"])
         let control = try server.peer()
-        _ = control.readLine()
+        _ = control.nextLine()
         let threads = 4
         let perThread = count / threads
         let held = Locked<[LineClient]>([])
@@ -296,25 +296,25 @@ import Testing
         }
         #expect(problems.get.isEmpty, "\(problems.get.prefix(5))")
         #expect(held.get.count == count)
-        #expect(values(control.command("STATS"))["clients"] == count + 1)
+        #expect(values(control.ask("STATS"))["clients"] == count + 1)
         held.update { $0.removeAll() }  // closes every socket
-        let drained = eventually(timeout: 30) { values(control.command("STATS"))["clients"] == 1 }
-        #expect(drained, "STATS still says \(control.command("STATS"))")
+        let drained = eventually(timeout: 30) { values(control.ask("STATS"))["clients"] == 1 }
+        #expect(drained, "STATS still says \(control.ask("STATS"))")
         #expect(server.isRunning)
     }
 
     // MARK: - 5. A flood, then a reset
 
     @Test func aFloodOfPipelinedOrdersEndedByAResetHurtsNobody() throws {
-        let server = try HardServer(["--in-memory"])
+        let server = try ExecutableServer(["--in-memory"])
         let watcher = try server.peer()
-        _ = watcher.readLine()
+        _ = watcher.nextLine()
         let bystander = try server.peer()
-        _ = bystander.readLine()
-        #expect(bystander.command("EVENTS OFF") == "OK EVENTS off")
+        _ = bystander.nextLine()
+        #expect(bystander.ask("EVENTS OFF") == "OK EVENTS off")
         let logLinesBefore = server.logLineCount
         let flooder = try server.peer()
-        _ = flooder.readLine()
+        _ = flooder.nextLine()
         let flooding = Locked(true)
         let problems = Locked<[String]>([])
         let sentBytes = Locked(0)
@@ -323,7 +323,7 @@ import Testing
                 let chunk = Array(String(repeating: "ORDER banana\r\n", count: 10_000).utf8)
                 var total = 0
                 while total < 5_000_000 {
-                    guard flooder.send(chunk) else { break }  // the server may drop us as slow first
+                    guard flooder.write(chunk) else { break }  // the server may drop us as slow first
                     total += chunk.count
                 }
                 sentBytes.update { $0 = total }
@@ -331,22 +331,22 @@ import Testing
                 flooding.update { $0 = false }
             } else {
                 while flooding.get {
-                    let pong = bystander.command("PING")
+                    let pong = bystander.ask("PING")
                     if pong != "OK PONG" { problems.update { $0.append(pong) }; break }
                     usleep(10_000)
                 }
             }
         }
         #expect(problems.get.isEmpty, "\(problems.get)")
-        #expect(bystander.command("PING") == "OK PONG")
-        #expect(bystander.command("STOCK") == "OK STOCK seq=5 strawberry=10 banana=0 pineapple=10 kiwi=10 mango=10")
+        #expect(bystander.ask("PING") == "OK PONG")
+        #expect(bystander.ask("STOCK") == "OK STOCK seq=5 strawberry=10 banana=0 pineapple=10 kiwi=10 mango=10")
         // The watcher saw the five orders that went through, and nothing else.
         var seqs: [Int] = []
-        while seqs.count < 5, case .line(let l) = watcher.readLine() {
+        while seqs.count < 5, case .line(let l) = watcher.nextLine() {
             if l.hasPrefix("EVENT STOCK") { seqs.append(values(l)["seq"] ?? -1) }
         }
         #expect(seqs == [1, 2, 3, 4, 5])
-        #expect(watcher.command("PING") == "OK PONG")
+        #expect(watcher.ask("PING") == "OK PONG")
         #expect(server.isRunning)
         let newLines = server.logLineCount - logLinesBefore
         print("flood: \(sentBytes.get) bytes sent before the reset; \(newLines) new log lines")
@@ -369,16 +369,16 @@ import Testing
         case "too-long line": payload = String(repeating: "A", count: 5000) + "\r\n"
         default: payload = "AUTH a\r\nAUTH b\r\nAUTH c\r\n"
         }
-        let server = try HardServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
         var survived = 0
         for _ in 0..<10 {
             guard server.isRunning else { break }
             let p = try server.peer()
-            _ = p.readLine()
-            p.send(payload)
+            _ = p.nextLine()
+            p.write(payload)
             p.reset()
-            guard let control = try? server.peer(), case .line = control.readLine(timeout: 5),
-                  control.command("PING", timeout: 5) == "OK PONG" else { break }
+            guard let control = try? server.peer(), case .line = control.nextLine(timeout: 5),
+                  control.ask("PING", timeout: 5) == "OK PONG" else { break }
             survived += 1
         }
         let alive = !eventually(timeout: 1) { !server.isRunning }
@@ -390,12 +390,12 @@ import Testing
 
     @Test func telnetNegotiationIsStrippedAndNothingSentIsEver0xFF() async throws {
         let s = try await RunningServer.start()
-        let p = try Peer(port: s.port)
+        let p = try LineClient.peer(port: s.port)
         p.keepReceived = true
-        _ = p.readLine()
+        _ = p.nextLine()
         func ask(_ bytes: [UInt8]) -> String {
-            p.send(bytes)
-            if case .line(let l) = p.reply() { return l }
+            p.write(bytes)
+            if case .line(let l) = p.nextReply() { return l }
             return "<none>"
         }
         let iac: UInt8 = 0xFF
@@ -421,10 +421,10 @@ import Testing
     @Test(arguments: ["GET / HTTP/1.1\r\nHost: x\r\n\r\n", "POST /x HTTP/1.0\r\nContent-Length: 0\r\n\r\n", "Host: x\r\n\r\n"])
     func anHTTPProbeGetsOneBadRequestLineThenTheConnectionCloses(request: String) async throws {
         let s = try await RunningServer.start()
-        let p = try Peer(port: s.port)
+        let p = try LineClient.peer(port: s.port)
         p.keepReceived = true
-        _ = p.readLine()
-        p.send(request)
+        _ = p.nextLine()
+        p.write(request)
         #expect(p.waitClosed(timeout: 20))
         let lines = p.drainLines()
         #expect(lines.count == 1 && lines[0].hasPrefix("ERR BAD_REQUEST "), "\(lines)")
@@ -437,35 +437,35 @@ import Testing
     // MARK: - 7. Auth
 
     @Test func managerTokenFromTheEnvironmentGuardsRestockAndSet() throws {
-        let server = try HardServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
         let cashier = try server.peer()
-        _ = cashier.readLine()
+        _ = cashier.nextLine()
         let display = try server.peer()
-        _ = display.readLine()
-        #expect(cashier.command("RESTOCK kiwi 5").hasPrefix("ERR FORBIDDEN "))
-        #expect(cashier.command("SET kiwi 3").hasPrefix("ERR FORBIDDEN "))
+        _ = display.nextLine()
+        #expect(cashier.ask("RESTOCK kiwi 5").hasPrefix("ERR FORBIDDEN "))
+        #expect(cashier.ask("SET kiwi 3").hasPrefix("ERR FORBIDDEN "))
         // Permission comes before arguments.
-        #expect(cashier.command("RESTOCK durian -1").hasPrefix("ERR FORBIDDEN "))
-        #expect(cashier.command("set").hasPrefix("ERR FORBIDDEN "))
+        #expect(cashier.ask("RESTOCK durian -1").hasPrefix("ERR FORBIDDEN "))
+        #expect(cashier.ask("set").hasPrefix("ERR FORBIDDEN "))
         // Everything else is open.
-        #expect(cashier.command("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8")
-        #expect(cashier.command("STOCK kiwi") == "OK STOCK seq=1 kiwi=10")
-        #expect(cashier.command("MENU").hasPrefix("OK MENU "))
-        #expect(cashier.command("STATS").hasPrefix("OK STATS clients=2"))
-        if case .line(let event) = display.readLine() { #expect(event == "EVENT STOCK seq=1 banana=8") }
+        #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8")
+        #expect(cashier.ask("STOCK kiwi") == "OK STOCK seq=1 kiwi=10")
+        #expect(cashier.ask("MENU").hasPrefix("OK MENU "))
+        #expect(cashier.ask("STATS").hasPrefix("OK STATS clients=2"))
+        if case .line(let event) = display.nextLine() { #expect(event == "EVENT STOCK seq=1 banana=8") }
         // Three wrong tokens: each refused, the third closes the connection after its reply.
         let guesser = try server.peer()
-        _ = guesser.readLine()
+        _ = guesser.nextLine()
         let guesserPort = guesser.localPort
-        #expect(guesser.command("AUTH wrong") == "ERR AUTH_FAILED wrong token")
-        #expect(guesser.command("AUTH s3cre") == "ERR AUTH_FAILED wrong token")
-        #expect(guesser.command("AUTH s3cret!") == "ERR AUTH_FAILED wrong token; 3 failures, closing")
+        #expect(guesser.ask("AUTH wrong") == "ERR AUTH_FAILED wrong token")
+        #expect(guesser.ask("AUTH s3cre") == "ERR AUTH_FAILED wrong token")
+        #expect(guesser.ask("AUTH s3cret!") == "ERR AUTH_FAILED wrong token; 3 failures, closing")
         #expect(guesser.waitClosed())
         // The right token, on one connection only.
-        #expect(cashier.command("AUTH s3cret") == "OK AUTH")
-        #expect(cashier.command("RESTOCK kiwi 5") == "OK RESTOCK seq=2 kiwi=15")
-        #expect(cashier.command("SET kiwi 3") == "OK SET seq=3 kiwi=3")
-        #expect(display.command("RESTOCK kiwi 1").hasPrefix("ERR FORBIDDEN "))
+        #expect(cashier.ask("AUTH s3cret") == "OK AUTH")
+        #expect(cashier.ask("RESTOCK kiwi 5") == "OK RESTOCK seq=2 kiwi=15")
+        #expect(cashier.ask("SET kiwi 3") == "OK SET seq=3 kiwi=3")
+        #expect(display.ask("RESTOCK kiwi 1").hasPrefix("ERR FORBIDDEN "))
         let log = server.log()
         #expect(log.contains("AUTH refused for 127.0.0.1:\(guesserPort)"))
         #expect(log.contains("FORBIDDEN for 127.0.0.1:\(cashier.localPort)"))
@@ -478,27 +478,27 @@ import Testing
         defer { removeTemporary(dir) }
         let file = dir + "/token"
         try "s3cret\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let server = try HardServer(["--in-memory", "--manager-token-file", file])
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", file])
         let c = try server.peer()
-        _ = c.readLine()
-        #expect(c.command("RESTOCK kiwi 1").hasPrefix("ERR FORBIDDEN "))
-        #expect(c.command("AUTH s3cret\n") == "OK AUTH" || c.command("PING") == "OK PONG")
-        #expect(c.command("RESTOCK kiwi 1") == "OK RESTOCK seq=1 kiwi=11")
+        _ = c.nextLine()
+        #expect(c.ask("RESTOCK kiwi 1").hasPrefix("ERR FORBIDDEN "))
+        #expect(c.ask("AUTH s3cret\n") == "OK AUTH" || c.ask("PING") == "OK PONG")
+        #expect(c.ask("RESTOCK kiwi 1") == "OK RESTOCK seq=1 kiwi=11")
         let other = try server.peer()
-        _ = other.readLine()
-        #expect(other.command("AUTH nope") == "ERR AUTH_FAILED wrong token")
-        #expect(other.command("SET kiwi 1").hasPrefix("ERR FORBIDDEN "))
+        _ = other.nextLine()
+        #expect(other.ask("AUTH nope") == "ERR AUTH_FAILED wrong token")
+        #expect(other.ask("SET kiwi 1").hasPrefix("ERR FORBIDDEN "))
     }
 
     @Test func withoutATokenLoopbackIsManagerAndAUTHSaysSo() throws {
-        let server = try HardServer(["--in-memory"])
+        let server = try ExecutableServer(["--in-memory"])
         let c = try server.peer()
-        _ = c.readLine()
-        #expect(c.command("AUTH x") == "ERR AUTH_FAILED no manager token is configured")
-        #expect(c.command("RESTOCK kiwi 1") == "OK RESTOCK seq=1 kiwi=11")
-        #expect(c.command("AUTH y") == "ERR AUTH_FAILED no manager token is configured")
-        #expect(c.command("AUTH z") == "ERR AUTH_FAILED no manager token is configured")
-        #expect(c.command("PING") == "OK PONG")  // not counted as failures: still connected
+        _ = c.nextLine()
+        #expect(c.ask("AUTH x") == "ERR AUTH_FAILED no manager token is configured")
+        #expect(c.ask("RESTOCK kiwi 1") == "OK RESTOCK seq=1 kiwi=11")
+        #expect(c.ask("AUTH y") == "ERR AUTH_FAILED no manager token is configured")
+        #expect(c.ask("AUTH z") == "ERR AUTH_FAILED no manager token is configured")
+        #expect(c.ask("PING") == "OK PONG")  // not counted as failures: still connected
     }
 
     @Test func publicAddressNeedsATokenAndTheTokenNeverGoesOnTheCommandLine() throws {
@@ -510,14 +510,14 @@ import Testing
         #expect(output2.lowercased().contains("usage"), "\(output2)")
         let (status3, output3) = try ExecutableServer.run(["--in-memory", "--manager-token=s3cret", "--port", "0"])
         #expect(status3 != 0 && output3.lowercased().contains("usage"))
-        let server = try HardServer(["--in-memory", "--host", "0.0.0.0"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
+        let server = try ExecutableServer(["--in-memory", "--host", "0.0.0.0"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
         #expect(server.log().contains("listening on 0.0.0.0:\(server.port)"))
         let c = try server.peer()
-        _ = c.readLine()
-        #expect(c.command("PING") == "OK PONG")
-        #expect(c.command("SET kiwi 1").hasPrefix("ERR FORBIDDEN "))
-        #expect(c.command("AUTH s3cret") == "OK AUTH")
-        #expect(c.command("SET kiwi 1") == "OK SET seq=1 kiwi=1")
+        _ = c.nextLine()
+        #expect(c.ask("PING") == "OK PONG")
+        #expect(c.ask("SET kiwi 1").hasPrefix("ERR FORBIDDEN "))
+        #expect(c.ask("AUTH s3cret") == "OK AUTH")
+        #expect(c.ask("SET kiwi 1") == "OK SET seq=1 kiwi=1")
     }
 
     // MARK: - 8. Signals
@@ -525,12 +525,12 @@ import Testing
     @Test func sigtermTellsEveryClientFlushesRepliesExitsZeroAndKeepsState() throws {
         let dir = temporaryDirectory("juice-hard-term")
         defer { removeTemporary(dir) }
-        let server = try HardServer(["--data", dir, "--initial-stock", "1000000"])
+        let server = try ExecutableServer(["--data", dir, "--initial-stock", "1000000"])
         let idle = try (0..<4).map { _ in try server.peer() }
-        for c in idle { _ = c.readLine() }
+        for c in idle { _ = c.nextLine() }
         let cashier = try server.peer()
-        _ = cashier.readLine()
-        #expect(cashier.command("ORDER banana") == "OK ORDER banana 1 seq=1 banana=999998")
+        _ = cashier.nextLine()
+        #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=999998")
         let outcome = Locked<(status: Int32?, seconds: Double)>((nil, 0))
         let lines = Locked<[Int: [String]]>([:])
         let cashierHasData = Locked(false)
@@ -539,7 +539,7 @@ import Testing
             if n == idle.count + 1 {
                 // Pipeline orders, wait for the first of their replies (so the server is into
                 // them), then SIGTERM.
-                cashier.send(Array(String(repeating: "ORDER banana\r\n", count: pipelined).utf8))
+                cashier.write(Array(String(repeating: "ORDER banana\r\n", count: pipelined).utf8))
                 _ = eventually(timeout: 20) { cashierHasData.get }
                 let start = Date()
                 server.signal(SIGTERM)
@@ -570,23 +570,23 @@ import Testing
         #expect(seqs == Array(stride(from: 2, through: replies.count + 1, by: 1)))
         print("SIGTERM: \(replies.count) of \(pipelined) pipelined orders were taken and answered")
         // The state is kept: a restart on the same data has exactly the answered changes.
-        let again = try HardServer(["--data", dir])
+        let again = try ExecutableServer(["--data", dir])
         let c = try again.peer()
-        _ = c.readLine()
+        _ = c.nextLine()
         let k = replies.count + 1
-        #expect(c.command("STOCK banana") == "OK STOCK seq=\(k) banana=\(1_000_000 - 2 * k)")
+        #expect(c.ask("STOCK banana") == "OK STOCK seq=\(k) banana=\(1_000_000 - 2 * k)")
         again.signal(SIGTERM)
         #expect(again.waitForExit() == 0)
     }
 
     @Test func sigtermWithAClientThatNeverReadsStillExitsInTime() throws {
-        let server = try HardServer(["--in-memory", "--max-output-bytes", "67108864"])
+        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "67108864"])
         let stuck = try server.peer(receiveBuffer: 4096)
-        _ = stuck.readLine()
-        stuck.send(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))  // ~11 MB of replies it never reads
+        _ = stuck.nextLine()
+        stuck.write(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))  // ~11 MB of replies it never reads
         let control = try server.peer()
-        _ = control.readLine()
-        #expect(control.command("PING") == "OK PONG")
+        _ = control.nextLine()
+        #expect(control.ask("PING") == "OK PONG")
         waitForIdleCPU(server)
         let start = Date()
         server.signal(SIGTERM)
@@ -598,10 +598,10 @@ import Testing
     }
 
     @Test func aSecondSignalExitsAtOnce() throws {
-        let server = try HardServer(["--in-memory", "--max-output-bytes", "67108864"])
+        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "67108864"])
         let stuck = try server.peer(receiveBuffer: 4096)
-        _ = stuck.readLine()
-        stuck.send(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))
+        _ = stuck.nextLine()
+        stuck.write(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))
         waitForIdleCPU(server)
         server.signal(SIGINT)
         usleep(100_000)
@@ -618,11 +618,11 @@ import Testing
     // MARK: - 9. Idle timeout
 
     @Test func idleTimeoutClosesASilentClientButNotAnActiveOne() throws {
-        let server = try HardServer(["--in-memory", "--idle-timeout", "1"])
+        let server = try ExecutableServer(["--in-memory", "--idle-timeout", "1"])
         let silent = try server.peer()
-        _ = silent.readLine()
+        _ = silent.nextLine()
         let active = try server.peer()
-        _ = active.readLine()
+        _ = active.nextLine()
         let silentClosed = Locked<Date?>(nil)
         let problems = Locked<[String]>([])
         let start = Date()
@@ -633,7 +633,7 @@ import Testing
                 // PING every 300 ms until 1.5 s past the silent client's close (or 30 s).
                 while Date().timeIntervalSince(start) < 30 {
                     if let closed = silentClosed.get, Date().timeIntervalSince(closed) > 1.5 { break }
-                    let pong = active.command("PING")
+                    let pong = active.ask("PING")
                     if pong != "OK PONG" { problems.update { $0.append(pong) }; break }
                     usleep(300_000)
                 }
@@ -643,7 +643,7 @@ import Testing
         print("idle timeout 1 s: the silent client was closed after \(closedAfter.map { String(format: "%.2f", $0) } ?? "never") s")
         #expect(closedAfter != nil)
         #expect(problems.get.isEmpty, "the active client got \(problems.get)")
-        #expect(active.command("PING") == "OK PONG")
+        #expect(active.ask("PING") == "OK PONG")
         #expect(server.log().contains("idle for more than 1 s"))
     }
 
@@ -653,8 +653,8 @@ import Testing
         let s = try await RunningServer.start { $0.maxClients = 5 }
         var clients = try (0..<5).map { _ in try s.client() }
         for c in clients { #expect(try c.command("PING") == "OK PONG") }
-        let sixth = try Peer(port: s.port)
-        #expect(sixth.readLine() == .line("ERR BUSY max clients reached"))
+        let sixth = try LineClient.peer(port: s.port)
+        #expect(sixth.nextLine() == .line("ERR BUSY max clients reached"))
         #expect(sixth.waitClosed())
         clients.removeFirst()  // one leaves
         var accepted: LineClient?
@@ -674,8 +674,8 @@ import Testing
     /// Starts the server under `ulimit -n 200` (it lowers --max-clients 1000 to fit), then lowers
     /// its soft limit further so that descriptors run out before max-clients does, and connects
     /// more clients than it has descriptors for.
-    private func serverOutOfDescriptors() throws -> (HardServer, served: [Peer], pending: [Peer]) {
-        let server = try HardServer(["--in-memory", "--max-clients", "1000"], shellPrefix: "ulimit -n 200")
+    private func serverOutOfDescriptors() throws -> (ExecutableServer, served: [LineClient], pending: [LineClient]) {
+        let server = try ExecutableServer(["--in-memory", "--max-clients", "1000"], shellPrefix: "ulimit -n 200")
         #expect(server.log().contains("lowering max clients from 1000 to"), "\(server.log())")
         let open = ProcStat.openFiles(server.pid)
         try #require(setFileLimit(pid: server.pid, soft: open + 20, hard: 200), "prlimit failed: errno \(errno)")
@@ -686,10 +686,10 @@ import Testing
             for p in peers { p.fill(waitMilliseconds: 0) }
             return false
         }
-        var served: [Peer] = []
-        var pending: [Peer] = []
+        var served: [LineClient] = []
+        var pending: [LineClient] = []
         for p in peers {
-            if p.bufferedBytes > 0, case .line(let l) = p.readLine(timeout: 0.1), l.hasPrefix("EVENT HELLO") {
+            if p.bufferedBytes > 0, case .line(let l) = p.nextLine(timeout: 0.1), l.hasPrefix("EVENT HELLO") {
                 served.append(p)
             } else {
                 pending.append(p)
@@ -706,7 +706,7 @@ import Testing
         let cpu = server.cpuSeconds - cpuBefore
         print("EMFILE: \(served.count) served, \(pending.count) pending; \(String(format: "%.2f", cpu)) s CPU over 3 s; \(server.log().components(separatedBy: "Too many open files").count - 1) pause lines")
         #expect(cpu < 1.0, "the server used \(cpu) s of CPU in 3 s while out of descriptors")
-        for p in served { #expect(p.command("PING") == "OK PONG") }
+        for p in served { #expect(p.ask("PING") == "OK PONG") }
         // Some leave: waiting clients must now be accepted.
         for p in served.prefix(5) { p.close() }
         let greeted = eventually(timeout: 20) {
@@ -730,19 +730,6 @@ import Testing
     }
 }
 
-/// Waits (up to 20 s) until the server has used no CPU for 300 ms: it has taken all the input
-/// it was sent, so a stuck client's replies are queued, not still being produced.
-func waitForIdleCPU(_ server: HardServer) {
-    let deadline = Date().addingTimeInterval(20)
-    var last = server.cpuSeconds
-    while Date() < deadline {
-        usleep(300_000)
-        let now = server.cpuSeconds
-        if now == last { return }
-        last = now
-    }
-}
-
 // MARK: - The slow-consumer run
 
 /// One cashier pipelines `ORDER banana` in chunks (with flow control so the well-behaved display
@@ -763,19 +750,19 @@ struct SlowConsumerRun {
     var log = ""
 
     init(maxOutputBytes: Int?, minLines: Int, maxLines: Int, chunk: Int) throws {
-        let server = try HardServer(["--in-memory"] + (maxOutputBytes.map { ["--max-output-bytes", "\($0)"] } ?? []))
+        let server = try ExecutableServer(["--in-memory"] + (maxOutputBytes.map { ["--max-output-bytes", "\($0)"] } ?? []))
         let manager = try server.peer()
-        _ = manager.readLine()
-        guard manager.command("SET banana 1000000000") == "OK SET seq=1 banana=1000000000",
-              manager.command("EVENTS OFF") == "OK EVENTS off" else { throw TestError("setup failed") }
+        _ = manager.nextLine()
+        guard manager.ask("SET banana 1000000000") == "OK SET seq=1 banana=1000000000",
+              manager.ask("EVENTS OFF") == "OK EVENTS off" else { throw TestError("setup failed") }
         let slow = try server.peer(receiveBuffer: 4096)
-        _ = slow.readLine()
+        _ = slow.nextLine()
         slowPort = slow.localPort
         let display = try server.peer()
-        _ = display.readLine()
+        _ = display.nextLine()
         let cashier = try server.peer()
-        _ = cashier.readLine()
-        guard cashier.command("EVENTS OFF") == "OK EVENTS off", display.command("PING") == "OK PONG" else {
+        _ = cashier.nextLine()
+        guard cashier.ask("EVENTS OFF") == "OK EVENTS off", display.ask("PING") == "OK PONG" else {
             throw TestError("setup failed")
         }
         rssBefore = server.rss
@@ -809,7 +796,7 @@ struct SlowConsumerRun {
                         break
                     }
                     if dropAt.get == nil, server.log().contains("disconnecting slow client") { dropAt.update { $0 = total } }
-                    guard cashier.send(bytes) else {
+                    guard cashier.write(bytes) else {
                         problems.update { $0.append("the cashier's send failed at \(total) lines") }
                         break
                     }
@@ -820,7 +807,7 @@ struct SlowConsumerRun {
             case 1:
                 var expected = 2
                 while !(sendingDone.get && expected > sent.get + 1) {
-                    switch cashier.readLine(timeout: 0.5) {
+                    switch cashier.nextLine(timeout: 0.5) {
                     case .line(let l):
                         guard !l.hasPrefix("EVENT") else { continue }
                         let want = "OK ORDER banana 1 seq=\(expected) banana=\(1_000_000_000 - 2 * (expected - 1))"
@@ -840,7 +827,7 @@ struct SlowConsumerRun {
             default:
                 var next = 2
                 while !(sendingDone.get && next > sent.get + 1) {
-                    switch display.readLine(timeout: 0.5) {
+                    switch display.nextLine(timeout: 0.5) {
                     case .line(let l):
                         guard l.hasPrefix("EVENT STOCK") else { continue }
                         let seq = seqField(l) ?? -1
@@ -866,7 +853,7 @@ struct SlowConsumerRun {
         slowClosed = slow.waitClosed(timeout: 30)
         rssAfter = server.rss
         peakGrowth = max(server.peakRSS, rssAfter) - baseline
-        finalStock = manager.command("STOCK banana")
+        finalStock = manager.ask("STOCK banana")
         log = server.log()
         if let line = log.split(separator: "\n").first(where: { $0.contains("disconnecting slow client") }),
            let range = line.range(of: ": ", options: .backwards) {
@@ -1022,8 +1009,8 @@ enum Fuzz {
     static func run(port: Int, seed: UInt64, raw: Bool, batches: Int, okReplies: Locked<[(seq: Int, line: String)]>,
                     problems: Locked<[String]>, stats: Locked<(batches: Int, strings: Int, reconnects: Int, unexpectedCloses: Int)>) {
         var rng = SeededRNG(seed: seed)
-        func connect() -> Peer? {
-            guard let p = try? Peer(port: port), case .line(let hello) = p.readLine(), hello.hasPrefix("EVENT HELLO") else {
+        func connect() -> LineClient? {
+            guard let p = try? LineClient.peer(port: port), case .line(let hello) = p.nextLine(), hello.hasPrefix("EVENT HELLO") else {
                 problems.update { $0.append("seed \(seed): could not connect") }
                 return nil
             }
@@ -1059,10 +1046,10 @@ enum Fuzz {
             let sentinel = "SYNC-\(seed)-\(batch)"
             if !closing { bytes += Array("\(sentinel)\r\n".utf8) }
             stats.update { $0.batches += 1; $0.strings += strings }
-            peer.send(bytes)
+            peer.write(bytes)
             var reconnect = false
             reading: while true {
-                switch peer.readLine(timeout: 30) {
+                switch peer.nextLine(timeout: 30) {
                 case .line(let l):
                     record(l)
                     if !closing && l.contains("'\(sentinel)'") { break reading }
@@ -1089,7 +1076,7 @@ enum Fuzz {
             }
         }
         // Leave politely and read what is left (replies to the last batch came before the sentinel).
-        peer.send("QUIT\r\n")
-        while case .line(let l) = peer.readLine(timeout: 20) { record(l) }
+        peer.write("QUIT\r\n")
+        while case .line(let l) = peer.nextLine(timeout: 20) { record(l) }
     }
 }
