@@ -3,9 +3,26 @@ import Glibc
 
 /// Readings from /proc for a process (Linux).
 public enum ProcStat {
+    /// A /proc file's whole text. Read to EOF by hand: these files report size 0, and
+    /// Foundation's String(contentsOfFile:) stops after the first page of a long one
+    /// (/proc/net/tcp on a busy machine).
+    public static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return n == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
     /// A "Vm..." field of /proc/<pid>/status in bytes (VmRSS, VmHWM), or nil.
     public static func status(_ pid: Int32, _ field: String) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let text = read("/proc/\(pid)/status") else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             let digits = line.dropFirst(field.count + 1).filter { $0.isNumber }
             return Int(digits).map { $0 * 1024 }
@@ -15,7 +32,7 @@ public enum ProcStat {
 
     /// User + system CPU time of the process, in seconds.
     public static func cpuSeconds(_ pid: Int32) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let text = read("/proc/\(pid)/stat"),
               let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // After the command name: state is field 3 of the line; utime and stime are 14 and 15.
@@ -32,7 +49,7 @@ public enum ProcStat {
         var total = 0.0
         var found = false
         for task in tasks {
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8) else { continue }
+            guard let text = read("/proc/\(pid)/task/\(task)/schedstat") else { continue }
             let fields = text.split(separator: " ")
             guard fields.count >= 2, let onCPU = Double(fields[0]), let waiting = Double(fields[1]) else { continue }
             total += (onCPU + waiting) / 1e9
@@ -46,16 +63,16 @@ public enum ProcStat {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
-    /// The send and receive queues (bytes) of the IPv4 TCP socket from 127.0.0.1:`localPort` to
+    /// The send and receive queues (bytes) of the established IPv4 TCP socket from `localPort` to
     /// 127.0.0.1:`remotePort`, from /proc/net/tcp: what that socket's owner has not yet had
     /// acknowledged, and what has arrived that its owner has not yet read.
     public static func tcpQueues(localPort: Int, remotePort: Int) -> (send: Int, receive: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        guard let text = read("/proc/net/tcp") else { return nil }
         let local = String(format: ":%04X", localPort), remote = String(format: ":%04X", remotePort)
         for line in text.split(separator: "\n").dropFirst() {
             // sl local_address rem_address st tx_queue:rx_queue ...
             let fields = line.split(separator: " ")
-            guard fields.count > 4, fields[1].hasSuffix(local), fields[2].hasSuffix(remote) else { continue }
+            guard fields.count > 4, fields[1].hasSuffix(local), fields[2].hasSuffix(remote), fields[3] == "01" else { continue }
             let queues = fields[4].split(separator: ":")
             guard queues.count == 2, let tx = Int(queues[0], radix: 16), let rx = Int(queues[1], radix: 16) else { return nil }
             return (tx, rx)
