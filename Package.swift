@@ -30,5 +30,7 @@ let package = Package(
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
         .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server", "JuiceTestSupport"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "juice-board", "juice-server", "JuiceTestSupport"]),
+        // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
+        .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "juice-server", "JuiceTestSupport"]),
     ]
 )
