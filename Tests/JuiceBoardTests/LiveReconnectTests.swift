@@ -102,7 +102,7 @@ import Testing
     static func restart(data: String, port: Int, work: String) throws -> ExecutableServer {
         var server: ExecutableServer? = nil
         var lastError: Error? = nil
-        eventually(timeout: 60) {
+        eventually {
             do { server = try ExecutableServer(["--data", data, "--port", String(port)]) } catch { lastError = error }
             return server != nil
         }
@@ -141,7 +141,7 @@ import Testing
 
         live.stop()
         var restarted: ExecutableServer? = nil
-        eventually(timeout: 60) {
+        eventually {
             restarted = try? ExecutableServer(["--data", data, "--port", String(port), "--menu", menuPath])
             return restarted != nil
         }

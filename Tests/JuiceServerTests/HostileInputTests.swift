@@ -25,8 +25,8 @@ extension HardeningTests {
                 // No newline anywhere: 1 MiB of one line. The send fails once the server hangs up.
                 p.write([UInt8](repeating: UInt8(ascii: "A"), count: 1 << 20))
             } else {
-                let first = p.nextLine(timeout: 30)
-                let closed = p.waitClosed(timeout: 30)
+                let first = p.nextLine()
+                let closed = p.waitClosed()
                 results.update { $0.append("\(first)|closed=\(closed)") }
             }
         }
@@ -65,8 +65,8 @@ extension HardeningTests {
             _ = p.nextLine()
             p.write(payload)
             p.reset()
-            guard let control = try? server.peer(), case .line = control.nextLine(timeout: 5),
-                  control.ask("PING", timeout: 5) == "OK PONG" else { break }
+            guard let control = try? server.peer(), case .line = control.nextLine(),
+                  control.ask("PING") == "OK PONG" else { break }
             survived += 1
         }
         let alive = !eventually(timeout: 1) { !server.isRunning }
@@ -113,7 +113,7 @@ extension HardeningTests {
         p.keepReceived = true
         _ = p.nextLine()
         p.write(request)
-        #expect(p.waitClosed(timeout: 20))
+        #expect(p.waitClosed())
         let lines = p.drainLines()
         #expect(lines.count == 1 && lines[0].hasPrefix("ERR BAD_REQUEST "), "\(lines)")
         #expect(!p.received.contains(0xFF))

@@ -19,7 +19,7 @@ extension HardeningTests {
         let start = Date()
         onThreads(2) { n in
             if n == 0 {
-                if silent.waitClosed(timeout: 30) { silentClosed.update { $0 = Date() } }
+                if silent.waitClosed() { silentClosed.update { $0 = Date() } }
             } else {
                 // PING every 300 ms until 1.5 s past the silent client's close (or 30 s).
                 while Date().timeIntervalSince(start) < 30 {
@@ -108,7 +108,7 @@ extension HardeningTests {
         let status = server.waitForExit()
         #expect(status == 0, "exit status \(status.map(String.init) ?? "none") (negative: killed by that signal)")
         for p in [control] + served.prefix(3) {
-            _ = p.waitClosed(timeout: 5)
+            _ = p.waitClosed()
             #expect(p.drainLines().last == "EVENT BYE shutting down")
         }
     }

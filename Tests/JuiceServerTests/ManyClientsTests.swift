@@ -48,7 +48,7 @@ extension HardeningTests {
         #expect(held.get.count == count)
         #expect(values(control.ask("STATS"))["clients"] == count + 1)
         held.update { $0.removeAll() }  // closes every socket
-        let drained = eventually(timeout: 30) { values(control.ask("STATS"))["clients"] == 1 }
+        let drained = eventually { values(control.ask("STATS"))["clients"] == 1 }
         #expect(drained, "STATS still says \(control.ask("STATS"))")
         #expect(server.isRunning)
     }
@@ -114,7 +114,7 @@ extension HardeningTests {
         #expect(sixth.waitClosed())
         clients.removeFirst()  // one leaves
         var accepted: LineClient?
-        _ = eventually(timeout: 20) {
+        _ = eventually {
             guard let c = try? s.client(readGreeting: false), let first = try? c.readLine() else { return false }
             if first.hasPrefix("EVENT HELLO") { accepted = c; return true }
             return false

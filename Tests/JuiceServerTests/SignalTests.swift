@@ -26,7 +26,7 @@ extension HardeningTests {
                 // Pipeline orders, wait for the first of their replies (so the server is into
                 // them), then SIGTERM.
                 cashier.write(Array(String(repeating: "ORDER banana\r\n", count: pipelined).utf8))
-                _ = eventually(timeout: 20) { cashierHasData.get }
+                _ = eventually { cashierHasData.get }
                 let start = Date()
                 server.signal(SIGTERM)
                 let status = server.waitForExit()

@@ -44,7 +44,7 @@ struct SlowConsumerRun {
         let problems = Locked<[String]>([])
         let keepUp = maxOutputBytes == nil ? 4 * chunk : 0
         @Sendable func waitUntil(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(60)
+            let deadline = Date().addingTimeInterval(testDeadline)
             while !condition() {
                 if Date() > deadline { return false }
                 usleep(500)
@@ -119,7 +119,7 @@ struct SlowConsumerRun {
         linesAtDrop = dropAt.get
         displayLastSeq = displaySeq.get
         self.problems = problems.get
-        slowClosed = slow.waitClosed(timeout: 30)
+        slowClosed = slow.waitClosed()
         rssAfter = server.rss
         peakGrowth = max(server.peakRSS, rssAfter) - baseline
         finalStock = manager.ask("STOCK banana")
