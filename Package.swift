@@ -26,8 +26,13 @@ let package = Package(
         // It reads the server's lines and menu with JuiceCore (ServerLine, WireReader, Menu).
         .target(name: "JuiceBoard", dependencies: ["JuiceCore"]),
         .executableTarget(name: "juice-board", dependencies: ["JuiceBoard"]),
-        .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore"]),
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server"]),
-        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server"]),
+        // What every test target shares: the line client, the server process, `eventually`, a
+        // seeded RNG, /proc readings. Test-only, hence under Tests/.
+        .target(name: "JuiceTestSupport", dependencies: ["JuiceCore"], path: "Tests/JuiceTestSupport"),
+        .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
+        // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
+        .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]
 )

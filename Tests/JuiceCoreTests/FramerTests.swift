@@ -16,7 +16,7 @@ enum Split: CustomTestStringConvertible, CaseIterable, Sendable {
             return input.map { [$0] }
         case .random1, .random2, .random3:
             let seed: UInt64 = self == .random1 ? 1 : self == .random2 ? 0xBEEF : 987_654_321
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRNG(seed: seed)
             var out: [[UInt8]] = []
             var i = 0
             while i < input.count {
@@ -180,7 +180,7 @@ struct FramerTests {
 
     @Test("a 1 MiB line without newline never buffers past the limit", arguments: [false, true], [UInt64(7), 99])
     func megabyteWithoutNewline(telnet: Bool, seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRNG(seed: seed)
         var f = LineFramer()
         var lines = 0
         var fed = 0
@@ -250,7 +250,7 @@ struct FramerTests {
 
     @Test("random streams match a reference model under random reads", arguments: UInt64(1)...UInt64(40))
     func randomAgainstModel(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRNG(seed: seed)
         let limit = 8
         let alphabet: [UInt8] = [0x61, 0x62, 0x0D, 0x0A, 0x20, 0xC3, 0xA9]
         var input: [UInt8] = []
@@ -276,7 +276,7 @@ struct FramerTests {
 
     @Test("random telnet streams give the same lines under any reads", arguments: UInt64(100)...UInt64(120))
     func randomTelnetConsistency(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRNG(seed: seed)
         let pieces: [[UInt8]] = [
             bytes("a"), bytes("b"), bytes("\r"), bytes("\n"), bytes("\r\n"), [IAC, IAC], [IAC, IP], [IAC, NOP],
             [IAC, WILL, 0x01], [IAC, DO, 0x0A], [IAC, SB, 0x18, 0x0A, IAC, IAC, IAC, SE],

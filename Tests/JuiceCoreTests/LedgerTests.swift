@@ -337,7 +337,7 @@ struct ReplayTests {
 
     @Test("replaying recorded facts rebuilds the live state", arguments: [UInt64(1), 2, 3, 42, 0xDEAD_BEEF, 0x5EED])
     func replayMatchesLive(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRNG(seed: seed)
         let menu = Menu.standard
         var live = StockLedger(menu: menu)
         var journal: [Fact] = []

@@ -72,7 +72,7 @@ struct MenuTests {
 
     @Test("lookups agree with a plain ASCII-folding dictionary")
     func lookupsAgreeWithDictionary() throws {
-        var rng = SplitMix64(seed: 5)
+        var rng = SeededRNG(seed: 5)
         let letters = Array("abAB-_9é".unicodeScalars)
         var names = Set<String>()
         while names.count < 200 {

@@ -145,7 +145,7 @@ struct WireTests {
 
     @Test("decimal agrees with String for many numbers")
     func decimalAgrees() {
-        var rng = SplitMix64(seed: 77)
+        var rng = SeededRNG(seed: 77)
         for _ in 0..<2000 {
             let u = rng.next() >> (rng.next() % 64)
             var a: [UInt8] = []

@@ -10,14 +10,14 @@ import Testing
     /// first 10 are checked; the rest, and the right token, are refused unchecked, and the block
     /// is logged once.
     @Test func guessesFromOneAddressAreLimitedAcrossReconnects() throws {
-        let server = try HardServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
         var checked = 0
         var refusedUnchecked = 0
         for connection in 0..<60 {
             let p = try server.peer()
-            _ = p.readLine()
+            _ = p.nextLine()
             for guess in 0..<3 {
-                let reply = p.command("AUTH guess-\(connection)-\(guess)")
+                let reply = p.ask("AUTH guess-\(connection)-\(guess)")
                 if reply.hasPrefix("ERR AUTH_FAILED wrong token") { checked += 1 }
                 if reply.hasPrefix("ERR AUTH_FAILED too many failures, retry in ") { refusedUnchecked += 1 }
             }
@@ -25,9 +25,9 @@ import Testing
         }
         #expect(checked == 10 && refusedUnchecked == 170, "checked \(checked), refused unchecked \(refusedUnchecked)")
         let manager = try server.peer()
-        _ = manager.readLine()
-        #expect(manager.command("AUTH s3cret").hasPrefix("ERR AUTH_FAILED too many failures, retry in "))
-        #expect(manager.command("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8")
+        _ = manager.nextLine()
+        #expect(manager.ask("AUTH s3cret").hasPrefix("ERR AUTH_FAILED too many failures, retry in "))
+        #expect(manager.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8")
         let log = server.log()
         #expect(log.components(separatedBy: "its AUTH is refused unchecked").count - 1 == 1, "\(log)")
         #expect(log.components(separatedBy: "AUTH refused for 127.0.0.1:").count - 1 == 10)
@@ -38,7 +38,7 @@ import Testing
     /// 20 a second plus one summary line: the bound below allows that much for every second the
     /// run took (however slow the machine), far under two lines per cycle.
     @Test func aConnectFloodWritesABoundedLogWithASummary() throws {
-        let server = try HardServer(["--in-memory"])
+        let server = try ExecutableServer(["--in-memory"])
         let started = Date()
         let cycles = 3000
         for _ in 0..<cycles {
@@ -47,7 +47,7 @@ import Testing
         }
         // Every connection above has been accepted once this one is greeted.
         let last = try server.peer()
-        #expect(last.readLine() != .timeout)
+        #expect(last.nextLine() != .timeout)
         last.close()
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
@@ -61,10 +61,10 @@ import Testing
     }
 
     @Test func logLevelWarnHidesConnectsButKeepsRefusalsAndStartStop() throws {
-        let server = try HardServer(["--in-memory", "--log-level", "warn"])
+        let server = try ExecutableServer(["--in-memory", "--log-level", "warn"])
         let p = try server.peer()
-        _ = p.readLine()
-        p.send("GET / HTTP/1.1\r\n")
+        _ = p.nextLine()
+        p.write("GET / HTTP/1.1\r\n")
         #expect(p.waitClosed())
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
@@ -89,11 +89,11 @@ import Testing
         defer { removeTemporary(dir) }
         let file = dir + "/token"
         try "s3cret\n# rotated\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let server = try HardServer(["--in-memory", "--manager-token-file", file])
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", file])
         let p = try server.peer()
-        _ = p.readLine()
-        #expect(p.command("AUTH s3cret") == "OK AUTH")
-        #expect(p.command("SET kiwi 1") == "OK SET seq=1 kiwi=1")
+        _ = p.nextLine()
+        #expect(p.ask("AUTH s3cret") == "OK AUTH")
+        #expect(p.ask("SET kiwi 1") == "OK SET seq=1 kiwi=1")
     }
 
     /// U+0085 passes a byte check for ASCII controls, but every AUTH line holding it is refused:

@@ -5,34 +5,38 @@ import Testing
 /// Pipelining clients that do not read: bounded memory, and a clean close that delivers the
 /// last replies instead of a reset.
 @Suite struct BackpressureTests {
-    static func rssBytes(_ pid: Int32) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else { return -1 }
-        return kib * 1024
-    }
-
     /// 200,000 `STOCK` (about 14 MB of replies) sent without reading: the server stops reading
     /// this client until it catches up, so its memory does not grow with the backlog.
     @Test func aPipeliningClientThatDoesNotReadIsThrottledNotBuffered() throws {
         let server = try ExecutableServer(["--in-memory"])
-        let pid = server.process.processIdentifier
         let client = try server.client()
-        let before = Self.rssBytes(pid)
+        let peakBefore = server.peakRSS
         let lines = 200_000
+        let sentLines = Locked(0)
         let sent = DispatchSemaphore(value: 0)
         Thread {
             let chunk = Array(String(repeating: "STOCK\r\n", count: 1000).utf8)
-            for _ in 0..<(lines / 1000) { try? client.sendRaw(chunk) }
+            for _ in 0..<(lines / 1000) {
+                guard (try? client.sendRaw(chunk)) != nil else { break }
+                sentLines.update { $0 += 1000 }
+            }
             sent.signal()
         }.start()
-        // Let the server take all it will while nobody reads.
-        var peak = before
-        for _ in 0..<20 {
-            usleep(100_000)
-            peak = max(peak, Self.rssBytes(pid))
+        // Wait until the server has taken all it will while nobody reads: it has stopped reading
+        // this client although input is waiting for it (the server's receive queue for the
+        // connection, from /proc/net/tcp, is not empty and has held still for a second). Not a
+        // fixed time: a slow sender, or a slow server, only makes this take longer.
+        var queued = 0, lastChange = Date()
+        let throttled = eventually {
+            let now = ProcStat.tcpQueues(localPort: server.port, remotePort: client.localPort)?.receive ?? 0
+            if now != queued { queued = now; lastChange = Date() }
+            return queued > 0 && Date().timeIntervalSince(lastChange) >= 1
         }
-        #expect(peak - before < 16 << 20, "server RSS grew by \(peak - before) bytes")
+        #expect(throttled, "the server never stopped reading (queued \(queued) bytes, \(sentLines.get) lines sent)")
+        // VmHWM: the peak over the whole run, not a sample that could fall between spikes.
+        let growth = server.peakRSS - peakBefore
+        print("throttled with \(sentLines.get) of \(lines) lines sent, \(queued) bytes unread by the server; peak RSS grew \(mebibytes(growth))")
+        #expect(growth < 16 << 20, "server peak RSS grew by \(mebibytes(growth))")
         for i in 0..<lines {
             let reply = try client.readLine()
             if !reply.hasPrefix("OK STOCK seq=0 strawberry=10 ") {

@@ -9,17 +9,17 @@ import Testing
     static let history = 10_000
 
     /// A server whose history holds `history` changes (`SET kiwi n`, seq 1...history).
-    static func serverWithHistory(_ arguments: [String] = ["--in-memory"]) throws -> HardServer {
-        let server = try HardServer(arguments)
+    static func serverWithHistory(_ arguments: [String] = ["--in-memory"]) throws -> ExecutableServer {
+        let server = try ExecutableServer(arguments)
         let manager = try server.peer()
-        _ = manager.readLine()  // greeting
+        _ = manager.nextLine()  // greeting
         var script = "EVENTS OFF\n"
         for i in 1...history { script += "SET kiwi \(i % 100)\n" }
         script += "PING\n"
-        #expect(manager.send(script))
-        #expect(manager.readLine() == .line("OK EVENTS off"))
+        #expect(manager.write(script))
+        #expect(manager.nextLine() == .line("OK EVENTS off"))
         for i in 1...history + 1 {
-            guard case .line(let line) = manager.readLine(), i <= history ? line.hasPrefix("OK SET seq=\(i) ") : line == "OK PONG" else {
+            guard case .line(let line) = manager.nextLine(), i <= history ? line.hasPrefix("OK SET seq=\(i) ") : line == "OK PONG" else {
                 Issue.record("setting up the history: reply \(i) missing or wrong")
                 break
             }
@@ -36,10 +36,10 @@ import Testing
         let server = try Self.serverWithHistory()
         let before = server.peakRSS
         let hostile = try server.peer(receiveBuffer: 4096)
-        _ = hostile.readLine()
+        _ = hostile.nextLine()
         let flood = Array(String(repeating: "SINCE 0\n", count: 8192).utf8)
         #expect(flood.count == 64 * 1024)
-        #expect(hostile.send(flood))
+        #expect(hostile.write(flood))
         // Everything the hostile client sent has reached the server (its send returned), and
         // the server is serving it as far as the client reads, which is not at all.
         let other = try server.client()
@@ -56,26 +56,26 @@ import Testing
     @Test func pipelinedCatchUpsArriveWholeAndInOrder() throws {
         let server = try Self.serverWithHistory()
         let display = try server.peer(receiveBuffer: 4096)
-        _ = display.readLine()
-        #expect(display.send("SINCE 0\nPING\nSINCE 9990\nPING\nSINCE 0\nSTOCK kiwi\n"))
+        _ = display.nextLine()
+        #expect(display.write("SINCE 0\nPING\nSINCE 9990\nPING\nSINCE 0\nSTOCK kiwi\n"))
         func expectCatchUp(from after: Int) {
-            guard case .line(let head) = display.readLine(), head == "OK SINCE \(after) \(Self.history)" else {
+            guard case .line(let head) = display.nextLine(), head == "OK SINCE \(after) \(Self.history)" else {
                 Issue.record("no OK SINCE \(after) header")
                 return
             }
             for seq in after + 1...Self.history {
-                guard case .line(let line) = display.readLine(), line == "EVENT STOCK seq=\(seq) kiwi=\(seq % 100)" else {
+                guard case .line(let line) = display.nextLine(), line == "EVENT STOCK seq=\(seq) kiwi=\(seq % 100)" else {
                     Issue.record("catch-up from \(after): line for seq \(seq) missing or wrong")
                     return
                 }
             }
         }
         expectCatchUp(from: 0)
-        #expect(display.readLine() == .line("OK PONG"))
+        #expect(display.nextLine() == .line("OK PONG"))
         expectCatchUp(from: 9990)
-        #expect(display.readLine() == .line("OK PONG"))
+        #expect(display.nextLine() == .line("OK PONG"))
         expectCatchUp(from: 0)
-        #expect(display.readLine() == .line("OK STOCK seq=\(Self.history) kiwi=0"))
+        #expect(display.nextLine() == .line("OK STOCK seq=\(Self.history) kiwi=0"))
     }
 
     /// Changes made while a display is catching up reach it after the catch-up, each exactly
@@ -86,9 +86,9 @@ import Testing
         defer { removeTemporary(directory) }
         let server = try Self.serverWithHistory(durable ? ["--data", directory] : ["--in-memory"])
         let display = try server.peer(receiveBuffer: 4096)
-        _ = display.readLine()
-        #expect(display.send("SINCE 0\n"))
-        guard case .line(let head) = display.readLine(), head.hasPrefix("OK SINCE 0 ") else {
+        _ = display.nextLine()
+        #expect(display.write("SINCE 0\n"))
+        guard case .line(let head) = display.nextLine(), head.hasPrefix("OK SINCE 0 ") else {
             Issue.record("no OK SINCE header")
             return
         }
@@ -96,7 +96,7 @@ import Testing
         // Take the first few lines, then make changes while the rest of the catch-up waits for
         // this display's full socket (its small receive buffer holds a few KiB of 300).
         for _ in 0..<100 {
-            guard case .line(let line) = display.readLine(), line.hasPrefix("EVENT STOCK seq=\(expected) ") else {
+            guard case .line(let line) = display.nextLine(), line.hasPrefix("EVENT STOCK seq=\(expected) ") else {
                 Issue.record("catch-up line \(expected) missing")
                 return
             }
@@ -104,19 +104,19 @@ import Testing
         }
         let extra = 300
         let manager = try server.peer()
-        _ = manager.readLine()
-        manager.send("EVENTS OFF\n")
-        _ = manager.readLine()
+        _ = manager.nextLine()
+        manager.write("EVENTS OFF\n")
+        _ = manager.nextLine()
         for i in 1...extra {
-            manager.send("SET mango \(i)\n")
-            guard case .line(let reply) = manager.readLine(), reply.hasPrefix("OK SET seq=\(Self.history + i) ") else {
+            manager.write("SET mango \(i)\n")
+            guard case .line(let reply) = manager.nextLine(), reply.hasPrefix("OK SET seq=\(Self.history + i) ") else {
                 Issue.record("SET \(i) not answered")
                 return
             }
         }
         let last = UInt64(Self.history + extra)
         while expected <= last {
-            guard case .line(let line) = display.readLine(), line.hasPrefix("EVENT STOCK seq=") else {
+            guard case .line(let line) = display.nextLine(), line.hasPrefix("EVENT STOCK seq=") else {
                 Issue.record("stream ended before seq \(expected)")
                 return
             }
@@ -127,8 +127,8 @@ import Testing
             }
             expected += 1
         }
-        #expect(display.send("PING\n"))
-        #expect(display.readLine() == .line("OK PONG"), "nothing after seq \(last)")
+        #expect(display.write("PING\n"))
+        #expect(display.nextLine() == .line("OK PONG"), "nothing after seq \(last)")
     }
 
     /// A client that sends its commands and half-closes (`nc -q`) still gets a whole catch-up
@@ -136,17 +136,17 @@ import Testing
     @Test func halfClosedClientGetsItsWholeCatchUp() throws {
         let server = try Self.serverWithHistory()
         let client = try server.peer(receiveBuffer: 4096)
-        _ = client.readLine()
-        #expect(client.send("SINCE 9000\nPING\n"))
+        _ = client.nextLine()
+        #expect(client.write("SINCE 9000\nPING\n"))
         shutdown(client.fd, Int32(SHUT_WR))
-        #expect(client.readLine() == .line("OK SINCE 9000 \(Self.history)"))
+        #expect(client.nextLine() == .line("OK SINCE 9000 \(Self.history)"))
         for seq in 9001...Self.history {
-            guard case .line(let line) = client.readLine(), line.hasPrefix("EVENT STOCK seq=\(seq) ") else {
+            guard case .line(let line) = client.nextLine(), line.hasPrefix("EVENT STOCK seq=\(seq) ") else {
                 Issue.record("seq \(seq) missing")
                 return
             }
         }
-        #expect(client.readLine() == .line("OK PONG"))
-        #expect(client.readLine() == .closed)
+        #expect(client.nextLine() == .line("OK PONG"))
+        #expect(client.nextLine() == .closed)
     }
 }

@@ -181,7 +181,7 @@ import Testing
         "O", "R", "A", "S", "H", "F", "D", "K", "E", "Z",
     ].map { Array($0.utf8) }) + [[0x00], [0xFF], [0xC3], [0x0A], [0x0D], [0x09], [0xE2, 0x80, 0xAE], [0xC2, 0x85]]
 
-    static func mutate(_ payload: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ payload: [UInt8], _ rng: inout SeededRNG) -> [UInt8] {
         var tokens = payload.split(separator: 0x20, omittingEmptySubsequences: false).map(Array.init)
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
             let i = Int.random(in: 0..<tokens.count, using: &rng)
@@ -200,7 +200,7 @@ import Testing
     }
 
     /// A consistent history written the way the store writes it.
-    static func history(_ rng: inout SplitMix64) -> [[UInt8]] {
+    static func history(_ rng: inout SeededRNG) -> [[UInt8]] {
         var ledger = StockLedger(menu: .standard, initialStock: 10)
         let menu = ledger.menu
         var out: [[UInt8]] = []
@@ -237,7 +237,7 @@ import Testing
 
     @Test("fuzz: random and mutated checksum-valid records give a clean start or a clean refusal")
     func fuzz() {
-        var rng = SplitMix64(seed: 0x6A75_6963_6521)
+        var rng = SeededRNG(seed: 0x6A75_6963_6521)
         let freshSnapshot = Storage.snapshotBytes(StockLedger(menu: .standard, initialStock: 10), lsn: 0)
         var started = 0, refused = 0
         for round in 0..<3000 {
@@ -276,18 +276,5 @@ import Testing
         }
         // Both outcomes happen, so the fuzz exercises both.
         #expect(started > 100 && refused > 100, "started \(started), refused \(refused)")
-    }
-}
-
-/// SplitMix64: a small deterministic generator, so the fuzz replays identically.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import JuiceTestSupport
+import Testing
+
+/// The built juice-bench binary against a real juice-server on port 0, with small numbers:
+/// its output must make sense and agree with what the server itself counted. Never its speed.
+@Suite(.serialized) struct BenchRunTests {
+    static var bench: String { Executables.path("juice-bench") }
+
+    /// Runs juice-bench with `--json`; exit status, the JSON object, and everything it printed.
+    func runJSON(_ arguments: [String]) throws -> (status: Int32, json: [String: Any], output: String) {
+        let (status, output) = try Executables.run(Self.bench, arguments + ["--json", "--no-progress"])
+        // The object is the one stdout line starting with "{" (stderr may add warnings).
+        let line = output.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
+        let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return (status, try #require(json, "no JSON object in: \(output)"), output)
+    }
+
+    /// `orders`: five cashiers for two seconds. Every order it sent is one the server served:
+    /// the bench's count, the server's STATS and the stock it sold all agree.
+    @Test func ordersAgainstARealServer() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        // Warm-up 0; a generous drain only bounds the wait for the last replies.
+        let (status, o, output) = try runJSON(["orders", "--port", "\(server.port)", "--conns", "5", "--duration", "2",
+                                               "--warmup", "0", "--drain", "\(testDeadline)"])
+        #expect(status == 0, "\(output)")
+        #expect(o["mode"] as? String == "orders" && o["target"] as? String == "127.0.0.1:\(server.port)")
+        #expect(o["conns"] as? Int == 5 && o["pipeline"] as? Int == 1 && o["request"] as? String == "ORDER mango-kiwi")
+        let replies = o["requests"] as? Int ?? -1, sent = o["requests_sent"] as? Int ?? -1
+        #expect(replies > 0 && replies <= sent, "\(replies) replies of \(sent) sent")
+        #expect(o["errors"] as? Int == 0 && o["errors_total"] as? Int == 0 && o["first_error"] is NSNull)
+        #expect(o["lost_connections"] as? Int == 0 && o["interrupted"] as? Bool == false)
+        let latency = try #require(o["latency_us"] as? [String: Double], "\(output)")
+        let (p50, p99, max) = (latency["p50"] ?? -1, latency["p99"] ?? -1, latency["max"] ?? -1)
+        #expect(p50 > 0 && p50 <= p99 && p99 <= max, "latency \(latency)")
+        #expect(o["events"] as? Int == 0 && o["fanout_check"] is NSNull)
+
+        // The server's side: it stocked up mango and kiwi at 1,000,000,000, then served `sent`
+        // mango-kiwi (2 mango + 1 kiwi each), every one answered.
+        let control = try server.client()
+        let stats = values(try control.command("STATS"))
+        #expect(stats["orders_served"] == sent, "the server served \(stats["orders_served"] ?? -1), the bench sent \(sent)")
+        #expect(stats["orders_refused"] == 0)
+        let stock = values(try control.command("STOCK"))
+        #expect(stock["mango"] == 1_000_000_000 - 2 * sent && stock["kiwi"] == 1_000_000_000 - sent, "\(stock)")
+    }
+
+    /// `fanout`: three displays, one cashier. The bench's own check must pass, and every
+    /// display must have got an event for every order.
+    @Test func fanoutAgainstARealServer() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let (status, o, output) = try runJSON(["fanout", "--port", "\(server.port)", "--watchers", "3", "--duration", "2",
+                                               "--warmup", "0", "--drain", "\(testDeadline)"])
+        #expect(status == 0, "\(output)")
+        #expect(o["mode"] as? String == "fanout" && o["watchers"] as? Int == 3 && o["conns"] as? Int == 1)
+        #expect(o["fanout_check"] as? String == "ok", "\(output)")
+        let perWatcher = o["events_expected_per_watcher"] as? Int ?? -1
+        let served = values(try server.client().command("STATS"))["orders_served"] ?? -2
+        #expect(perWatcher > 0 && perWatcher == served, "\(perWatcher) events expected per display, \(served) orders served")
+        #expect((o["events"] as? Int ?? -1) <= 3 * perWatcher)
+        #expect(o["fanout_us"] is [String: Any])
+    }
+
+    /// The human table for the same kind of run: the header and the rows a reader looks for.
+    @Test func theTableNamesTheTargetAndTheFigures() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let (status, output) = try Executables.run(Self.bench, ["orders", "--port", "\(server.port)", "--conns", "2",
+                                                               "--duration", "0.5", "--warmup", "0", "--no-progress",
+                                                               "--drain", "\(testDeadline)"])
+        #expect(status == 0, "\(output)")
+        #expect(output.hasPrefix("juice-bench orders -> 127.0.0.1:\(server.port)   2 conns x pipeline 1"), "\(output)")
+        for row in ["request         ORDER mango-kiwi", "replies         ", "replies/s       ", "errors          0",
+                    "latency (us)    p50 "] {
+            #expect(output.contains(row), "no '\(row)' in: \(output)")
+        }
+    }
+
+    @Test func badFlagsAndNoServerAreReportedWithTheirExitStatus() throws {
+        let (usage, usageOutput) = try Executables.run(Self.bench, ["orders", "--conns", "0"])
+        #expect(usage == 2)
+        #expect(usageOutput.contains("juice-bench orders: --conns needs a whole number") && usageOutput.contains("usage: juice-bench orders"))
+        // A port nobody listens on: a free one, found by binding port 0 and letting it go.
+        let (refused, refusedOutput) = try Executables.run(Self.bench, ["orders", "--port", "\(try Self.freePort())",
+                                                                       "--duration", "1", "--no-progress"])
+        #expect(refused == 1, "\(refusedOutput)")
+        #expect(refusedOutput.contains("cannot connect"), "\(refusedOutput)")
+    }
+
+    @Test func theBuiltInSelfTestPasses() throws {
+        let (status, output) = try Executables.run(Self.bench, ["self-test"])
+        #expect(status == 0 && output.contains("self-test: all checks passed"), "\(output)")
+    }
+
+    /// A port that was free a moment ago (bound to port 0, then closed).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw TestError("cannot bind port 0: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import juice_bench
+
+/// The presets: `orders` and `fanout` are `raw` plans with juice-server's wire filled in.
+@Suite struct LoadPlanTests {
+    @Test func ordersIsPipelinedCashiersWithEventsOff() {
+        var options = OrdersOptions()
+        options.connections = 7
+        options.pipeline = 4
+        options.juice = "banana"
+        let plan = LoadPlan.orders(options)
+        #expect(plan.mode == "orders")
+        #expect(plan.connections == 7 && plan.pipeline == 4)
+        #expect(plan.requests == ["ORDER banana"])
+        #expect(plan.setup == ["EVENTS OFF"] && plan.replySkip == ["EVENT"] && plan.greetingLines == 1)
+        #expect(plan.watchers == 0 && !plan.isPacedFanout && !plan.checkSequence)
+    }
+
+    @Test func fanoutIsOneCashierOneOrderAtATimeWithSequenceChecks() {
+        var options = FanoutOptions()
+        options.watchers = 12
+        let plan = LoadPlan.fanout(options)
+        #expect(plan.mode == "fanout")
+        #expect(plan.connections == 1 && plan.pipeline == 1 && plan.watchers == 12)
+        #expect(plan.requests == ["ORDER mango-kiwi"])
+        #expect(plan.eventMatch == ["EVENT STOCK"] && plan.checkSequence)
+        #expect(plan.watchSetup.isEmpty && plan.watchSetupLines == 0)
+        #expect(plan.isPacedFanout)
+    }
+
+    @Test func rawCarriesEveryOption() throws {
+        let command = try parseCommand(["raw", "--request", "PING", "--request", "INCR x", "--setup", "SELECT 1",
+                                        "--reply-skip", "+", "--greeting-lines", "2", "--conns", "3", "--pipeline", "8",
+                                        "--watchers", "2", "--watch-setup", "SUBSCRIBE s", "--watch-setup-lines", "6",
+                                        "--event-match", "message", "--check-seq"])
+        guard case .raw(let options) = command else { Issue.record("not raw: \(command)"); return }
+        let plan = LoadPlan.raw(options)
+        #expect(plan.mode == "raw")
+        #expect(plan.requests == ["PING", "INCR x"] && plan.setup == ["SELECT 1"] && plan.replySkip == ["+"])
+        #expect(plan.greetingLines == 2 && plan.connections == 3 && plan.pipeline == 8)
+        #expect(plan.watchers == 2 && plan.watchSetup == ["SUBSCRIBE s"] && plan.watchSetupLines == 6)
+        #expect(plan.eventMatch == ["message"] && plan.checkSequence)
+        // Pipelined or several cashiers: events cannot be attributed one by one.
+        #expect(!plan.isPacedFanout)
+    }
+
+    @Test func idlePlanTakesTheIdleOptions() throws {
+        guard case .idle(let options) = try parseCommand(["idle", "--pid", "42", "--conns", "9", "--greeting-lines", "0",
+                                                          "--probe", "PING", "--reply-skip", "+"]) else {
+            Issue.record("not idle")
+            return
+        }
+        let plan = IdlePlan(options)
+        #expect(plan.pid == 42 && plan.connections == 9 && plan.greetingLines == 0)
+        #expect(plan.probe == "PING" && plan.replySkip == ["+"])
+        #expect(plan.common.duration == 2)  // idle holds for 2 s by default, not the load default of 5
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import JuiceCore
+@testable import JuiceServer
+import Testing
+
+/// SIGTERM and SIGINT: a graceful drain, and a second signal that exits at once.
+extension HardeningTests {
+    // MARK: - 8. Signals
+
+    @Test func sigtermTellsEveryClientFlushesRepliesExitsZeroAndKeepsState() throws {
+        let dir = temporaryDirectory("juice-hard-term")
+        defer { removeTemporary(dir) }
+        let server = try ExecutableServer(["--data", dir, "--initial-stock", "1000000"])
+        let idle = try (0..<4).map { _ in try server.peer() }
+        for c in idle { _ = c.nextLine() }
+        let cashier = try server.peer()
+        _ = cashier.nextLine()
+        #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=999998")
+        let outcome = Locked<(status: Int32?, seconds: Double)>((nil, 0))
+        let lines = Locked<[Int: [String]]>([:])
+        let cashierHasData = Locked(false)
+        let pipelined = 3000
+        onThreads(idle.count + 2) { n in
+            if n == idle.count + 1 {
+                // Pipeline orders, wait for the first of their replies (so the server is into
+                // them), then SIGTERM.
+                cashier.write(Array(String(repeating: "ORDER banana\r\n", count: pipelined).utf8))
+                _ = eventually { cashierHasData.get }
+                let start = Date()
+                server.signal(SIGTERM)
+                let status = server.waitForExit()
+                outcome.update { $0 = (status, Date().timeIntervalSince(start)) }
+            } else {
+                let p = n < idle.count ? idle[n] : cashier
+                if n == idle.count {
+                    _ = p.fill(waitMilliseconds: 10_000)
+                    cashierHasData.update { $0 = true }
+                }
+                _ = p.waitClosed()
+                let got = p.drainLines()
+                lines.update { $0[n] = got }
+            }
+        }
+        let result = outcome.get
+        print("SIGTERM with \(idle.count + 1) clients: exit \(result.status.map(String.init) ?? "none") after \(String(format: "%.3f", result.seconds)) s")
+        #expect(result.status == 0, "exit status \(result.status.map(String.init) ?? "none: still running")")
+        let all = lines.get
+        for n in 0...idle.count {
+            #expect(all[n]?.last == "EVENT BYE shutting down", "client \(n) ended with \(all[n]?.suffix(2) ?? [])")
+        }
+        // The cashier got a reply to every order the server took, all before the BYE.
+        let replies = (all[idle.count] ?? []).filter { $0.hasPrefix("OK ORDER") }
+        let seqs = replies.map { values($0)["seq"] ?? -1 }
+        #expect(seqs == Array(stride(from: 2, through: replies.count + 1, by: 1)))
+        print("SIGTERM: \(replies.count) of \(pipelined) pipelined orders were taken and answered")
+        // The state is kept: a restart on the same data has exactly the answered changes.
+        let again = try ExecutableServer(["--data", dir])
+        let c = try again.peer()
+        _ = c.nextLine()
+        let k = replies.count + 1
+        #expect(c.ask("STOCK banana") == "OK STOCK seq=\(k) banana=\(1_000_000 - 2 * k)")
+        again.signal(SIGTERM)
+        #expect(again.waitForExit() == 0)
+    }
+
+    @Test func sigtermWithAClientThatNeverReadsStillExitsInTime() throws {
+        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "67108864"])
+        let stuck = try server.peer(receiveBuffer: 4096)
+        _ = stuck.nextLine()
+        stuck.write(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))  // ~11 MB of replies it never reads
+        let control = try server.peer()
+        _ = control.nextLine()
+        #expect(control.ask("PING") == "OK PONG")
+        waitForIdleCPU(server)
+        let start = Date()
+        server.signal(SIGTERM)
+        // The drain gives up on the stuck client at its own deadline (1.5 s); a server that
+        // waited for the client instead would still be running when this wait gives up.
+        let status = server.waitForExit()
+        let seconds = Date().timeIntervalSince(start)
+        print("SIGTERM with a client that never reads: exit \(status.map(String.init) ?? "none") after \(String(format: "%.3f", seconds)) s")
+        #expect(status == 0, "exit status \(status.map(String.init) ?? "none: still running")")
+    }
+
+    /// The stuck client keeps the drain busy until its deadline (1.5 s), after which the server
+    /// would exit 0; a second signal during the drain skips it: "second signal: exiting now" and
+    /// exit status 1 (main.swift, PROTOCOL.md "Shutdown").
+    @Test func aSecondSignalExitsAtOnce() throws {
+        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "67108864"])
+        let stuck = try server.peer(receiveBuffer: 4096)
+        _ = stuck.nextLine()
+        stuck.write(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))
+        waitForIdleCPU(server)
+        server.signal(SIGINT)
+        // Only once the first signal has been handled (the drain has begun) is the next one a
+        // second signal: two sent closer together may be delivered as one.
+        #expect(eventually { server.log().contains("shutting down:") }, "no drain after SIGINT: \(server.log())")
+        let start = Date()
+        server.signal(SIGINT)
+        let status = server.waitForExit()
+        let seconds = Date().timeIntervalSince(start)
+        print("second SIGINT: exit \(status.map(String.init) ?? "none") after \(String(format: "%.3f", seconds)) s")
+        #expect(status == 1, "exit status \(status.map(String.init) ?? "none: still running") (0: the drain ran to its end)")
+        #expect(server.log().contains("second signal: exiting now"), "\(server.log().suffix(500))")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The shared test toolkit's own pieces that a test relies on to mean anything.
+@Suite struct ToolkitTests {
+    @Test func theListeningPortIsTheLatestStartLineAndOnlyThat() {
+        let port = ExecutableServer.listeningPort
+        #expect(port("juice-server listening on 127.0.0.1:7878\n") == 7878)
+        #expect(port("juice-server listening on ::1:40001\r\n") == 40001)  // IPv6: the last colon
+        #expect(port("juice-server listening on 0.0.0.0:1234") == 1234)
+        // A restart appending to the same log: the latest line wins.
+        #expect(port("juice-server listening on 127.0.0.1:1111\n...stopped\njuice-server listening on 127.0.0.1:2222\n") == 2222)
+        // Log lines are not the start line, even when they quote one.
+        #expect(port("2026-01-01T00:00:00.000Z juice-server: refused 'juice-server listening on 1.2.3.4:99'\n") == nil)
+        #expect(port("2026-01-01T00:00:00.000Z juice-server: error: cannot listen on 127.0.0.1:80: EACCES\n") == nil)
+        #expect(port("") == nil)
+    }
+
+    @Test func aLineClientReadsAnyMixOfLineEndsAcrossManyLines() throws {
+        // A listener of our own that sends a fixed script, so only the client is under test.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        try #require(ok, "cannot listen: errno \(errno)")
+        let lines = 100_000
+        let script = Array(("EVENT HELLO test\r\n" + (0..<lines).map { $0 % 2 == 0 ? "OK \($0)\r\n" : "EVENT STOCK seq=\($0)\n" }.joined()).utf8)
+        let served = DispatchSemaphore(value: 0)
+        Thread {
+            let peer = accept(listener, nil, nil)
+            var offset = 0
+            while offset < script.count {
+                let n = script.withUnsafeBytes { send(peer, $0.baseAddress! + offset, script.count - offset, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                offset += n
+            }
+            close(peer)
+            served.signal()
+        }.start()
+        let client = try LineClient(port: Int(UInt16(bigEndian: address.sin_port)))
+        #expect(client.greeting == "EVENT HELLO test")
+        var mismatches = 0
+        for i in stride(from: 0, to: lines, by: 2) where try client.reply() != "OK \(i)" { mismatches += 1 }
+        #expect(mismatches == 0)
+        // Events that came between replies were kept aside; the last one follows the last reply.
+        #expect(client.events.count == lines / 2 - 1 && client.events.last == "EVENT STOCK seq=\(lines - 3)")
+        #expect(client.nextLine() == .line("EVENT STOCK seq=\(lines - 1)"))
+        #expect(client.nextLine() == .closed)
+        #expect(throws: TestError.self) { try client.readLine() }
+        served.wait()
+    }
+
+    @Test func eventuallyWaitsForAConditionAndReportsOne() async {
+        var polls = 0
+        #expect(eventually { polls += 1; return polls == 3 })
+        #expect(!eventually(timeout: 0.1) { false })
+        var asyncPolls = 0
+        let held = await eventually { await Task.yield(); asyncPolls += 1; return asyncPolls == 3 }
+        #expect(held)
+    }
+
+    @Test func theSeededGeneratorReplays() {
+        var a = SeededRNG(seed: 42), b = SeededRNG(seed: 42), c = SeededRNG(seed: 43)
+        let first = (0..<5).map { _ in a.next() }
+        #expect(first == (0..<5).map { _ in b.next() })
+        #expect(first != (0..<5).map { _ in c.next() })
+    }
+
+    @Test func procReadingsOfThisProcess() {
+        let pid = getpid()
+        #expect((ProcStat.status(pid, "VmRSS") ?? 0) > 0)
+        #expect((ProcStat.status(pid, "VmHWM") ?? 0) >= (ProcStat.status(pid, "VmRSS") ?? 0))
+        #expect(ProcStat.cpuSeconds(pid) != nil)
+        #expect(ProcStat.openFiles(pid) > 2)
+        #expect(ProcStat.status(pid, "NoSuchField") == nil)
+    }
+}

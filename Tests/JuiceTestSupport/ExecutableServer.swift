@@ -1,0 +1,141 @@
+import Foundation
+import Glibc
+
+/// The built `juice-server` executable run as a separate process, the way a user runs it, with
+/// its output in a log file: the one wrapper for a server process in every test target.
+public final class ExecutableServer: @unchecked Sendable {
+    // @unchecked: owned by one test at a time.
+    public let process = Process()
+    public let logPath: String
+    public let port: Int
+    private let ownsLogDirectory: Bool
+    public var pid: Int32 { process.processIdentifier }
+
+    /// The binary next to the test bundle.
+    public static var binary: String { Executables.path("juice-server") }
+
+    /// Starts it with `arguments` (plus `--port 0` unless given) and waits for its listening line.
+    /// `shellPrefix` runs first in the child's shell (e.g. `ulimit -n 200`).
+    public init(_ arguments: [String], environment: [String: String] = [:], logPath: String? = nil,
+                shellPrefix: String? = nil) throws {
+        ownsLogDirectory = logPath == nil
+        self.logPath = logPath ?? temporaryDirectory("juice-log") + "/server.log"
+        _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
+        let args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
+        port = try ExecutableServer.launch(process, arguments: args, logPath: self.logPath, environment: environment,
+                                           shellPrefix: shellPrefix)
+    }
+
+    /// Starts `process` (see `prepare`) and waits for its listening line; returns the port.
+    public static func launch(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
+                              shellPrefix: String? = nil) throws -> Int {
+        prepare(process, arguments: arguments, logPath: logPath, environment: environment, shellPrefix: shellPrefix)
+        try process.run()
+        let found = eventually { !process.isRunning || listeningPort(in: readText(logPath)) != nil }
+        guard found, process.isRunning, let port = listeningPort(in: readText(logPath)) else {
+            throw TestError("juice-server did not start: \(readText(logPath))")
+        }
+        return port
+    }
+
+    /// The port from the latest line the server prints once it listens,
+    /// "juice-server listening on <host>:<port>" (main.swift): a line of its own, so it is
+    /// matched at the start of a line (a log line quoting a client cannot fake it), and the
+    /// latest one wins (a restart may append to the same log). The host may be IPv6 ("::1"),
+    /// so the port is what follows the last colon.
+    public static func listeningPort(in text: String) -> Int? {
+        let prefix = "juice-server listening on "
+        for line in text.split(separator: "\n").reversed() where line.hasPrefix(prefix) {
+            guard let colon = line.lastIndex(of: ":") else { continue }
+            return Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return nil
+    }
+
+    public func log() -> String { readText(logPath) }
+
+    public var logLineCount: Int { log().split(separator: "\n").count }
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// A client that has read the greeting (see `LineClient`).
+    public func client(readGreeting: Bool = true) throws -> LineClient {
+        try LineClient(port: port, readGreeting: readGreeting)
+    }
+
+    /// A raw connection for hostile or slow clients (see `LineClient.peer`).
+    public func peer(receiveBuffer: Int? = nil) throws -> LineClient {
+        try LineClient.peer(port: port, receiveBuffer: receiveBuffer)
+    }
+
+    /// Sends a signal while the process runs (never to a pid that may have been reused).
+    public func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    /// Waits for the process to end; its exit status (negative: killed by that signal), or nil
+    /// if it is still running at `timeout`.
+    public func waitForExit(timeout: Double = testDeadline) -> Int32? {
+        eventually(timeout: timeout) { !process.isRunning }
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+    }
+
+    /// SIGTERM and wait for the exit; SIGKILL if it does not come.
+    public func stop() {
+        signal(SIGTERM)
+        if waitForExit() == nil { kill9() }
+    }
+
+    public func kill9() {
+        signal(SIGKILL)
+        process.waitUntilExit()
+    }
+
+    public var rss: Int { ProcStat.status(pid, "VmRSS") ?? 0 }
+    public var peakRSS: Int { ProcStat.status(pid, "VmHWM") ?? 0 }
+    public var cpuSeconds: Double { ProcStat.cpuSeconds(pid) ?? 0 }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        if ownsLogDirectory { removeTemporary(URL(fileURLWithPath: logPath).deletingLastPathComponent().path) }
+    }
+
+    /// Sets `process` up to run the binary with its output appended to `logPath`. The child's
+    /// shell opens the log itself: no descriptor of ours is handed to Process, whose ownership of
+    /// such handles would otherwise be shared with FileHandle (a double close in a test process
+    /// can hit another test's socket).
+    public static func prepare(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
+                               shellPrefix: String? = nil) {
+        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let log = "'" + logPath.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", (shellPrefix.map { $0 + "; " } ?? "") + "exec " + quoted.joined(separator: " ") + " >>" + log + " 2>&1"]
+        process.environment = Executables.environment(environment)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+    }
+
+    /// Runs the binary to completion (for flag checks): exit status and combined output.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> (Int32, String) {
+        let (status, output) = try Executables.run(binary, arguments, environment: environment, directory: directory)
+        return (status, output)
+    }
+}
+
+/// Waits (up to `testDeadline`) until the server has used no CPU for 300 ms: it has taken all
+/// the input it was sent, so a stuck client's replies are queued, not still being produced.
+public func waitForIdleCPU(_ server: ExecutableServer) {
+    let deadline = Date().addingTimeInterval(testDeadline)
+    var last = server.cpuSeconds
+    while Date() < deadline {
+        usleep(300_000)
+        let now = server.cpuSeconds
+        if now == last { return }
+        last = now
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+
+/// The package's built executables (juice-server, juice-board, juice-bench): SwiftPM builds them
+/// into the same directory as the test bundle.
+public enum Executables {
+    public static let directory: URL = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        if dir.lastPathComponent == "MacOS" || dir.path.contains(".xctest/") {
+            while dir.pathExtension != "xctest" && dir.path != "/" { dir = dir.deletingLastPathComponent() }
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir
+    }()
+
+    public static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The environment a child runs with: ours, without a manager token a developer may have
+    /// exported, plus `extra`.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "JUICE_MANAGER_TOKEN")
+        env.merge(extra) { $1 }
+        return env
+    }
+
+    /// Runs a program to completion (flag checks, short runs): exit status and combined output.
+    /// A run that should end must not hang the suite if it does not: it is killed after
+    /// `testDeadline`.
+    public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
+                           directory: String? = nil) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        p.environment = environment(extra)
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let pid = p.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + testDeadline, execute: watchdog)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        watchdog.cancel()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A child process with its stdout and stderr going to files (no pipes to drain, no threads).
+public final class ChildProcess: @unchecked Sendable {
+    // @unchecked: used from one test at a time.
+    public let process = Process()
+    public let stdoutPath: String
+    public let stderrPath: String
+
+    public init(_ path: String, _ arguments: [String], directory: String) throws {
+        stdoutPath = directory + "/\(URL(fileURLWithPath: path).lastPathComponent)-\(UUID().uuidString.prefix(8)).out"
+        stderrPath = stdoutPath.replacingOccurrences(of: ".out", with: ".err")
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = Executables.environment()
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    public var output: String { readText(stdoutPath) }
+    public var errors: String { readText(stderrPath) }
+
+    /// SIGTERM, then wait for the exit (SIGKILL if it does not come).
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        if !eventually({ !process.isRunning }) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

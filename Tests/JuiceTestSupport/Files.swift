@@ -1,0 +1,29 @@
+import JuiceCore
+import Foundation
+
+/// A test's own failure, with a message that says what was expected.
+public struct TestError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A fresh temporary directory, removed by the caller with `removeTemporary`.
+public func temporaryDirectory(_ name: String = "juice-test") -> String {
+    let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString.prefix(8))"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+public func removeTemporary(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+}
+
+/// A file's text, or "" if it cannot be read (yet).
+public func readText(_ path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+}
+
+/// Parses `key=value` integers from a reply or event line (the one client-side reader).
+public func values(_ line: String) -> [String: Int] {
+    WireReader.integers(in: line)
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+
+/// Readings from /proc for a process (Linux).
+public enum ProcStat {
+    /// A /proc file's whole text. Read to EOF by hand: these files report size 0, and
+    /// Foundation's String(contentsOfFile:) stops after the first page of a long one
+    /// (/proc/net/tcp on a busy machine).
+    public static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return n == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// A "Vm..." field of /proc/<pid>/status in bytes (VmRSS, VmHWM), or nil.
+    public static func status(_ pid: Int32, _ field: String) -> Int? {
+        guard let text = read("/proc/\(pid)/status") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let digits = line.dropFirst(field.count + 1).filter { $0.isNumber }
+            return Int(digits).map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    /// User + system CPU time of the process, in seconds.
+    public static func cpuSeconds(_ pid: Int32) -> Double? {
+        guard let text = read("/proc/\(pid)/stat"),
+              let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command name: state is field 3 of the line; utime and stime are 14 and 15.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Seconds the process's threads were runnable: on a CPU plus waiting in a run queue for
+    /// one, summed over threads (/proc/<pid>/task/*/schedstat), or nil where the kernel does
+    /// not keep it. Unlike CPU time this does not depend on how busy the machine is: a thread
+    /// that spins is runnable all the time whether or not it gets a core.
+    public static func runnableSeconds(_ pid: Int32) -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0.0
+        var found = false
+        for task in tasks {
+            guard let text = read("/proc/\(pid)/task/\(task)/schedstat") else { continue }
+            let fields = text.split(separator: " ")
+            guard fields.count >= 2, let onCPU = Double(fields[0]), let waiting = Double(fields[1]) else { continue }
+            total += (onCPU + waiting) / 1e9
+            found = true
+        }
+        return found ? total : nil
+    }
+
+    /// Open file descriptors of the process.
+    public static func openFiles(_ pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    /// The send and receive queues (bytes) of the established IPv4 TCP socket from `localPort` to
+    /// 127.0.0.1:`remotePort`, from /proc/net/tcp: what that socket's owner has not yet had
+    /// acknowledged, and what has arrived that its owner has not yet read.
+    public static func tcpQueues(localPort: Int, remotePort: Int) -> (send: Int, receive: Int)? {
+        guard let text = read("/proc/net/tcp") else { return nil }
+        let local = String(format: ":%04X", localPort), remote = String(format: ":%04X", remotePort)
+        for line in text.split(separator: "\n").dropFirst() {
+            // sl local_address rem_address st tx_queue:rx_queue ...
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(local), fields[2].hasSuffix(remote), fields[3] == "01" else { continue }
+            let queues = fields[4].split(separator: ":")
+            guard queues.count == 2, let tx = Int(queues[0], radix: 16), let rx = Int(queues[1], radix: 16) else { return nil }
+            return (tx, rx)
+        }
+        return nil
+    }
+}
+
+/// "12.3 MiB", for messages about memory.
+public func mebibytes(_ bytes: Int) -> String {
+    String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+}
+
+/// Sets another process's RLIMIT_NOFILE (glibc's prlimit, looked up at run time).
+public func setFileLimit(pid: Int32, soft: Int, hard: Int) -> Bool {
+    typealias PrlimitFn = @convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prlimit") else { return false }
+    let prlimitFn = unsafeBitCast(symbol, to: PrlimitFn.self)
+    var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
+    return prlimitFn(pid, Int32(RLIMIT_NOFILE.rawValue), &limit, nil) == 0
+}
+
+/// Raises this process's soft RLIMIT_NOFILE toward `wanted` (up to the hard limit); the result.
+@discardableResult
+public func raiseOwnFileLimit(to wanted: Int) -> Int {
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    if limit.rlim_cur < rlim_t(wanted) {
+        var raised = limit
+        raised.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
+        if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+    }
+    return Int(limit.rlim_cur)
+}
