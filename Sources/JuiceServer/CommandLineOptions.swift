@@ -27,7 +27,12 @@ public enum CommandLineOptions {
           --host ADDR              address to listen on (default 127.0.0.1). A non-loopback address
                                    needs a manager token (JUICE_MANAGER_TOKEN or --manager-token-file).
           --port N                 TCP port, 0 picks a free one (default 7878)
-          --max-clients N          most clients at once; more get "ERR BUSY" (default 10000)
+          --http-port N            HTTP port for browsers, same --host: the menu board at /, its
+                                   event stream /events, /state, /healthz, the manager's
+                                   /dashboard, /sales and /metrics (default 7879; 0 picks a free one)
+          --no-http                no HTTP side
+          --max-clients N          most clients at once, TCP and HTTP together; more get "ERR BUSY"
+                                   or HTTP 503 (default 10000)
           --max-output-bytes N     unsent output a client may have before it is dropped as slow (default 1048576)
           --idle-timeout SECONDS   close clients that sent nothing for this long (default: off)
         Storage:
@@ -100,7 +105,9 @@ public enum CommandLineOptions {
                 printMenu = true
             case "--accept-menu-change":
                 config.acceptMenuChange = true
-            case "--host", "--port", "--data", "--initial-stock", "--max-clients", "--max-output-bytes", "--idle-timeout",
+            case "--no-http":
+                config.httpPort = nil
+            case "--host", "--port", "--http-port", "--data", "--initial-stock", "--max-clients", "--max-output-bytes", "--idle-timeout",
                  "--journal-max-bytes", "--manager-token-file", "--menu", "--log-level":
                 guard let v = value(flag) else { return fail("\(flag) needs a value") }
                 switch flag {
@@ -110,6 +117,9 @@ public enum CommandLineOptions {
                 case "--port":
                     guard let n = number(v, 0...65535) else { return outOfRange(flag, v, 0...65535) }
                     config.port = n
+                case "--http-port":
+                    guard let n = number(v, 0...65535) else { return outOfRange(flag, v, 0...65535) }
+                    config.httpPort = n
                 case "--data":
                     guard !v.isEmpty else { return fail("--data needs a directory") }
                     config.dataDirectory = v

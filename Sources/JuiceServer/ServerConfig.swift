@@ -5,6 +5,8 @@ import JuiceCore
 public struct ServerConfig: Sendable {
     public var host = "127.0.0.1"
     public var port = 7878
+    /// The HTTP side (board page, event stream, dashboard, metrics); nil: off (`--no-http`).
+    public var httpPort: Int? = 7879
     /// Stock of each fruit in a brand-new store (a menu file may give its own per fruit; an
     /// explicit `--initial-stock` overrides it).
     public var initialStock = 10

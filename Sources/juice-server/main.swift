@@ -65,6 +65,11 @@ Task {
         // (a plain write: FileHandle traps when stdout is closed or a broken pipe)
         let line = Array("juice-server listening on \(config.host):\(port)\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if let httpPort = await server.httpPort {
+            let host = config.host.contains(":") && !config.host.hasPrefix("[") ? "[\(config.host)]" : config.host
+            let board = Array("juice-server board on http://\(host):\(httpPort)/\n".utf8)
+            _ = board.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        }
         Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {
         Log.error("cannot listen on \(config.host):\(config.port): \(error)")

@@ -10,6 +10,7 @@ struct RunningServer {
     static func start(_ configure: (inout ServerConfig) -> Void = { _ in }) async throws -> RunningServer {
         var config = ServerConfig()
         config.port = 0
+        config.httpPort = 0
         config.dataDirectory = nil
         configure(&config)
         let server = try Server.make(config)

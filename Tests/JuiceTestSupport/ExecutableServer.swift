@@ -14,14 +14,16 @@ public final class ExecutableServer: @unchecked Sendable {
     /// The binary next to the test bundle.
     public static var binary: String { Executables.path("juice-server") }
 
-    /// Starts it with `arguments` (plus `--port 0` unless given) and waits for its listening line.
+    /// Starts it with `arguments` (plus `--port 0` and `--http-port 0` unless given) and waits for its listening line.
     /// `shellPrefix` runs first in the child's shell (e.g. `ulimit -n 200`).
     public init(_ arguments: [String], environment: [String: String] = [:], logPath: String? = nil,
                 shellPrefix: String? = nil) throws {
         ownsLogDirectory = logPath == nil
         self.logPath = logPath ?? temporaryDirectory("juice-log") + "/server.log"
         _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
-        let args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
+        var args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
+        // Never the fixed default HTTP port: tests run side by side.
+        if !args.contains("--http-port") && !args.contains("--no-http") { args += ["--http-port", "0"] }
         port = try ExecutableServer.launch(process, arguments: args, logPath: self.logPath, environment: environment,
                                            shellPrefix: shellPrefix)
     }
@@ -50,6 +52,22 @@ public final class ExecutableServer: @unchecked Sendable {
             return Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return nil
+    }
+
+    /// The HTTP port from the latest "juice-server board on http://<host>:<port>/" line.
+    public static func boardPort(in text: String) -> Int? {
+        let prefix = "juice-server board on http://"
+        for line in text.split(separator: "\n").reversed() where line.hasPrefix(prefix) {
+            guard let colon = line.lastIndex(of: ":") else { continue }
+            return Int(line[line.index(after: colon)...].prefix { $0.isNumber })
+        }
+        return nil
+    }
+
+    /// The HTTP side's port (printed right after the listening line).
+    public var httpPort: Int {
+        eventually { ExecutableServer.boardPort(in: log()) != nil }
+        return ExecutableServer.boardPort(in: log()) ?? -1
     }
 
     public func log() -> String { readText(logPath) }

@@ -61,6 +61,9 @@ final class Connection {
     /// Queued for the next flush pass.
     var dirty = false
     var lastInput: UInt64
+    let acceptedAt: UInt64
+    /// An HTTP connection's request head as it arrives (empty otherwise).
+    var httpReader = HTTPRequestReader()
 
     init(id: UInt64, fd: Int32, peer: String, kind: Kind = .line, isManager: Bool, now: UInt64) {
         self.id = id
@@ -69,6 +72,7 @@ final class Connection {
         self.peer = peer
         self.session = SessionState(isManager: isManager)
         self.lastInput = now
+        self.acceptedAt = now
     }
 
     var isClosed: Bool { phase == .closed }

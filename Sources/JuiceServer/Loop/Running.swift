@@ -13,6 +13,9 @@ import JuiceCore
 final class Running: @unchecked Sendable {
     // @unchecked: loop-confined; created on and only touched from the loop queue.
     let acceptor: Acceptor
+    /// The HTTP listener (`--http-port`), if any: the board, its event stream, the dashboard.
+    let httpAcceptor: Acceptor?
+    private let http: HTTPProtocol?
     private let poller: ClientPoller
     let gate: DurabilityGate
     private let output: OutputPath
@@ -24,7 +27,8 @@ final class Running: @unchecked Sendable {
     private let config: ServerConfig
     private(set) var connections: [UInt64: Connection] = [:]
     private var nextID: UInt64 = 1
-    private var accepting = true
+    /// False once shutdown began: line clients are refused, HTTP answers 503.
+    private(set) var accepting = true
     /// One receive buffer for every client: input is framed straight out of it.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// Told whenever a connection closed (a draining server may be done).
@@ -34,6 +38,7 @@ final class Running: @unchecked Sendable {
         self.config = config
         self.store = store
         acceptor = try Acceptor(host: config.host, port: config.port, queue: queue)
+        httpAcceptor = try config.httpPort.map { port throws(SocketError) in try Acceptor(host: config.host, port: port, queue: queue) }
         poller = try ClientPoller(queue: queue)
         gate = DurabilityGate(durableLSN: durableLSN)
         output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
@@ -42,6 +47,11 @@ final class Running: @unchecked Sendable {
         auth = ManagerAuth(token: config.managerToken, policy: config.authFailurePolicy, clock: config.authClock)
         let session = SessionCommands(menu: config.menu, auth: auth)
         lines = LineProtocol(store: store, menu: config.menu, session: session, output: output, fanOut: fanOut)
+        let (output, fanOut, auth) = (output, fanOut, auth)
+        http = httpAcceptor.map { _ in
+            HTTPProtocol(store: store, output: output, fanOut: fanOut, routes: HTTPRoutes(store: store, auth: auth,
+                         isDraining: { false }, clientCounts: { (0, 0) }), queue: queue)
+        }
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
@@ -49,8 +59,14 @@ final class Running: @unchecked Sendable {
         lines.publish = { [unowned self] events in publish(events) }
         lines.finish = { [unowned self] conn in finishIfDone(conn) }
         lines.statsContext = { [unowned self] in StatsContext(clients: connections.count, startedAt: startedAt) }
-        acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer) }
+        acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, kind: .line) }
         acceptor.clientCount = { [unowned self] in connections.count }
+        httpAcceptor?.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, kind: .http) }
+        httpAcceptor?.clientCount = { [unowned self] in connections.count }
+        http?.routes = HTTPRoutes(store: store, auth: auth, isDraining: { [unowned self] in !accepting },
+                                  clientCounts: { [unowned self] in clientCounts })
+        http?.finish = { [unowned self] conn in finishIfDone(conn) }
+        http?.close = { [unowned self] conn, reason in close(conn, reason: reason) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
         poller.source.setEventHandler { [weak self] in self?.pollClients() }
     }
@@ -62,26 +78,39 @@ final class Running: @unchecked Sendable {
     func start() {
         poller.source.resume()
         acceptor.start()
+        httpAcceptor?.start()
+    }
+
+    /// Line clients, and browsers holding an event stream (the rest are brief requests).
+    var clientCounts: (line: Int, events: Int) {
+        let events = http?.streams.count ?? 0
+        let httpRequests = connections.values.reduce(0) { $0 + ($1.kind == .http ? 1 : 0) }
+        return (connections.count - events - httpRequests, events)
     }
 
     // MARK: Accepting and reading
 
-    private func accepted(fd: Int32, peer: String) {
-        guard accepting, connections.count < config.maxClients else {
+    private func accepted(fd: Int32, peer: String, kind: Connection.Kind) {
+        guard accepting || kind == .http, connections.count < config.maxClients else {
             if accepting { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached", category: .busy) }
-            Wire.busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
+            let busy = kind == .line ? Wire.busy : HTTPResponse.plain(.serviceUnavailable, "busy: max clients reached",
+                                                                      headers: [("Retry-After", "1")]).bytes()
+            busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
             Glibc.close(fd)
             return
         }
         Socket.configureClient(fd)
         let id = nextID
         nextID += 1
-        let conn = Connection(id: id, fd: fd, peer: peer, isManager: config.managerToken == nil,
+        let conn = Connection(id: id, fd: fd, peer: peer, kind: kind, isManager: config.managerToken == nil,
                               now: DispatchTime.now().uptimeNanoseconds)
         connections[id] = conn
-        Log.info("connect \(peer) (clients: \(connections.count))", category: .connections)
+        Log.info("connect \(peer)\(kind == .http ? " (HTTP)" : "") (clients: \(connections.count))", category: .connections)
         poller.add(fd: fd, id: id)
-        lines.greet(conn)
+        switch kind {
+        case .line: lines.greet(conn)
+        case .http, .eventStream: http?.accepted(conn)
+        }
     }
 
     /// One batch of ready clients (the poller's source fired).
@@ -102,11 +131,18 @@ final class Running: @unchecked Sendable {
         switch Socket.receive(conn.fd, into: readBuffer) {
         case .done(let count):
             conn.lastInput = DispatchTime.now().uptimeNanoseconds
-            lines.received(conn, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            let input = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+            switch conn.kind {
+            case .line: lines.received(conn, input)
+            case .http, .eventStream: http?.received(conn, input)
+            }
         case .wouldBlock:
             return
         case .closed:
-            lines.inputEnded(conn)
+            switch conn.kind {
+            case .line: lines.inputEnded(conn)
+            case .http, .eventStream: http?.inputEnded(conn)
+            }
         case .failed(let code):
             close(conn, reason: code == ECONNRESET ? "reset by peer" : String(cString: strerror(code)))
         }
@@ -114,7 +150,13 @@ final class Running: @unchecked Sendable {
 
     /// Output went out: go on with what waited for it (and close a closing one once done).
     private func written(_ conn: Connection) {
-        if conn.isFinishing { finishIfDone(conn) } else { lines.carryOn(conn) }
+        if conn.isFinishing {
+            finishIfDone(conn)
+        } else if conn.kind == .line {
+            lines.carryOn(conn)
+        } else {
+            http?.carryOn(conn)
+        }
     }
 
     // MARK: Changes and durability
@@ -151,6 +193,7 @@ final class Running: @unchecked Sendable {
         conn.phase = .closed
         connections.removeValue(forKey: conn.id)
         gate.forget(conn)
+        http?.closed(conn)
         poller.remove(fd: conn.fd)
         Glibc.close(conn.fd)
         acceptor.descriptorFreed()
@@ -172,10 +215,12 @@ final class Running: @unchecked Sendable {
         accepting = false
         acceptor.stop()
         reaper?.stop()
+        // The HTTP listener stays until the end: `/healthz` answers 503 meanwhile, so a load
+        // balancer sees the drain. Event streams just end (browsers reconnect by themselves).
         let bye = Wire.byeEvent
         for conn in connections.values {
             if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
-            output.send(conn, bye, waitingFor: lsn)
+            if conn.kind == .line { output.send(conn, bye, waitingFor: lsn) }
             finishIfDone(conn)
         }
     }
@@ -186,6 +231,8 @@ final class Running: @unchecked Sendable {
 
     /// The server has stopped: no more readiness is watched.
     func stopPolling() {
+        httpAcceptor?.stop()
+        http?.stop()
         poller.source.cancel()
     }
 }

@@ -54,6 +54,14 @@ public actor Server {
         return running.acceptor.port
     }
 
+    /// The HTTP port (after `start()`), or nil without the HTTP side.
+    public var httpPort: Int? {
+        switch state {
+        case .running(let running), .draining(let running, _): return running.httpAcceptor?.port
+        case .idle, .stopped: return nil
+        }
+    }
+
     public var isRunning: Bool {
         if case .running = state { return true }
         return false
