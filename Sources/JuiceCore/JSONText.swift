@@ -1,0 +1,42 @@
+/// A tiny JSON writer for the few small documents the server serves over HTTP (`/state`,
+/// `/sales`). Hand-written rather than `JSONEncoder` so that keys come out in the order the
+/// contract shows them, and so that no Foundation sits on the request path. Values are composed
+/// from already-encoded JSON texts: `JSONText.object([("seq", JSONText.number(3))])`.
+public enum JSONText {
+    /// A JSON string literal: `"` and `\` escaped, control characters (U+0000-U+001F) as
+    /// `\u00XX`, and U+2028/U+2029 as `\u2028`/`\u2029` (valid JSON, but they end a line in
+    /// older JavaScript, and a page may inline a document). Everything else, non-ASCII
+    /// included, is written as UTF-8.
+    public static func string(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    public static func number<N: BinaryInteger>(_ n: N) -> String { String(n) }
+
+    /// `[a,b,...]` from encoded elements.
+    public static func array(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ",") + "]"
+    }
+
+    /// `{"k":v,...}` from keys and encoded values, in the order given.
+    public static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    public static func strings(_ list: [String]) -> String { array(list.map(string)) }
+}
