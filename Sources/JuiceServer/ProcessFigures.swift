@@ -1,4 +1,5 @@
 import Glibc
+import JuiceCore
 
 /// The wall clock, in whole unix seconds: what stamps orders into `MinuteCounts`. The coarse
 /// clock is read from the vDSO without a system call (it is called on every order), and a
@@ -48,5 +49,14 @@ enum ProcessFigures {
             bytes += buffer[..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension MetricsValues {
+    /// The store's figures with this process's, for `GET /metrics`:
+    /// `Metrics.text(.current(store.salesSnapshot(), lineClients: n, eventClients: m))`.
+    static func current(_ sales: SalesValues, lineClients: Int, eventClients: Int) -> MetricsValues {
+        MetricsValues(sales: sales, lineClients: lineClients, eventClients: eventClients,
+                      processStartSeconds: ProcessFigures.startTimeSeconds, residentBytes: ProcessFigures.residentBytes())
     }
 }

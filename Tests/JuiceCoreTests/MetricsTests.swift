@@ -42,7 +42,7 @@ func prometheusParse(_ text: String) throws -> [[String: Any]] {
 
 struct MetricsParseError: Error, CustomStringConvertible {
     let message: String
-    var description: String { "the Prometheus parser refused the text: \(message)" }
+    var description: String { "python3 with prometheus_client's parser failed: \(message)" }
 }
 
 @Suite("Metrics")

@@ -50,6 +50,11 @@ final class TestClock: Sendable {
         #expect(resident > 1 << 20)
         let start = try #require(ProcessFigures.startTimeSeconds)
         #expect(start > 1_600_000_000 && start <= Date().timeIntervalSince1970 + 1)
+        let sales = SalesValues(menu: .standard, seq: 0, ordersServed: 0, ordersRefused: 0, stock: [0, 0, 0, 0, 0],
+                                sold: Array(repeating: 0, count: 7), lost: Array(repeating: 0, count: 7), short: [0, 0, 0, 0, 0],
+                                perMinute: [], journal: nil)
+        let text = Metrics.text(.current(sales, lineClients: 1, eventClients: 0))
+        #expect(text.contains("\nprocess_start_time_seconds \(start)\n") && text.contains("\nprocess_resident_memory_bytes "))
     }
 
     /// The counters a restart must keep, from a STATS line.
