@@ -222,9 +222,10 @@ actor FruitStore {
                                journal: journal != nil ? (journalSyncs, journalRecords) : nil), menu: menu, to: &out)
     }
 
-    /// The figures of the manager's views (`/sales`, `/metrics`), read now. Like STATS they
-    /// include the latest changes, also those whose journal write is still under way (`lastLSN`
-    /// above `durableLSN`).
+    /// The figures of the manager's views (`/sales`, `/metrics`), read now. They include the
+    /// latest changes, also those whose journal write is still under way: a caller that must show
+    /// only durable figures (as the line replies do) waits until `durableLSN` reaches the
+    /// `lastLSN` read with them.
     func salesSnapshot() -> SalesValues {
         SalesValues(menu: menu, seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused,
                     stock: ledger.stock, sold: ledger.sold, lost: ledger.lost, short: ledger.short,
