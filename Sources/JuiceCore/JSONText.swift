@@ -1,33 +1,42 @@
-/// Writing JSON text by hand, for the few small documents the HTTP side serves: key order stays
-/// as documented, and no encoder runs per event. Strings are escaped as RFC 8259 requires
-/// (quote, backslash, control characters); other characters go out as UTF-8.
+/// A tiny JSON writer for the few small documents the server serves over HTTP (`/state`,
+/// `/sales`). Hand-written rather than `JSONEncoder` so that keys come out in the order the
+/// contract shows them, and so that no Foundation sits on the request path. Values are composed
+/// from already-encoded JSON texts: `JSONText.object([("seq", JSONText.number(3))])`.
 public enum JSONText {
-    /// Appends `"<text>"`, escaped.
-    public static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+    /// A JSON string literal: `"` and `\` escaped, control characters (U+0000-U+001F) as
+    /// `\u00XX`, and U+2028/U+2029 as `\u2028`/`\u2029` (valid JSON, but they end a line in
+    /// older JavaScript, and a page may inline a document). Everything else, non-ASCII
+    /// included, is written as UTF-8.
+    public static func string(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:
-                out.append(byte)
+                out.unicodeScalars.append(scalar)
             }
         }
-        out.append(UInt8(ascii: "\""))
+        return out + "\""
     }
 
-    /// The escaped string as its own bytes.
-    public static func string(_ text: String) -> [UInt8] {
-        var out: [UInt8] = []
-        appendString(text, to: &out)
-        return out
+    public static func number<N: BinaryInteger>(_ n: N) -> String { String(n) }
+
+    /// `[a,b,...]` from encoded elements.
+    public static func array(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ",") + "]"
     }
+
+    /// `{"k":v,...}` from keys and encoded values, in the order given.
+    public static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    public static func strings(_ list: [String]) -> String { array(list.map(string)) }
 }

@@ -24,6 +24,10 @@ public enum JournalRecord: Sendable, Equatable {
     case fruit(name: String, stock: Int)
     /// `D <juice> <sold>`
     case sold(juice: String, count: UInt64)
+    /// `L <juice> <lost>`: juices refused for stock (a snapshot without it means 0).
+    case lost(juice: String, count: UInt64)
+    /// `T <fruit> <short>`: refused orders that fruit was short in (a snapshot without it means 0).
+    case short(fruit: String, count: UInt64)
     /// `K <key> <juice> <count> <original reply line>`
     case key(key: String, juice: String, count: Int, reply: String)
     /// `E <records>`: the last record of a snapshot, with the number of records before it.
@@ -79,6 +83,10 @@ public enum JournalRecord: Sendable, Equatable {
             return "F \(name) \(stock)"
         case let .sold(juice, count):
             return "D \(juice) \(count)"
+        case let .lost(juice, count):
+            return "L \(juice) \(count)"
+        case let .short(fruit, count):
+            return "T \(fruit) \(count)"
         case let .key(key, juice, count, reply):
             return "K \(key) \(juice) \(count) \(reply)"
         case let .end(records):

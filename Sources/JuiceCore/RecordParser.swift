@@ -71,6 +71,12 @@ extension JournalRecord {
         case "D":
             try f.count(exactly: 3)
             return .sold(juice: try f.name(1), count: try f.number(2, "sold", counter))
+        case "L":
+            try f.count(exactly: 3)
+            return .lost(juice: try f.name(1), count: try f.number(2, "lost", counter))
+        case "T":
+            try f.count(exactly: 3)
+            return .short(fruit: try f.name(1), count: try f.number(2, "short", counter))
         case "K":
             try f.count(exactly: 5)
             return .key(key: try f.key(1), juice: try f.name(2), count: try f.int(3, "count", 1...Limits.maxOrderCount),

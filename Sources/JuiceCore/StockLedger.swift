@@ -11,6 +11,10 @@ public struct StockLedger: Sendable {
     public private(set) var ordersRefused: UInt64 = 0
     /// Juices sold, per juice of the menu.
     public private(set) var sold: [UInt64]
+    /// Lost sales: juices refused for stock (counting `count`), per juice of the menu.
+    public private(set) var lost: [UInt64]
+    /// Refused orders each fruit was short in (one per order, whatever the count), per fruit.
+    public private(set) var short: [UInt64]
     public private(set) var keys = KeyMemory()
 
     /// A new store: each fruit at the menu's initial stock, else `initialStock` (which, with
@@ -19,6 +23,8 @@ public struct StockLedger: Sendable {
         self.menu = menu
         self.stock = menu.initialStock.map { overridingMenu ? initialStock : ($0 ?? initialStock) }
         self.sold = Array(repeating: 0, count: menu.juices.count)
+        self.lost = Array(repeating: 0, count: menu.juices.count)
+        self.short = Array(repeating: 0, count: menu.fruits.count)
     }
 
     /// An order, all or nothing: every fruit of the recipe (times the count) is checked before any
@@ -32,8 +38,8 @@ public struct StockLedger: Sendable {
         }
         let juice = menu.juices[request.juice]
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
-            ordersRefused += 1
             let have = juice.recipe.map { stock[$0.fruit] }
+            countRefusal(request, have: have)
             let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
             if let key = request.key {
                 keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(error.line.utf8)))
@@ -148,6 +154,26 @@ extension StockLedger {
         }
     }
 
+    /// The lost-sales counters of a refusal: the order, its juices (`count` of them), and one
+    /// order short for each recipe fruit whose stock was below what the order needed. The same
+    /// rule live and on replay, so a restart rebuilds the same counters from `R` records.
+    private mutating func countRefusal(_ request: OrderRequest, have: [Int]) {
+        ordersRefused += 1
+        lost[request.juice] += UInt64(request.count)
+        for (ingredient, had) in zip(menu.juices[request.juice].recipe, have) where had < ingredient.amount * request.count {
+            short[ingredient.fruit] += 1
+        }
+    }
+
+    /// Snapshot values of the lost-sales counters.
+    public mutating func restore(juice: Int, lost: UInt64) {
+        self.lost[juice] = lost
+    }
+
+    public mutating func restore(fruit: Int, short: UInt64) {
+        self.short[fruit] = short
+    }
+
     /// A recorded change about a fruit or juice the current menu no longer has: it still took
     /// its seq (and counts as an order served).
     public mutating func skip(toSeq seq: UInt64, order: Bool) {
@@ -156,8 +182,11 @@ extension StockLedger {
     }
 
     /// Re-applies a recorded refusal (a refused order changes only the counters and keys).
+    /// `have` is the stock of each fruit of the juice's current recipe, in recipe order, as
+    /// recorded; `Int.max` for a fruit the record does not list (the recipe changed since), which
+    /// is then not counted as short.
     public mutating func replayRefusal(_ request: OrderRequest, have: [Int]) {
-        ordersRefused += 1
+        countRefusal(request, have: have)
         guard let key = request.key else { return }
         let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
         keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(error.line.utf8)))

@@ -11,7 +11,7 @@
 extension Wire {
     /// `"<fruit>":` for each fruit of the menu, JSON-escaped once.
     static func jsonFruitKeys(_ fruits: [Fruit]) -> [[UInt8]] {
-        fruits.map { JSONText.string($0.name) + [UInt8(ascii: ":")] }
+        fruits.map { Array((JSONText.string($0.name) + ":").utf8) }
     }
 
     public static func appendStreamEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {

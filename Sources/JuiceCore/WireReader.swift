@@ -101,8 +101,9 @@ public enum WireReader {
         return (after, current)
     }
 
-    /// `OK STATS k=v ...`, after the verb, given the menu its `sold_<juice>` keys follow. Nil if a
-    /// counter this version sends is missing or not a number; keys it does not know are ignored.
+    /// `OK STATS k=v ...`, after the verb, given the menu its `sold_<juice>`, `lost_<juice>` and
+    /// `short_<fruit>` keys follow. Nil if a counter this version sends is missing or not a
+    /// number; keys it does not know are ignored.
     public static func stats(fields: [Substring], menu: Menu) -> StatsValues? {
         let values = Dictionary(pairs(fields), uniquingKeysWith: { _, last in last })
         func number<N: FixedWidthInteger>(_ key: String) -> N? { values[key].flatMap { N($0) } }
@@ -110,18 +111,23 @@ public enum WireReader {
               let seq: UInt64 = number("seq"), let served: UInt64 = number("orders_served"),
               let refused: UInt64 = number("orders_refused"), let keys: Int = number("keys"),
               let durable = values["durable"], durable == "yes" || durable == "no" else { return nil }
-        var sold: [UInt64] = []
-        for juice in menu.juices {
-            guard let n: UInt64 = number("sold_\(juice.name)") else { return nil }
-            sold.append(n)
+        func perName(_ prefix: String, _ names: [String]) -> [UInt64]? {
+            var list: [UInt64] = []
+            for name in names {
+                guard let n: UInt64 = number(prefix + name) else { return nil }
+                list.append(n)
+            }
+            return list
         }
+        guard let sold = perName("sold_", menu.juices.map(\.name)), let lost = perName("lost_", menu.juices.map(\.name)),
+              let short = perName("short_", menu.fruits.map(\.name)) else { return nil }
         var journal: (syncs: UInt64, records: UInt64)?
         if durable == "yes" {
             guard let syncs: UInt64 = number("journal_syncs"), let records: UInt64 = number("journal_records") else { return nil }
             journal = (syncs, records)
         }
         return StatsValues(clients: clients, uptimeSeconds: uptime, seq: seq, ordersServed: served, ordersRefused: refused,
-                           sold: sold, keys: keys, journal: journal)
+                           sold: sold, lost: lost, short: short, keys: keys, journal: journal)
     }
 
     /// A stock update's values as menu positions: nil if it names a fruit the menu does not have.

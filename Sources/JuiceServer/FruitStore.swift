@@ -101,6 +101,10 @@ actor FruitStore {
     private var journalRecords: UInt64 = 0
     /// Told (on the loop) when the journal is durable up to a new position.
     private var onDurable: (@Sendable (UInt64) -> Void)?
+    /// Orders served and refused per wall-clock minute, since start (for `/sales`), and the
+    /// clock that stamps them (unix seconds; tests set their own with `setWallClock`).
+    private var minutes = MinuteCounts()
+    private var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
 
     init(executor: LoopExecutor, ledger: StockLedger, journal: Journal?, recovered: RecoveredState? = nil,
          journalBytes: Int = 0, journalMaxBytes: Int = 64 << 20) {
@@ -120,6 +124,10 @@ actor FruitStore {
 
     func setDurableHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
         onDurable = handler
+    }
+
+    func setWallClock(_ clock: @escaping @Sendable () -> Int64) {
+        wallClock = clock
     }
 
     /// Runs commands in order, appending each reply to `out`.
@@ -158,8 +166,10 @@ actor FruitStore {
     private func order(_ request: OrderRequest, into result: inout StoreReplies) {
         switch ledger.order(request) {
         case .applied(let change):
+            minutes.record(served: true, at: wallClock())
             applied(change, into: &result)
         case .refused(let error, let had):
+            minutes.record(served: false, at: wallClock())
             error.append(to: &result.out)
             if journal != nil {
                 let recipe = menu.juices[request.juice].recipe
@@ -257,8 +267,20 @@ actor FruitStore {
     private func appendStats(_ context: StatsContext, to out: inout [UInt8]) {
         let uptime = (DispatchTime.now().uptimeNanoseconds - context.startedAt) / 1_000_000_000
         Wire.stats(StatsValues(clients: context.clients, uptimeSeconds: uptime, seq: ledger.seq, ordersServed: ledger.ordersServed,
-                               ordersRefused: ledger.ordersRefused, sold: ledger.sold, keys: ledger.keys.count,
+                               ordersRefused: ledger.ordersRefused, sold: ledger.sold,
+                               lost: ledger.lost, short: ledger.short, keys: ledger.keys.count,
                                journal: journal != nil ? (journalSyncs, journalRecords) : nil), menu: menu, to: &out)
+    }
+
+    /// The figures of the manager's views (`/sales`, `/metrics`), read now. They include the
+    /// latest changes, also those whose journal write is still under way: a caller that must show
+    /// only durable figures (as the line replies do) waits until `durableLSN` reaches the
+    /// `lastLSN` read with them.
+    func salesSnapshot() -> SalesValues {
+        SalesValues(menu: menu, seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused,
+                    stock: ledger.stock, sold: ledger.sold, lost: ledger.lost, short: ledger.short,
+                    perMinute: minutes.window(at: wallClock()),
+                    journal: journal != nil ? JournalCounts(syncs: journalSyncs, records: journalRecords) : nil)
     }
 
     // MARK: - Group commit

@@ -35,7 +35,8 @@ struct Recovery {
 
     // MARK: - Snapshot
 
-    /// `H`, then `F`, `D` and `K` records, then `E` counting the records before it. A snapshot is
+    /// `H`, then `F`, `D`, `L`, `T` and `K` records, then `E` counting the records before it (a
+    /// snapshot from before `L` and `T` existed has none: those counters start at 0). A snapshot is
     /// written whole, fsynced and renamed into place: any damage, even at its end, is real.
     private mutating func loadSnapshot(_ file: File) throws(StorageError) {
         let read = RecordReader.read(file.bytes)
@@ -63,6 +64,10 @@ struct Recovery {
                 if let i = menu.fruitIndex(name) { ledger.restore(fruit: i, value: stock) }
             case .sold(let juice, let count):
                 if let j = menu.juiceIndex(juice) { ledger.restore(juice: j, sold: count) }
+            case .lost(let juice, let count):
+                if let j = menu.juiceIndex(juice) { ledger.restore(juice: j, lost: count) }
+            case .short(let fruit, let count):
+                if let i = menu.fruitIndex(fruit) { ledger.restore(fruit: i, short: count) }
             case .key(let key, let juice, let count, let reply):
                 if let j = menu.juiceIndex(juice) {
                     ledger.restoreKey(key, KeyMemory.Entry(juice: j, count: count, reply: Array(reply.utf8)))
@@ -118,7 +123,7 @@ struct Recovery {
                     ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1)
                     continue
                 }
-                ledger.replayRefusal(OrderRequest(juice: j, count: count, key: key), have: had.map(\.value))
+                ledger.replayRefusal(OrderRequest(juice: j, count: count, key: key), have: Recovery.had(had, byRecipeOf: j, menu))
             case let .restock(_, seq, fruit, amount, total):
                 guard let f = menu.fruitIndex(fruit) else {
                     ledger.skip(toSeq: seq, order: false)
@@ -136,6 +141,15 @@ struct Recovery {
             }
         }
         journalLength = read.validLength
+    }
+
+    /// A refusal's recorded stock, by the juice's current recipe: matched by fruit name, so a
+    /// menu changed since the record was written cannot shift the values onto other fruits; a
+    /// recipe fruit the record does not list gets `Int.max` (not short: nothing says it was).
+    static func had(_ had: [JournalRecord.NamedValue], byRecipeOf juice: Int, _ menu: Menu) -> [Int] {
+        menu.juices[juice].recipe.map { ingredient in
+            had.first { menu.fruitIndex($0.name) == ingredient.fruit }?.value ?? Int.max
+        }
     }
 
     private mutating func apply(_ change: Change) {

@@ -120,6 +120,8 @@ struct Storage {
         var records: [JournalRecord] = [.header(lsn: lsn, seq: ledger.seq, served: ledger.ordersServed, refused: ledger.ordersRefused)]
         for (i, fruit) in menu.fruits.enumerated() { records.append(.fruit(name: fruit.name, stock: ledger.stock[i])) }
         for (j, juice) in menu.juices.enumerated() { records.append(.sold(juice: juice.name, count: ledger.sold[j])) }
+        for (j, juice) in menu.juices.enumerated() { records.append(.lost(juice: juice.name, count: ledger.lost[j])) }
+        for (i, fruit) in menu.fruits.enumerated() { records.append(.short(fruit: fruit.name, count: ledger.short[i])) }
         for (key, entry) in ledger.keys.inOrder {
             records.append(.key(key: key, juice: menu.juices[entry.juice].name, count: entry.count,
                                 reply: String(decoding: entry.reply, as: UTF8.self)))

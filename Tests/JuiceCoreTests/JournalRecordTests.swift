@@ -20,6 +20,10 @@ let everyRecord: [JournalRecord] = [
     .key(key: "k-1", juice: "mango-kiwi", count: 2, reply: "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8"),
     .key(key: "r", juice: "banana", count: 1, reply: "ERR OUT_OF_STOCK needs banana=2 has banana=0"),
     .key(key: "s", juice: "banana", count: 1, reply: "OK ORDER two  spaces  kept "),
+    .lost(juice: "mango-kiwi", count: 1000),
+    .lost(juice: "망고쥬스", count: JournalRecord.maxCounter),
+    .short(fruit: "kiwi", count: 0),
+    .short(fruit: "딸기", count: 7),
     // Fields are split on the space byte: a name that begins with a combining mark (which a
     // split on Characters merges with the space before it) still comes back.
     .fruit(name: "\u{301}kiwi", stock: 10),
@@ -67,6 +71,8 @@ struct JournalRecordTests {
         (.header(lsn: 9, seq: 6, served: 3, refused: 2), "H 9 6 3 2"),
         (.fruit(name: "kiwi", stock: 7), "F kiwi 7"),
         (.sold(juice: "mango", count: 12), "D mango 12"),
+        (.lost(juice: "mango", count: 5), "L mango 5"),
+        (.short(fruit: "kiwi", count: 2), "T kiwi 2"),
         (.key(key: "k", juice: "mango", count: 1, reply: "OK ORDER mango 1 seq=1 mango=7"), "K k mango 1 OK ORDER mango 1 seq=1 mango=7"),
         (.end(records: 4), "E 4"),
     ])
@@ -129,7 +135,7 @@ struct JournalRecordTests {
     @Test("lsn of change and header records only")
     func lsn() {
         #expect(everyRecord.map(\.lsn) == [1, 2, 3, 4, 5, 6, 7, 8, JournalRecord.maxCounter, 9, 0, nil, nil, nil, nil, nil, nil, nil,
-                                            nil, 10, nil, nil])
+                                            nil, nil, nil, nil, nil, 10, nil, nil])
     }
 
     @Test("payloads that are not records", arguments: [
@@ -150,6 +156,9 @@ struct JournalRecordTests {
         "H 0 0 18446744073709551615 0", "F kiwi -1", "F kiwi 1000000001", "F  10", "D mango 18446744073709551615",
         "K k/x mango 1 OK ORDER mango", "K k mango 1001 OK ORDER mango", "K k mango 1 hello", "K k mango 1 OK ORDER \u{1B}[2J",
         "K k mango 1 OK ORDER a\tb", "E -1", "Z 1 2 3", "OO 1 2 mango 1 - mango=1",
+        // The lost-sales counters of a snapshot: a name and a counter, nothing else.
+        "L mango", "L mango -1", "L mango 01", "L mango 9223372036854775808", "L mango 1 2", "L  1", "L ma=ngo 1",
+        "T kiwi", "T kiwi x", "T kiwi +1", "T kiwi 18446744073709551616", "T kiwi 1 - kiwi=1", "T ki,wi 1", "LL mango 1",
     ])
     func notRecords(_ payload: String) {
         #expect(JournalRecord(payload: payload[...]) == nil)

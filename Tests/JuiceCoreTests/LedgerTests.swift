@@ -31,6 +31,8 @@ struct LedgerState: Equatable, CustomStringConvertible {
     let served: UInt64
     let refused: UInt64
     let sold: [UInt64]
+    let lost: [UInt64]
+    let short: [UInt64]
     let keys: [String]
     let entries: [KeyMemory.Entry]
 
@@ -40,11 +42,13 @@ struct LedgerState: Equatable, CustomStringConvertible {
         served = l.ordersServed
         refused = l.ordersRefused
         sold = l.sold
+        lost = l.lost
+        short = l.short
         keys = l.keys.inOrder.map(\.key)
         entries = l.keys.inOrder.map(\.entry)
     }
 
-    var description: String { "stock=\(stock) seq=\(seq) served=\(served) refused=\(refused) sold=\(sold) keys=\(keys)" }
+    var description: String { "stock=\(stock) seq=\(seq) served=\(served) refused=\(refused) sold=\(sold) lost=\(lost) short=\(short) keys=\(keys)" }
 }
 
 @Suite("StockLedger")
@@ -200,6 +204,48 @@ struct LedgerTests {
         #expect(l.sold == [0, 1, 0, 0, 0, 5, 0], "sold counts juices, not orders")
     }
 
+    @Test("a refusal is a lost sale of its juices, and one order short for each fruit below what it needed")
+    func lostSales() {
+        var l = StockLedger(menu: .standard)
+        #expect(l.lost == [0, 0, 0, 0, 0, 0, 0] && l.short == [0, 0, 0, 0, 0])
+        // 20 strawberries needed, 10 there; 2 bananas needed, 10 there: only strawberry is short.
+        #expect(l.order(request(J.strawberryBanana, 2)).refusal != nil)
+        #expect(l.lost[J.strawberryBanana] == 2, "lost counts juices, not orders")
+        #expect(l.short == [1, 0, 0, 0, 0])
+        // Both short: each counts one order, whatever the count.
+        _ = l.set(fruit: F.banana, amount: 1)
+        #expect(l.order(request(J.strawberryBanana, 2)).refusal != nil)
+        #expect(l.order(request(J.mangoKiwi, 1000)).refusal != nil)
+        #expect(l.lost == [0, 0, 0, 0, 4, 0, 1000])
+        #expect(l.short == [2, 1, 0, 1, 1])
+        // Exactly enough is not short: strawberry 10 of 10 needed, banana 0 of 1.
+        _ = l.set(fruit: F.banana, amount: 0)
+        #expect(l.order(request(J.strawberryBanana)).refusal != nil)
+        #expect(l.short == [2, 2, 0, 1, 1])
+        #expect(l.lost[J.strawberryBanana] == 5)
+        // A served order counts nothing here.
+        #expect(l.order(request(J.mango)).change != nil)
+        #expect(l.lost == [0, 0, 0, 0, 5, 0, 1000] && l.short == [2, 2, 0, 1, 1])
+        #expect(l.ordersRefused == 4)
+    }
+
+    @Test("a keyed retry of a refused order (dup) and a reused key count no lost sale")
+    func lostSalesOnce() throws {
+        var l = StockLedger(menu: .standard)
+        _ = l.set(fruit: F.banana, amount: 0)
+        #expect(l.order(request(J.banana, 3, key: "till-1")).refusal != nil)
+        #expect(l.lost[J.banana] == 3 && l.short[F.banana] == 1)
+        let state = LedgerState(l)
+        #expect(l.order(request(J.banana, 3, key: "till-1")).duplicateReply != nil)
+        #expect(l.order(request(J.banana, 2, key: "till-1")).keyReusedError != nil)
+        #expect(l.order(request(J.mango, 3, key: "till-1")).keyReusedError != nil)
+        #expect(LedgerState(l) == state)
+        // Still a dup after a restock that would now let it through.
+        _ = try l.restock(fruit: F.banana, amount: 100).get()
+        #expect(l.order(request(J.banana, 3, key: "till-1")).duplicateReply != nil)
+        #expect(l.lost[J.banana] == 3 && l.short[F.banana] == 1 && l.ordersRefused == 1)
+    }
+
     @Test("a retried keyed order gets its original reply and changes nothing")
     func duplicateKey() {
         var l = StockLedger(menu: .standard)
@@ -259,12 +305,15 @@ struct LedgerTests {
         l.restore(seq: 42, ordersServed: 7, ordersRefused: 3)
         l.restore(fruit: F.kiwi, value: 99)
         l.restore(juice: J.mango, sold: 12)
+        l.restore(juice: J.kiwi, lost: 5)
+        l.restore(fruit: F.kiwi, short: 2)
         l.restoreKey("k", KeyMemory.Entry(juice: J.mango, count: 1, reply: bytes("OK ORDER mango 1 seq=1 mango=7")))
         #expect(l.seq == 42)
         #expect(l.ordersServed == 7)
         #expect(l.ordersRefused == 3)
         #expect(l.stock == [10, 10, 10, 99, 10])
         #expect(l.sold[J.mango] == 12)
+        #expect(l.lost == [0, 0, 5, 0, 0, 0, 0] && l.short == [0, 0, 0, 2, 0])
         #expect(l.order(request(J.mango, key: "k")) == .duplicate(reply: bytes("OK ORDER mango 1 seq=1 mango=7")))
         #expect(l.order(request(J.kiwi)).change?.seq == 43)
     }
@@ -411,6 +460,17 @@ struct ReplayTests {
         replayed.replayRefusal(OrderRequest(juice: J.mango, count: 1000), have: [10])
         #expect(replayed.ordersRefused == 2)
         #expect(replayed.keys.count == 1)
+        #expect(replayed.lost == live.lost.enumerated().map { $0.offset == J.mango ? $0.element + 1000 : $0.element })
+        #expect(replayed.short[F.mango] == 1 && replayed.short[F.strawberry] == 1 && replayed.short[F.banana] == 1)
+    }
+
+    @Test("on replay, a recipe fruit the refusal did not record (Int.max) is not short")
+    func replayRefusalUnknownFruit() {
+        var replayed = StockLedger(menu: .standard)
+        replayed.replayRefusal(OrderRequest(juice: J.strawberryBanana, count: 1000, key: "k"), have: [Int.max, 0])
+        #expect(replayed.short == [0, 1, 0, 0, 0])
+        #expect(replayed.lost[J.strawberryBanana] == 1000)
+        #expect(replayed.keys["k"]?.reply == bytes("ERR OUT_OF_STOCK needs banana=1000 has banana=0"))
     }
 }
 

@@ -151,7 +151,8 @@ struct WireRoundTripTests {
     @Test("OK STATS, in memory and durable", arguments: [nil, (UInt64(12), UInt64(345))] as [(UInt64, UInt64)?])
     func stats(_ journal: (UInt64, UInt64)?) throws {
         let values = StatsValues(clients: 3, uptimeSeconds: 42, seq: 4, ordersServed: 3, ordersRefused: 1,
-                                 sold: [0, 1, 0, 0, 1, 0, 2], keys: 1, journal: journal.map { (syncs: $0.0, records: $0.1) })
+                                 sold: [0, 1, 0, 0, 1, 0, 2], lost: [3, 0, 0, 0, 2, 0, 1000], short: [2, 0, 0, 0, 1],
+                                 keys: 1, journal: journal.map { (syncs: $0.0, records: $0.1) })
         var out: [UInt8] = []
         Wire.stats(values, menu: menu, to: &out)
         guard case .ok("STATS", let fields) = read(out) else {
@@ -163,6 +164,9 @@ struct WireRoundTripTests {
         // Keys a later version adds are ignored; a missing counter is no reading.
         #expect(WireReader.stats(fields: fields + ["new_counter=1"], menu: menu) == values)
         #expect(WireReader.stats(fields: fields.filter { !$0.hasPrefix("keys=") }, menu: menu) == nil)
+        #expect(WireReader.stats(fields: fields.filter { !$0.hasPrefix("lost_mango-kiwi=") }, menu: menu) == nil)
+        #expect(WireReader.stats(fields: fields.filter { !$0.hasPrefix("short_kiwi=") }, menu: menu) == nil)
+        #expect(WireReader.integers(in: out.string)["lost_mango-kiwi"] == 1000 && WireReader.integers(in: out.string)["short_strawberry"] == 2)
     }
 
     @Test("ERR lines, among them OUT_OF_STOCK from a real refusal")

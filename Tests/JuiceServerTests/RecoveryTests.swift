@@ -55,6 +55,9 @@ import Testing
         "O 4 4 banana 1 - banana=8=9",
         "O 4 4 banana 1 -  banana=8",                        // an empty field
         "H 4 4 0 0",                                         // a snapshot record in the journal
+        "L mango 3",                                         // the snapshot's lost-sales counters, in the journal
+        "T kiwi 1",
+        "L mango 9223372036854775808",                       // and out of range
         "Z 4 4 something newer",                             // a record from a newer version
     ])
     func impossibleRecords(_ payload: String) throws {
@@ -79,6 +82,8 @@ import Testing
         ["F banana 10", "E 1"], ["H 0 0 0 0", "F banana 10"], ["H 0 0 0 0", "F banana 10", "E 5"],
         ["H 0 0 0 0", "O 1 1 banana 1 - banana=8", "E 2"], ["H 0 0 0 0", "H 0 0 0 0", "E 2"],
         ["H 0 0 0 0", "K k banana 1 hello", "E 2"], ["H 0 0 0 0", "K k banana 1 OK ORDER banana\u{1B}[2J", "E 2"],
+        ["H 0 0 0 0", "L mango -1", "E 2"], ["H 0 0 0 0", "L mango 9223372036854775808", "E 2"], ["H 0 0 0 0", "T kiwi 1 2", "E 2"],
+        ["H 0 0 0 0", "T kiwi", "E 2"], ["H 0 0 0 0", "L mango 3", "E 1"],
     ])
     func snapshotShape(_ records: [String]) throws {
         let refusal = Self.refusal(snapshot: records.flatMap { Self.framed($0) }, journal: nil)
@@ -113,6 +118,64 @@ import Testing
         let second = Self.framed("O 2 2 banana 1 - banana=6")
         let backwards = second + first + next
         #expect(Self.refusal(snapshot: snapshot, journal: backwards)?.contains("offset \(second.count)") == true)
+    }
+
+    // MARK: - Lost sales
+
+    static let refusals = ["R 4 strawberry-banana 2 - strawberry=10 banana=10", "R 5 mango-kiwi 1000 key=k mango=10 kiwi=10"]
+
+    @Test("lost sales are rebuilt from the refusals; a snapshot without L and T records means zero")
+    func lostSalesFromRefusals() throws {
+        let journal = Self.threeOrders + Self.refusals.flatMap { Self.framed($0) }
+        let fromJournal = try Self.recover(journal: journal)
+        #expect(fromJournal.ledger.lost == [0, 0, 0, 0, 2, 0, 1000])
+        #expect(fromJournal.ledger.short == [1, 0, 0, 1, 1], "strawberry, kiwi and mango were short; banana was not")
+        #expect(fromJournal.ledger.ordersRefused == 2)
+        // A snapshot written before the counters existed: they start at 0, the journal adds on.
+        let oldSnapshot = ["H 3 3 3 0", "F banana 4", "D banana 3", "E 3"].flatMap { Self.framed($0) }
+        let fromOld = try Self.recover(snapshot: oldSnapshot, journal: journal)
+        #expect(fromOld.ledger.lost == [0, 0, 0, 0, 2, 0, 1000] && fromOld.ledger.short == [1, 0, 0, 1, 1])
+        #expect(fromOld.ledger.sold[1] == 3 && fromOld.lsn == 5)
+    }
+
+    /// A snapshot holds the counters at its lsn; the journal records at or below it (left by a
+    /// compaction interrupted before it emptied the journal, or by the snapshot written at a menu
+    /// change) must not count again.
+    @Test("counters come from the snapshot plus only the records after it: nothing counts twice")
+    func lostSalesNotDoubled() throws {
+        let upToSnapshot = Self.threeOrders + Self.refusals.flatMap { Self.framed($0) }
+        let atSnapshot = try Self.recover(journal: upToSnapshot)
+        let snapshot = Storage.snapshotBytes(atSnapshot.ledger, lsn: atSnapshot.lsn)
+        #expect(String(decoding: snapshot, as: UTF8.self).contains(" L mango-kiwi 1000\n"))
+        #expect(String(decoding: snapshot, as: UTF8.self).contains(" T kiwi 1\n"))
+        let after = Self.framed("R 6 strawberry 1 - strawberry=10")
+        let truth = try Self.recover(journal: upToSnapshot + after)
+        for journal in [upToSnapshot + after, after, upToSnapshot] {
+            let recovered = try Self.recover(snapshot: snapshot, journal: journal)
+            let expected = journal == upToSnapshot ? atSnapshot : truth
+            #expect(recovered.ledger.lost == expected.ledger.lost && recovered.ledger.short == expected.ledger.short)
+            #expect(recovered.ledger.ordersRefused == expected.ledger.ordersRefused)
+        }
+        #expect(truth.ledger.lost == [1, 0, 0, 0, 2, 0, 1000] && truth.ledger.short == [2, 0, 0, 1, 1])
+        // And once more through a second snapshot of the recovered state (a second compaction).
+        let again = try Self.recover(snapshot: Storage.snapshotBytes(truth.ledger, lsn: truth.lsn), journal: upToSnapshot + after)
+        #expect(again.ledger.lost == truth.ledger.lost && again.ledger.short == truth.ledger.short)
+    }
+
+    @Test("after a menu change: a fruit or juice no longer on the menu is skipped, a recipe fruit the record lacks is not short")
+    func lostSalesAfterMenuChange() throws {
+        // kiwi is gone; mango-kiwi is now mango 2 + banana 1; the kiwi juice is gone.
+        let menu = try Menu(fruits: [Fruit(name: "mango"), Fruit(name: "banana")],
+                            juices: [Juice(name: "mango-kiwi", recipe: [Ingredient(fruit: 0, amount: 2), Ingredient(fruit: 1, amount: 1)]),
+                                     Juice(name: "banana", recipe: [Ingredient(fruit: 1, amount: 2)])])
+        let journal = ["R 1 mango-kiwi 1000 - mango=10 kiwi=10", "R 2 kiwi 1 - kiwi=0", "R 3 banana 1 key=b banana=1"]
+            .flatMap { Self.framed($0) }
+        let snapshot = ["H 0 0 0 0", "F mango 10", "L durian 5", "T kiwi 3", "L banana 2", "T banana 1", "E 6"].flatMap { Self.framed($0) }
+        let recovered = try Self.recover(snapshot: snapshot, journal: journal, menu: menu)
+        #expect(recovered.ledger.lost == [1000, 3])
+        #expect(recovered.ledger.short == [1, 2], "mango short once; banana once in the snapshot, once in R 3")
+        #expect(recovered.ledger.ordersRefused == 3)
+        #expect(recovered.ledger.keys["b"]?.reply == Array("ERR OUT_OF_STOCK needs banana=2 has banana=1".utf8))
     }
 
     /// The other direction: nothing the store writes is refused by recovery, at the edges of
@@ -164,10 +227,12 @@ import Testing
             #expect(recovered.lsn == UInt64(records.count))
             #expect(recovered.ledger.stock == ledger.stock && recovered.ledger.seq == ledger.seq && recovered.ledger.sold == ledger.sold)
             #expect(recovered.ledger.ordersServed == ledger.ordersServed && recovered.ledger.ordersRefused == ledger.ordersRefused)
+            #expect(recovered.ledger.lost == ledger.lost && recovered.ledger.short == ledger.short)
             #expect(recovered.ledger.keys.inOrder.map(\.key) == ledger.keys.inOrder.map(\.key))
             #expect(recovered.ledger.keys.inOrder.map(\.entry) == ledger.keys.inOrder.map(\.entry))
         }
         #expect(ledger.ordersServed > 0 && ledger.ordersRefused > 0 && ledger.keys.count > 0)
+        #expect(ledger.lost.contains { $0 > 0 } && ledger.short.contains { $0 > 0 })
     }
 
     // MARK: - Fuzz
@@ -178,7 +243,7 @@ import Testing
         "9223372036854775808", "18446744073709551615", "18446744073709551616", "99999999999999999999999", "+5", "007",
         "", "banana", "kiwi", "딸기", "\u{301}kiwi", "durian", "strawberry-banana", "a=b", "-", "key=k", "key=",
         "key=bad/key", "key=-", "banana=8", "banana=-1", "kiwi=1000000001", "=5", "a=b=c", "OK", "ORDER", "ERR",
-        "O", "R", "A", "S", "H", "F", "D", "K", "E", "Z",
+        "O", "R", "A", "S", "H", "F", "D", "L", "T", "K", "E", "Z",
     ].map { Array($0.utf8) }) + [[0x00], [0xFF], [0xC3], [0x0A], [0x0D], [0x09], [0xE2, 0x80, 0xAE], [0xC2, 0x85]]
 
     static func mutate(_ payload: [UInt8], _ rng: inout SeededRNG) -> [UInt8] {

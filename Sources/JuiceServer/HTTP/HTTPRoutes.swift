@@ -39,13 +39,48 @@ struct HTTPRoutes {
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
         case "/state":
             let (body, gate) = store.assumeIsolated {
-                (StateDocument.json(seq: $0.ledger.seq, stock: $0.ledger.stock, menu: $0.menu), $0.lastLSN)
+                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock), $0.lastLSN)
             }
-            return .response(HTTPResponse(.ok, HTTPResponse.json, body: body), gate: gate)
+            return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), gate: gate)
         case "/healthz":
             return .response(.plain(.ok, "ok"), gate: 0)
+        case "/sales", "/metrics":
+            if let refusal = checkBearer(request, peer: peer) { return .response(refusal, gate: 0) }
+            // Figures as of now, answered once they are on disk like everything else.
+            let (sales, gate) = store.assumeIsolated { ($0.salesSnapshot(), $0.lastLSN) }
+            if request.path == "/sales" {
+                return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(SalesJSON.body(sales).utf8)), gate: gate)
+            }
+            let clients = clientCounts()
+            let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events))
+            return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
         default:
             return .response(.plain(.notFound, "no such page: try / for the board"), gate: 0)
+        }
+    }
+
+    /// With a manager token configured, the manager's data needs `Authorization: Bearer
+    /// <token>`, checked in constant time and with the same per-address failure limit as
+    /// `AUTH`. Nil: go ahead; else the refusal to send.
+    private func checkBearer(_ request: HTTPRequest, peer: String) -> HTTPResponse? {
+        guard auth.token != nil else { return nil }
+        let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
+        guard let header = request.header("authorization") else {
+            return .plain(.unauthorized, "this needs the manager token: Authorization: Bearer <token>", headers: challenge)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return .plain(.unauthorized, "use Authorization: Bearer <token>", headers: challenge)
+        }
+        switch auth.verify(Array(parts[1].utf8), peer: peer) {
+        case .accepted, .noTokenConfigured:
+            return nil
+        case .wrong:
+            Log.warning("HTTP \(request.path) refused for \(peer): wrong token", category: .refusals)
+            return .plain(.unauthorized, "wrong token", headers: challenge)
+        case .tooManyFailures(let seconds):
+            return .plain(.unauthorized, "too many failures, retry in \(seconds) s",
+                          headers: challenge + [("Retry-After", "\(seconds)")])
         }
     }
 

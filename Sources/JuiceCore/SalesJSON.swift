@@ -1,0 +1,33 @@
+/// The `GET /sales` document (HTTP-CONTRACT.md), keys in the contract's order:
+///
+///     {"seq":12,"orders_served":9,"orders_refused":3,
+///      "juices":[{"name":"mango","aliases":["망고쥬스"],"sold":4,"lost":2}, ...],
+///      "fruits":[{"name":"mango","aliases":["망고"],"stock":3,"short":2}, ...],
+///      "per_minute":[{"t":1763900000,"served":3,"refused":1}, ...]}
+public enum SalesJSON {
+    public static let contentType = "application/json; charset=utf-8"
+
+    public static func body(_ sales: SalesValues) -> String {
+        let menu = sales.menu
+        let juices = menu.juices.indices.map { j in
+            JSONText.object([("name", JSONText.string(menu.juices[j].name)), ("aliases", JSONText.strings(menu.juices[j].aliases)),
+                             ("sold", JSONText.number(sales.sold[j])), ("lost", JSONText.number(sales.lost[j]))])
+        }
+        let fruits = menu.fruits.indices.map { i in
+            JSONText.object([("name", JSONText.string(menu.fruits[i].name)), ("aliases", JSONText.strings(menu.fruits[i].aliases)),
+                             ("stock", JSONText.number(sales.stock[i])), ("short", JSONText.number(sales.short[i]))])
+        }
+        let minutes = sales.perMinute.map { m in
+            JSONText.object([("t", JSONText.number(m.start)), ("served", JSONText.number(m.served)),
+                             ("refused", JSONText.number(m.refused))])
+        }
+        return JSONText.object([
+            ("seq", JSONText.number(sales.seq)),
+            ("orders_served", JSONText.number(sales.ordersServed)),
+            ("orders_refused", JSONText.number(sales.ordersRefused)),
+            ("juices", JSONText.array(juices)),
+            ("fruits", JSONText.array(fruits)),
+            ("per_minute", JSONText.array(minutes)),
+        ])
+    }
+}

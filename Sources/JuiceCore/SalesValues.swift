@@ -1,0 +1,45 @@
+/// Everything the manager's views (`/sales`, `/metrics`, the dashboard) show about the store, as
+/// domain values read at one moment: `FruitStore.salesSnapshot()` fills it, and `SalesJSON`,
+/// `StateJSON` and `Metrics` only format it. Per-juice and per-fruit lists are in menu order.
+public struct SalesValues: Sendable, Equatable {
+    public var menu: Menu
+    public var seq: UInt64
+    public var ordersServed: UInt64
+    public var ordersRefused: UInt64
+    /// Stock per fruit.
+    public var stock: [Int]
+    /// Juices sold and juices refused for stock (lost sales), per juice, counting `count`.
+    public var sold: [UInt64]
+    public var lost: [UInt64]
+    /// Refused orders each fruit was short in, per fruit.
+    public var short: [UInt64]
+    /// Orders per minute since the server started: the last 60 whole minutes and the current
+    /// one, oldest first (see `MinuteCounts`).
+    public var perMinute: [MinuteCount]
+    /// The journal's group-commit counters; nil without a data directory.
+    public var journal: JournalCounts?
+
+    public init(menu: Menu, seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64, stock: [Int], sold: [UInt64],
+                lost: [UInt64], short: [UInt64], perMinute: [MinuteCount], journal: JournalCounts?) {
+        self.menu = menu
+        self.seq = seq
+        self.ordersServed = ordersServed
+        self.ordersRefused = ordersRefused
+        self.stock = stock
+        self.sold = sold
+        self.lost = lost
+        self.short = short
+        self.perMinute = perMinute
+        self.journal = journal
+    }
+}
+
+/// Journal writes (each one `fdatasync`) and the records they carried.
+public struct JournalCounts: Sendable, Equatable {
+    public var syncs: UInt64
+    public var records: UInt64
+    public init(syncs: UInt64, records: UInt64) {
+        self.syncs = syncs
+        self.records = records
+    }
+}

@@ -1,0 +1,43 @@
+/// The `GET /state` document (HTTP-CONTRACT.md), keys in the contract's order:
+///
+///     {"seq":3,
+///      "fruits":[{"name":"strawberry","aliases":["딸기"]}, ...],
+///      "juices":[{"name":"strawberry-banana","aliases":["딸바쥬스"],
+///                 "recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}]}, ...],
+///      "stock":{"strawberry":15,"banana":10, ...},
+///      "can_make":{"strawberry-banana":1, ...}}
+public enum StateJSON {
+    public static let contentType = SalesJSON.contentType
+
+    /// `stock` is per fruit of `menu`, in menu order.
+    public static func body(menu: Menu, seq: UInt64, stock: [Int]) -> String {
+        let fruits = menu.fruits.map { fruit in
+            JSONText.object([("name", JSONText.string(fruit.name)), ("aliases", JSONText.strings(fruit.aliases))])
+        }
+        let juices = menu.juices.map { juice in
+            let recipe = juice.recipe.map { ingredient in
+                JSONText.object([("fruit", JSONText.string(menu.fruits[ingredient.fruit].name)),
+                                 ("amount", JSONText.number(ingredient.amount))])
+            }
+            return JSONText.object([("name", JSONText.string(juice.name)), ("aliases", JSONText.strings(juice.aliases)),
+                                    ("recipe", JSONText.array(recipe))])
+        }
+        let stockObject = JSONText.object(menu.fruits.indices.map { (menu.fruits[$0].name, JSONText.number(stock[$0])) })
+        let canMake = JSONText.object(menu.juices.indices.map { (menu.juices[$0].name, JSONText.number(menu.canMake(juice: $0, stock: stock))) })
+        return JSONText.object([
+            ("seq", JSONText.number(seq)),
+            ("fruits", JSONText.array(fruits)),
+            ("juices", JSONText.array(juices)),
+            ("stock", stockObject),
+            ("can_make", canMake),
+        ])
+    }
+}
+
+extension Menu {
+    /// How many of juice `juice` the stock can make: the minimum over its recipe of
+    /// stock / amount (`stock` per fruit, in menu order).
+    public func canMake(juice: Int, stock: [Int]) -> Int {
+        juices[juice].recipe.map { max(0, stock[$0.fruit]) / $0.amount }.min() ?? 0
+    }
+}

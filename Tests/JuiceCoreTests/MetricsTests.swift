@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import JuiceCore
+
+/// python3, if this machine has one: the Prometheus format is checked with the Python client's
+/// own parser (`pip install prometheus_client`; .ci/run installs it).
+let python3: String? = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+    .map { $0 + "/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// Parses exposition text with prometheus_client and returns what it read: each family's
+/// name, type and help, and each sample as name, labels and value.
+func prometheusParse(_ text: String) throws -> [[String: Any]] {
+    let script = """
+    import json, sys
+    try:
+        from prometheus_client.parser import text_string_to_metric_families
+    except ImportError:
+        sys.exit("prometheus_client is not installed: pip install prometheus_client")
+    text = sys.stdin.buffer.read().decode("utf-8")
+    print(json.dumps([{"name": f.name, "type": f.type, "help": f.documentation,
+                       "samples": [[s.name, s.labels, s.value] for s in f.samples]}
+                      for f in text_string_to_metric_families(text)]))
+    """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python3!)
+    process.arguments = ["-c", script]
+    let input = Pipe(), output = Pipe(), errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    input.fileHandleForWriting.write(Data(text.utf8))
+    try input.fileHandleForWriting.close()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw MetricsParseError(message: String(decoding: err, as: UTF8.self))
+    }
+    return try #require(try JSONSerialization.jsonObject(with: out) as? [[String: Any]])
+}
+
+struct MetricsParseError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { "python3 with prometheus_client's parser failed: \(message)" }
+}
+
+@Suite("Metrics")
+struct MetricsTests {
+    static func values(_ menu: Menu, journal: JournalCounts? = JournalCounts(syncs: 4, records: 9)) -> MetricsValues {
+        MetricsValues(sales: sales(menu, journal: journal), lineClients: 3, eventClients: 2,
+                      processStartSeconds: 1_763_899_200.25, residentBytes: 7_340_032)
+    }
+
+    @Test("the exposition text, line by line")
+    func text() {
+        let text = Metrics.text(Self.values(.standard))
+        #expect(Metrics.contentType == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(text.hasPrefix("""
+            # HELP juice_orders_served_total Orders served (applied), since the store was new.
+            # TYPE juice_orders_served_total counter
+            juice_orders_served_total 9
+            # HELP juice_orders_refused_total
+            """))
+        for line in ["# TYPE juice_sold_total counter", #"juice_sold_total{juice="mango-kiwi"} 10"#,
+                     #"juice_lost_total{juice="strawberry"} 1"#, #"juice_short_total{fruit="mango"} 6"#,
+                     "# TYPE juice_fruit_stock gauge", #"juice_fruit_stock{fruit="strawberry"} 7"#, "juice_seq 12",
+                     #"juice_clients{kind="line"} 3"#, #"juice_clients{kind="events"} 2"#, "juice_journal_syncs_total 4",
+                     "juice_journal_records_total 9", "process_start_time_seconds 1763899200.25",
+                     "process_resident_memory_bytes 7340032"] {
+            #expect(text.split(separator: "\n").contains(Substring(line)), "no line \(line)")
+        }
+        #expect(text.hasSuffix("\n") && !text.contains("\r"))
+        // In memory: no journal families; unknown process figures: none either.
+        var memory = Self.values(.standard, journal: nil)
+        memory.processStartSeconds = nil
+        memory.residentBytes = nil
+        let plain = Metrics.text(memory)
+        #expect(!plain.contains("juice_journal") && !plain.contains("process_"))
+    }
+
+    @Test("label values escape backslash, double quote and newline")
+    func escaping() {
+        #expect(Metrics.escapeLabelValue("a\\b\"c\nd딸기") == "a\\\\b\\\"c\\nd딸기")
+        #expect(Metrics.escapeHelp("a\\b\"c\nd") == "a\\\\b\"c\\nd")
+        let text = Metrics.text(Self.values(awkwardMenu))
+        #expect(text.contains(#"juice_sold_total{juice="q\"\\mix"} 4"#))
+        #expect(text.contains(#"juice_short_total{fruit="back\\slash"} 3"#))
+    }
+
+    @Test("Prometheus's parser (prometheus_client) reads every family and sample back",
+          .enabled(if: python3 != nil, "python3 is not installed: the Prometheus parser check is skipped"),
+          arguments: [false, true])
+    func parsedByPrometheus(awkward: Bool) throws {
+        let menu = awkward ? awkwardMenu : Menu.standard
+        let values = Self.values(menu)
+        let families = try prometheusParse(Metrics.text(values))
+        var types: [String: String] = [:]
+        var samples: [String: Double] = [:]
+        for family in families {
+            let name = try #require(family["name"] as? String)
+            types[name] = family["type"] as? String
+            #expect((family["help"] as? String)?.isEmpty == false, "\(name) has no HELP")
+            for sample in try #require(family["samples"] as? [[Any]]) {
+                let labels = try #require(sample[1] as? [String: String]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                samples[(sample[0] as! String) + labels.map { "|" + $0 }.joined()] = (sample[2] as! NSNumber).doubleValue
+            }
+        }
+        // The client names a counter family without its _total; its samples keep it.
+        #expect(types == ["juice_orders_served": "counter", "juice_orders_refused": "counter", "juice_sold": "counter",
+                          "juice_lost": "counter", "juice_short": "counter", "juice_fruit_stock": "gauge", "juice_seq": "gauge",
+                          "juice_clients": "gauge", "juice_journal_syncs": "counter", "juice_journal_records": "counter",
+                          "process_start_time_seconds": "gauge", "process_resident_memory_bytes": "gauge"])
+        let sales = values.sales
+        var expected: [String: Double] = [
+            "juice_orders_served_total": 9, "juice_orders_refused_total": 3, "juice_seq": 12,
+            "juice_clients|kind=line": 3, "juice_clients|kind=events": 2, "juice_journal_syncs_total": 4,
+            "juice_journal_records_total": 9, "process_start_time_seconds": 1_763_899_200.25, "process_resident_memory_bytes": 7_340_032,
+        ]
+        for (j, juice) in menu.juices.enumerated() {
+            expected["juice_sold_total|juice=\(juice.name)"] = Double(sales.sold[j])
+            expected["juice_lost_total|juice=\(juice.name)"] = Double(sales.lost[j])
+        }
+        for (i, fruit) in menu.fruits.enumerated() {
+            expected["juice_short_total|fruit=\(fruit.name)"] = Double(sales.short[i])
+            expected["juice_fruit_stock|fruit=\(fruit.name)"] = Double(sales.stock[i])
+        }
+        #expect(samples == expected)
+    }
+}
