@@ -1,5 +1,3 @@
-import Glibc
-
 /// Splits a client's byte stream into lines, the only place that knows about LF, CRLF, the line
 /// limit and telnet negotiation. It holds at most one partial line (bounded by the limit), so a
 /// client that never sends a newline cannot grow the server's memory.
@@ -42,17 +40,15 @@ public struct LineFramer: Sendable {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void,
                               onTimingMark: () -> Void = {}) -> Outcome {
         if failed { return .lineTooLong }
-        guard let base = chunk.baseAddress, chunk.count > 0 else { return .ok }
-        if telnet != .data || memchr(base, 0xFF, chunk.count) != nil {
+        guard chunk.count > 0 else { return .ok }
+        if telnet != .data || firstIndex(of: 0xFF, in: chunk, from: 0) != nil {
             return feedTelnet(chunk, onLine: onLine, onTimingMark: onTimingMark)
         }
         var start = 0
         while start < chunk.count {
-            let rest = chunk.count - start
-            guard let hit = memchr(base + start, Int32(ASCII.lf), rest) else {
+            guard let end = firstIndex(of: ASCII.lf, in: chunk, from: start) else {
                 return keep(UnsafeRawBufferPointer(rebasing: chunk[start...]))
             }
-            let end = base.distance(to: UnsafeRawPointer(hit))
             if partial.isEmpty {
                 if !emit(UnsafeRawBufferPointer(rebasing: chunk[start..<end]), onLine) { return .lineTooLong }
             } else {

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// Timestamped lines on stderr: connects, disconnects, refusals and errors. One `write` per
 /// line, so lines from the loop and the journal thread never interleave mid-line.
@@ -25,15 +25,7 @@ public enum Log {
             + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec)
             + "." + three(Int(now.tv_nsec / 1_000_000)) + "Z"
         let line = stamp + " juice-server: " + level + message + "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(2, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        Platform.writeAll(2, line)
     }
 
     private static func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -1,10 +1,10 @@
 import Dispatch
-import Glibc
+import JuicePlatform
 import JuiceCore
 
 /// The TCP server: one listening socket and its clients, driven by DispatchSources on one serial
 /// queue (the `LoopExecutor`), which the `FruitStore` shares. The listener has its own source;
-/// the clients share one through the `ClientPoller` (see there why).
+/// the clients are watched by a `ClientPoller` (epoll on Linux, a Dispatch source per client elsewhere).
 ///
 /// Output path, for each batch of lines one read delivered: replies are written straight to the
 /// socket when nothing is queued (Redis's "direct write first"); what does not fit waits in the
@@ -29,7 +29,7 @@ public actor Server {
     /// the timer descriptor it needs for a new timer, and accepting would never resume.
     private var acceptResumeTimer: DispatchSourceTimer?
     private var lastAcceptWarning: UInt64 = 0
-    private var poller: ClientPoller?
+    private var poller: (any ClientPoller)?
     public private(set) var port = 0
     private var connections: [UInt64: Connection] = [:]
     private var nextID: UInt64 = 1
@@ -78,7 +78,7 @@ public actor Server {
     }
 
     /// Binds and starts accepting. Returns the port (useful with port 0).
-    public func start() throws(SocketError) -> Int {
+    public func start() throws(SystemError) -> Int {
         precondition(state == .idle, "a server starts once")
         let (fd, boundPort) = try Socket.listen(host: config.host, port: config.port)
         listener = fd
@@ -87,14 +87,13 @@ public actor Server {
         source.setEventHandler { [weak self] in
             self?.assumeIsolated { $0.acceptPending() }
         }
-        source.setCancelHandler { Glibc.close(fd) }
+        source.setCancelHandler { Platform.close(fd) }
         listenerSource = source
-        let poller = try ClientPoller(queue: executor.queue)
-        poller.source.setEventHandler { [weak self] in
+        let poller = try ClientPollers.make(queue: executor.queue)
+        poller.start { [weak self] in
             self?.assumeIsolated { $0.pollClients() }
         }
         self.poller = poller
-        poller.source.resume()
         let timer = DispatchSource.makeTimerSource(queue: executor.queue)
         timer.setEventHandler { [weak self] in
             self?.assumeIsolated { $0.resumeAccepting() }
@@ -145,7 +144,7 @@ public actor Server {
             guard state == .running, connections.count < config.maxClients else {
                 if state == .running { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached") }
                 Server.busyLine.withUnsafeBytes { _ = Socket.send(fd, $0) }
-                Glibc.close(fd)
+                Platform.close(fd)
                 continue
             }
             register(fd: fd, peer: peer)
@@ -179,7 +178,7 @@ public actor Server {
         let conn = Connection(id: id, fd: fd, peer: peer, isManager: config.managerToken == nil, now: now())
         connections[id] = conn
         Log.info("connect \(peer) (clients: \(connections.count))")
-        poller?.add(fd: fd, id: id)
+        do { try poller?.add(fd: fd, id: id) } catch { return unwatchable(conn, error) }
         // The greeting reflects no state: it need not wait for the journal.
         helloLine.withUnsafeBytes { send(conn, $0, gate: 0) }
     }
@@ -477,7 +476,13 @@ public actor Server {
     /// Tells the poller what this client is waiting for now.
     private func watch(_ conn: Connection) {
         guard !conn.closed else { return }
-        poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused && !conn.throttled, write: conn.watchingWrite)
+        do { try poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused && !conn.throttled, write: conn.watchingWrite) } catch { unwatchable(conn, error) }
+    }
+
+    /// The poller refused a client: nothing would ever tell us it is ready, so it must go.
+    private func unwatchable(_ conn: Connection, _ error: SystemError) {
+        Log.error("cannot watch \(conn.peer): \(error); closing it")
+        close(conn, reason: "cannot watch")
     }
 
     private func unthrottleIfDrained(_ conn: Connection) {
@@ -534,7 +539,7 @@ public actor Server {
         guard conn.closing && conn.outbox.isEmpty && !conn.closed else { return }
         var discarded = 0
         while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
-        Glibc.shutdown(conn.fd, Int32(SHUT_WR))
+        Platform.shutdownWrite(conn.fd)
         close(conn, reason: nil)
     }
 
@@ -543,8 +548,7 @@ public actor Server {
         conn.closed = true
         connections.removeValue(forKey: conn.id)
         holding.removeValue(forKey: conn.id)
-        poller?.remove(fd: conn.fd)
-        Glibc.close(conn.fd)
+        if let poller { poller.removeAndClose(fd: conn.fd, id: conn.id) } else { Platform.close(conn.fd) }
         // A descriptor just came free: if accepting was paused for lack of them, try again now
         // rather than only when the back-off timer fires.
         if listenerPaused { resumeAccepting() }
@@ -638,10 +642,10 @@ public actor Server {
 
     private func finishShutdown() {
         state = .stopped
-        poller?.source.cancel()
+        poller?.cancel()
         poller = nil
         if lockFD >= 0 {
-            Glibc.close(lockFD)
+            Platform.close(lockFD)
             lockFD = -1
         }
         Log.info("stopped")
