@@ -27,9 +27,9 @@ public enum ClientPollers {
     /// The poller for this platform: epoll on Linux, unless the environment variable
     /// `JUICE_POLLER=dispatch` asks for the portable one (so CI runs the Darwin code path);
     /// Dispatch sources everywhere else.
-    public static func make(queue: DispatchQueue) throws(SystemError) -> any ClientPoller {
+    public static func make(queue: DispatchQueue, choice: String? = selected) throws(SystemError) -> any ClientPoller {
         #if canImport(CEpoll)
-        if selected != "dispatch" { return try EpollPoller(queue: queue) }
+        if choice != "dispatch" { return try EpollPoller(queue: queue) }
         #endif
         return DispatchPoller(queue: queue)
     }

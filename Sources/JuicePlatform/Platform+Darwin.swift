@@ -9,6 +9,9 @@ import Foundation
 extension Platform {
     static let noSignalFlag: Int32 = 0
 
+    /// SOCK_STREAM as the Int32 that addrinfo and socket() take.
+    public static let streamSocketType: Int32 = SOCK_STREAM
+
     /// A TCP socket, close-on-exec, and non-blocking unless `blocking`.
     public static func makeStreamSocket(family: Int32, blocking: Bool = false) -> Int32 {
         let fd = socket(family, SOCK_STREAM, 0)

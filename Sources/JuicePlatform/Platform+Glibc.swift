@@ -6,6 +6,9 @@ import Glibc
 extension Platform {
     static let noSignalFlag = Int32(MSG_NOSIGNAL)
 
+    /// SOCK_STREAM as the Int32 that addrinfo and socket() take.
+    public static let streamSocketType: Int32 = Int32(SOCK_STREAM.rawValue)
+
     /// A TCP socket, close-on-exec, and non-blocking unless `blocking`.
     public static func makeStreamSocket(family: Int32, blocking: Bool = false) -> Int32 {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (blocking ? 0 : Int32(SOCK_NONBLOCK.rawValue))

@@ -29,7 +29,8 @@ public actor Server {
     /// the timer descriptor it needs for a new timer, and accepting would never resume.
     private var acceptResumeTimer: DispatchSourceTimer?
     private var lastAcceptWarning: UInt64 = 0
-    private var poller: (any ClientPoller)?
+    /// Internal, not private: a test wraps it in one that refuses clients.
+    var poller: (any ClientPoller)?
     public private(set) var port = 0
     private var connections: [UInt64: Connection] = [:]
     private var nextID: UInt64 = 1

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// What a received line means, by connection role. This is the hot path: lines are byte
 /// ranges inside the receive buffer, never Strings.
