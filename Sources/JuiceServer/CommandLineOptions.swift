@@ -45,6 +45,8 @@ public enum CommandLineOptions {
         Other:
           --help                   this text
           --version                the version
+          JUICE_POLLER=dispatch    (environment) watch clients with a Dispatch source each, as on macOS,
+                                   instead of one epoll set (Linux)
 
         Limits: lines up to \(Limits.maxLineBytes) bytes; ORDER count 1-\(Limits.maxOrderCount); stock 0-\(Limits.maxStock) per fruit;
         \(Limits.rememberedKeys) idempotency keys remembered; SINCE replays the last \(Limits.historyEvents) changes.

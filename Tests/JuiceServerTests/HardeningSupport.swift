@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import JuicePlatform
 import Testing
 
 // Helpers for HardeningTests: a raw socket peer (resets, raw bytes, small buffers), the server
@@ -245,14 +245,7 @@ func setFileLimit(pid: Int32, soft: Int, hard: Int) -> Bool {
 /// Raises this process's soft RLIMIT_NOFILE toward `wanted` (up to the hard limit); the result.
 @discardableResult
 func raiseOwnFileLimit(to wanted: Int) -> Int {
-    var limit = rlimit()
-    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-    if limit.rlim_cur < rlim_t(wanted) {
-        var raised = limit
-        raised.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
-        if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-    }
-    return Int(limit.rlim_cur)
+    Int(clamping: Platform.raiseOpenFileLimit(toward: UInt64(wanted))?.soft ?? 0)
 }
 
 /// The `juice-server` binary as a process, optionally started through `/bin/sh -c '<prefix>; exec ...'`
