@@ -81,8 +81,10 @@ extension Platform {
         sigaction(signal, &action, nil)
     }
 
-    /// Resident memory of another process, in KiB. There is no /proc here: ask ps(1).
+    /// Resident memory of another process, in KiB. There is no /proc here: ask ps(1) (macOS
+    /// only; iOS runs no other processes to measure).
     public static func residentKilobytes(pid: Int32) -> Int? {
+        #if os(macOS)
         let ps = Process()
         ps.executableURL = URL(fileURLWithPath: "/bin/ps")
         ps.arguments = ["-o", "rss=", "-p", String(pid)]
@@ -93,6 +95,9 @@ extension Platform {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         ps.waitUntilExit()
         return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        #else
+        return nil
+        #endif
     }
 }
 

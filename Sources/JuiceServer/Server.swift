@@ -477,7 +477,11 @@ public actor Server {
     /// Tells the poller what this client is waiting for now.
     private func watch(_ conn: Connection) {
         guard !conn.closed else { return }
-        do { try poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused && !conn.throttled, write: conn.watchingWrite) } catch { unwatchable(conn, error) }
+        do {
+            try poller?.watch(fd: conn.fd, id: conn.id, read: !conn.readPaused && !conn.throttled, write: conn.watchingWrite)
+        } catch {
+            unwatchable(conn, error)
+        }
     }
 
     /// The poller refused a client: nothing would ever tell us it is ready, so it must go.
