@@ -4,6 +4,10 @@ import PackageDescription
 
 let package = Package(
     name: "juice-server",
+    // Atomic (Synchronization, in juice-bench) and a custom actor executor (ExecutorJob and
+    // checkIsolated, in LoopExecutor) need macOS 15 / iOS 18. CI builds and tests on Linux
+    // only; Darwin is supported by design (see JuicePlatform).
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "juice-server", targets: ["juice-server"]),
         .executable(name: "juice-bench", targets: ["juice-bench"]),
@@ -16,21 +20,24 @@ let package = Package(
         .target(name: "JuiceCore"),
         // <sys/epoll.h>, which Swift's Glibc module leaves out (a header of libc: nothing to link).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // The platform seam: every POSIX call that differs between Linux and Darwin, the client
+        // pollers (epoll; a Dispatch source per client), the one error type for system calls.
+        .target(name: "JuicePlatform", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         // The FruitStore actor, the journal, and the Dispatch socket server.
-        .target(name: "JuiceServer", dependencies: ["JuiceCore", "CEpoll"]),
+        .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuicePlatform"]),
         .executableTarget(name: "juice-server", dependencies: ["JuiceServer"]),
         // A load generator for line protocols (ours and others', e.g. Redis inline commands);
         // it reads our replies with JuiceCore's client-side reader.
-        .executableTarget(name: "juice-bench", dependencies: ["JuiceCore"]),
+        .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuicePlatform"]),
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
         // It reads the server's lines and menu with JuiceCore (ServerLine, WireReader, Menu).
         .target(name: "JuiceBoard", dependencies: ["JuiceCore"]),
-        .executableTarget(name: "juice-board", dependencies: ["JuiceBoard"]),
+        .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuicePlatform"]),
         // What every test target shares: the line client, the server process, `eventually`, a
         // seeded RNG, /proc readings. Test-only, hence under Tests/.
-        .target(name: "JuiceTestSupport", dependencies: ["JuiceCore"], path: "Tests/JuiceTestSupport"),
+        .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "juice-server", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Splits a client's byte stream into lines, the only place that knows about LF, CRLF, the line
 /// limit and telnet negotiation. It holds at most one partial line (bounded by the limit), so a
 /// client that never sends a newline cannot grow the server's memory.
@@ -57,17 +55,15 @@ public struct LineFramer: Sendable {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, until onLine: (UnsafeRawBufferPointer) -> Bool,
                               onTimingMark: () -> Void = {}) -> Progress {
         if failed { return Progress(outcome: .lineTooLong, consumed: chunk.count) }
-        guard let base = chunk.baseAddress, chunk.count > 0 else { return Progress(outcome: .ok, consumed: chunk.count) }
-        if telnet != .data || memchr(base, 0xFF, chunk.count) != nil {
+        guard chunk.count > 0 else { return Progress(outcome: .ok, consumed: chunk.count) }
+        if telnet != .data || firstIndex(of: 0xFF, in: chunk, from: 0) != nil {
             return feedTelnet(chunk, onLine: onLine, onTimingMark: onTimingMark)
         }
         var start = 0
         while start < chunk.count {
-            let rest = chunk.count - start
-            guard let hit = memchr(base + start, Int32(ASCII.lf), rest) else {
+            guard let end = firstIndex(of: ASCII.lf, in: chunk, from: start) else {
                 return Progress(outcome: keep(UnsafeRawBufferPointer(rebasing: chunk[start...])), consumed: chunk.count)
             }
-            let end = base.distance(to: UnsafeRawPointer(hit))
             var goOn = true
             if partial.isEmpty {
                 guard let more = emit(UnsafeRawBufferPointer(rebasing: chunk[start..<end]), onLine) else {

@@ -60,6 +60,8 @@ public enum CommandLineOptions {
         Other:
           --help                   this text
           --version                the version
+          JUICE_POLLER=dispatch    (environment) watch clients with a Dispatch source each, as on macOS,
+                                   instead of one epoll set (Linux)
 
         Exit status: 0 clean stop; 1 cannot start, or a second signal; 2 bad flags, menu or token;
         3 the journal could not be written or made durable (also at shutdown).

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// Each client costs a file descriptor. Raise our soft limit toward what `--max-clients` needs
 /// (up to the hard limit), and if that is not enough, lower max-clients rather than fail later.
@@ -7,18 +7,11 @@ public enum FileLimit {
     static let reserve = 64
 
     public static func fit(maxClients: Int) -> Int {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return maxClients }
-        let wanted = rlim_t(maxClients + reserve)
-        if limit.rlim_cur < wanted {
-            var raised = limit
-            raised.rlim_cur = min(wanted, limit.rlim_max)
-            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-        }
-        let possible = Int(limit.rlim_cur) - reserve
+        guard let limit = Platform.raiseOpenFileLimit(toward: UInt64(maxClients + reserve)) else { return maxClients }
+        let possible = Int(clamping: limit.soft) - reserve
         if possible < maxClients {
             let lowered = max(1, possible)
-            Log.warning("file descriptor limit is \(limit.rlim_cur) (hard \(limit.rlim_max)); lowering max clients from \(maxClients) to \(lowered)")
+            Log.warning("file descriptor limit is \(limit.soft) (hard \(limit.hard)); lowering max clients from \(maxClients) to \(lowered)")
             return lowered
         }
         return maxClients

@@ -1,5 +1,5 @@
 import Dispatch
-import Glibc
+import JuicePlatform
 
 /// The append-only journal file and its writer threads. The loop never blocks on the disk: it
 /// hands a batch of framed records to `append`, which writes them on the journal's serial queue
@@ -40,7 +40,7 @@ final class Journal: @unchecked Sendable {
         allocated = fstat(fd, &info) == 0 ? Int(info.st_size) : validLength
         // Anything after the last good record (a torn tail, old preallocation) is cleared, so a
         // stale byte there can never be read as a record.
-        guard ftruncate(fd, off_t(validLength)) == 0, fsync(fd) == 0 else {
+        guard ftruncate(fd, off_t(validLength)) == 0, Platform.syncFile(fd) == 0 else {
             throw StorageError("cannot prepare journal \(path): \(String(cString: strerror(errno)))")
         }
         allocated = validLength
@@ -68,7 +68,7 @@ final class Journal: @unchecked Sendable {
             end += bytes.count
             syncQueue.async { [fd, path] in
                 JournalTestHook.beforeSync()
-                if fdatasync(fd) != 0 {
+                if Platform.syncData(fd) != 0 {
                     Journal.fail("fdatasync of journal \(path) failed: \(String(cString: strerror(errno)))")
                 }
                 done()
@@ -90,7 +90,7 @@ final class Journal: @unchecked Sendable {
             }
             offset += n
         }
-        guard fsync(fd) == 0 else { Journal.fail("fsync of journal \(path) failed: \(String(cString: strerror(errno)))") }
+        guard Platform.syncFile(fd) == 0 else { Journal.fail("fsync of journal \(path) failed: \(String(cString: strerror(errno)))") }
         allocated = size
     }
 
@@ -104,7 +104,7 @@ final class Journal: @unchecked Sendable {
             } catch {
                 Journal.fail("compaction: \(error)")
             }
-            guard ftruncate(fd, 0) == 0, fsync(fd) == 0 else {
+            guard ftruncate(fd, 0) == 0, Platform.syncFile(fd) == 0 else {
                 Journal.fail("compaction: cannot reset journal \(path): \(String(cString: strerror(errno)))")
             }
             end = 0

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// Lets a test make the disk stop answering, which no real file can be asked to do on cue:
 /// with `JUICE_TEST_HANG_JOURNAL_SYNC` set, every journal sync hangs before it starts (nothing

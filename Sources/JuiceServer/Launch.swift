@@ -1,4 +1,3 @@
-import Glibc
 import JuiceCore
 
 extension Server {

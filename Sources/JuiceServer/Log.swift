@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 import Synchronization
 
 /// How much the server logs (`--log-level`). Start and stop lines and errors are always written.
@@ -117,15 +117,7 @@ public enum Log {
             + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec)
             + "." + three(Int(now.tv_nsec / 1_000_000)) + "Z"
         let line = stamp + " juice-server: " + level + message + "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(2, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        Platform.writeAll(2, line)
     }
 
     private static func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 import JuiceCore
 
 /// The wall clock, in whole unix seconds: what stamps orders into `MinuteCounts`. The coarse

@@ -1,22 +1,4 @@
-import Glibc
-
-/// One flat error for every socket call that can fail; `errno` says why.
-public enum SocketError: Error, Equatable, CustomStringConvertible {
-    case badAddress(String)
-    case failed(call: String, errno: Int32)
-
-    public var description: String {
-        switch self {
-        case .badAddress(let host): return "'\(host)' is not an IPv4 or IPv6 address"
-        case .failed(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
-        }
-    }
-
-    public var errno: Int32? {
-        if case .failed(_, let code) = self { return code }
-        return nil
-    }
-}
+import JuicePlatform
 
 /// What a non-blocking send or receive did. `wouldBlock` is flow control, not a failure.
 enum IOResult: Equatable {
@@ -26,10 +8,11 @@ enum IOResult: Equatable {
     case failed(Int32)
 }
 
-/// Thin wrappers over POSIX socket calls, with the options a line server wants.
+/// The server's socket calls, with the options a line server wants. What differs between Linux
+/// and Darwin (socket flags, SIGPIPE, keepalive) is behind `Platform`.
 enum Socket {
     /// A listening TCP socket on host:port (port 0 lets the kernel pick), non-blocking.
-    static func listen(host: String, port: Int, backlog: Int32 = 1024) throws(SocketError) -> (fd: Int32, port: Int) {
+    static func listen(host: String, port: Int, backlog: Int32 = 1024) throws(SystemError) -> (fd: Int32, port: Int) {
         var storage = sockaddr_storage()
         let length: socklen_t
         let family: Int32
@@ -42,24 +25,24 @@ enum Socket {
             length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             family = AF_INET6
         } else {
-            throw .badAddress(host)
+            throw SystemError("parse address '\(host)' (not an IPv4 or IPv6 address)", EINVAL)
         }
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .failed(call: "socket", errno: Glibc.errno) }
+        let fd = Platform.makeStreamSocket(family: family)
+        guard fd >= 0 else { throw SystemError("socket") }
         // A restarted server must bind at once, even with old connections in TIME_WAIT.
         setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
         guard bound == 0 else {
-            let code = Glibc.errno
-            close(fd)
-            throw .failed(call: "bind \(host):\(port)", errno: code)
+            let error = SystemError("bind \(host):\(port)")
+            Platform.close(fd)
+            throw error
         }
-        guard Glibc.listen(fd, backlog) == 0 else {
-            let code = Glibc.errno
-            close(fd)
-            throw .failed(call: "listen", errno: code)
+        guard systemListen(fd, backlog) == 0 else {
+            let error = SystemError("listen")
+            Platform.close(fd)
+            throw error
         }
         return (fd, localPort(fd))
     }
@@ -78,36 +61,32 @@ enum Socket {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemAccept(listener, $0, &length) }
         }
         guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        Platform.setNonBlocking(fd)
+        Platform.setCloseOnExec(fd)
+        Platform.configureAccepted(fd)
         return (fd, describe(storage))
     }
 
     /// Per-client options: no Nagle delay for one-line replies, and keepalive so a peer that
     /// vanished without a FIN is eventually noticed.
     static func configureClient(_ fd: Int32) {
-        setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-        setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
-        setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, 60)
-        setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, 10)
-        setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, 6)
+        Platform.setNoDelay(fd)
+        Platform.setKeepAlive(fd, idle: 60, interval: 10, count: 6)
     }
 
     static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
-        var v = value
-        _ = setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size))
+        Platform.setOption(fd, level, name, value)
     }
 
-    /// MSG_NOSIGNAL: a peer that went away is an EPIPE for this connection, never a SIGPIPE
-    /// for the process.
+    /// A peer that went away is an EPIPE for this connection, never a SIGPIPE for the process.
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> IOResult {
         while true {
-            let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            let n = Platform.send(fd, bytes.baseAddress, bytes.count, flags: Int32(MSG_DONTWAIT))
             if n >= 0 { return .done(n) }
-            switch Glibc.errno {
+            switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
             case let code: return .failed(code)
@@ -121,7 +100,7 @@ enum Socket {
             if n > 0 { return .done(n) }
             // 0 is an orderly shutdown by the peer; errno means nothing then.
             if n == 0 { return .closed }
-            switch Glibc.errno {
+            switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
             case let code: return .failed(code)
@@ -184,6 +163,12 @@ enum Socket {
             return "unknown"
         }
     }
+}
+
+// The C calls under names the `Socket` methods of the same name do not hide.
+private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
+private func systemAccept(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: inout socklen_t) -> Int32 {
+    accept(fd, address, &length)
 }
 
 private func cString(_ chars: [CChar]) -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import JuicePlatform
 import JuiceCore
 
 /// The data directory:
@@ -77,7 +77,7 @@ struct Storage {
 
     /// One server per directory: two writers would interleave their journals.
     private func lock() throws(StorageError) -> Int32 {
-        let fd = Glibc.open(directory + "/LOCK", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = Platform.open(directory + "/LOCK", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StorageError("cannot open \(directory)/LOCK: \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
@@ -138,9 +138,9 @@ struct Storage {
     /// file is either the old one or the new one, whole.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws(StorageError) {
         let temp = path + ".tmp"
-        let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StorageError("cannot create \(temp): \(String(cString: strerror(errno)))") }
-        let ok = writeAll(fd, bytes) && fsync(fd) == 0
+        let ok = writeAll(fd, bytes) && Platform.syncFile(fd) == 0
         let code = errno
         close(fd)
         guard ok else { throw StorageError("cannot write \(temp): \(String(cString: strerror(code)))") }
@@ -149,10 +149,10 @@ struct Storage {
     }
 
     static func syncDirectory(_ directory: String) throws(StorageError) {
-        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = Platform.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError("cannot open directory \(directory): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw StorageError("cannot fsync directory \(directory): \(String(cString: strerror(errno)))") }
+        guard Platform.syncFile(fd) == 0 else { throw StorageError("cannot fsync directory \(directory): \(String(cString: strerror(errno)))") }
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// Immutable bytes (a request line with its CRLF, a prefix to match) copied once into memory
 /// that lives as long as the run, so the hot path compares and copies with memcmp/memcpy on a

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// This process's CPU time, so reports can show whether juice-bench itself was near a full
 /// core (then it, not the server, might be the bottleneck).
@@ -7,10 +7,8 @@ struct CPUUsage {
     var systemSeconds: Double
 
     static func ofThisProcess() -> CPUUsage {
-        var usage = rusage()
-        _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return CPUUsage(userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime))
+        let (user, system) = Platform.processCPUSeconds()
+        return CPUUsage(userSeconds: user, systemSeconds: system)
     }
 
     static func - (end: CPUUsage, start: CPUUsage) -> CPUUsage {

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// Nanoseconds on the monotonic clock. All timing in juice-bench uses this one clock, so
 /// differences are immune to wall-clock adjustments (NTP, manual changes).
@@ -6,9 +6,7 @@ typealias Nanos = UInt64
 
 @inline(__always)
 func monotonicNow() -> Nanos {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    Platform.monotonicNanoseconds()
 }
 
 /// Converts a duration given in (possibly fractional) seconds, as on the command line.

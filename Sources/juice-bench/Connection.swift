@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// What a connection does during a run.
 enum ConnectionRole {

@@ -1,20 +1,13 @@
 import Foundation
+import JuicePlatform
 
-/// The server's resident memory, from the VmRSS line of /proc/PID/status.
+/// The server's resident memory (VmRSS in /proc/PID/status on Linux, ps(1) on Darwin).
 enum ProcessMemory {
     static func residentKilobytes(pid: Int32) throws(BenchError) -> Int {
-        let path = "/proc/\(pid)/status"
-        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw BenchError.fatal("cannot read \(path): is \(pid) the server's process id?")
+        guard let kilobytes = Platform.residentKilobytes(pid: pid) else {
+            throw BenchError.fatal("cannot read the resident memory of process \(pid): is it the server's process id?")
         }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            // "VmRSS:\t   12345 kB"
-            if let number = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first,
-               let kilobytes = Int(number) {
-                return kilobytes
-            }
-        }
-        throw BenchError.fatal("no VmRSS line in \(path)")
+        return kilobytes
     }
 }
 

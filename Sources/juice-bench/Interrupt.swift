@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 import Synchronization
 
 /// Set by SIGINT/SIGTERM; the event loop polls it and ends the run early (still reporting).

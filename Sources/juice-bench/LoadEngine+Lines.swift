@@ -1,5 +1,5 @@
-import Glibc
 import JuiceCore
+import JuicePlatform
 
 /// What a received line means, by connection role. This is the hot path: lines are byte
 /// ranges inside the receive buffer, never Strings.

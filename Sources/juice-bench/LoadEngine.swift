@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// The lines a run sends and the rules for reading what comes back, pre-encoded as bytes.
 struct WireSettings {
@@ -13,7 +13,7 @@ struct WireSettings {
 }
 
 /// Drives every connection of a run from the calling thread: non-blocking sockets and one
-/// level-triggered epoll, no thread per connection. Per-role behaviour (what a line means)
+/// level-triggered readiness set (epoll; kqueue on Darwin), no thread per connection. Per-role behaviour (what a line means)
 /// lives in LoadEngine+Lines.swift, the phases of a run in LoadRun.swift and IdleRun.swift.
 final class LoadEngine {
     /// One recv() per readiness event reads up to this much.
@@ -26,7 +26,7 @@ final class LoadEngine {
     let wire: WireSettings
     let pipeline: Int
     let connectBurst: Int
-    let epoll: Epoll
+    let epoll: BlockingPoller
     let scratch: UnsafeMutableRawPointer
     let progress: ProgressLine
 
@@ -83,7 +83,7 @@ final class LoadEngine {
         self.pacedFanout = pacedFanout
         self.checkSequence = checkSequence
         self.progress = progress
-        epoll = try Epoll()
+        do { epoll = try BlockingPoller() } catch { throw BenchError.fatal("\(error)") }
         scratch = .allocate(byteCount: Self.scratchSize, alignment: 64)
     }
 
@@ -126,7 +126,7 @@ final class LoadEngine {
             connection.phase = .connecting
             connectsInProgress += 1
             // Writability reports the end of the non-blocking connect.
-            epoll.add(connection.fd, token: connection.token, interest: Epoll.writable)
+            epoll.add(connection.fd, token: connection.token, interest: BlockingPoller.writable)
         }
         if connectQueueHead == connectQueue.count && connectQueueHead > 0 {
             connectQueue.removeAll(keepingCapacity: false)
@@ -141,7 +141,7 @@ final class LoadEngine {
             return
         }
         connection.phase = .handshaking
-        epoll.modify(connection.fd, token: connection.token, interest: Epoll.readable)
+        epoll.modify(connection.fd, token: connection.token, interest: BlockingPoller.readable)
         // Setup lines go out at once; their replies are read after the greeting.
         switch connection.role {
         case .requester: for line in wire.setup { connection.output.append(line.base, count: line.count) }
@@ -215,10 +215,10 @@ final class LoadEngine {
         case .connecting:
             finishConnect(connection)
         case .handshaking, .ready:
-            if flags & (Epoll.readable | Epoll.error | Epoll.hangUp) != 0 {
+            if flags & (BlockingPoller.readable | BlockingPoller.error | BlockingPoller.hangUp) != 0 {
                 readAvailable(connection)
             }
-            if flags & Epoll.writable != 0 && connection.phase != .closed {
+            if flags & BlockingPoller.writable != 0 && connection.phase != .closed {
                 flush(connection)
             }
         case .waitingToConnect, .closed:
@@ -282,7 +282,7 @@ final class LoadEngine {
             connection.unstampedRequests = 0
         }
         while !connection.output.isEmpty {
-            let sent = send(connection.fd, connection.output.readPointer, connection.output.count, Int32(MSG_NOSIGNAL))
+            let sent = Platform.send(connection.fd, connection.output.readPointer, connection.output.count)
             if sent > 0 {
                 connection.output.consume(sent)
             } else if sent < 0 && errno == EINTR {
@@ -290,7 +290,7 @@ final class LoadEngine {
             } else if sent < 0 && errno == EAGAIN {
                 if !connection.watchingWritable {
                     connection.watchingWritable = true
-                    epoll.modify(connection.fd, token: connection.token, interest: Epoll.readable | Epoll.writable)
+                    epoll.modify(connection.fd, token: connection.token, interest: BlockingPoller.readable | BlockingPoller.writable)
                 }
                 return
             } else {
@@ -300,7 +300,7 @@ final class LoadEngine {
         }
         if connection.watchingWritable {
             connection.watchingWritable = false
-            epoll.modify(connection.fd, token: connection.token, interest: Epoll.readable)
+            epoll.modify(connection.fd, token: connection.token, interest: BlockingPoller.readable)
         }
     }
 }

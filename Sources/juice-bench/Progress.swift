@@ -1,16 +1,8 @@
-import Glibc
+import JuicePlatform
 
 /// Writes text to stderr (fd 2) unbuffered: progress and diagnostics, never results.
 func writeToStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
+    Platform.writeAll(2, text)
 }
 
 /// The progress line on stderr, refreshed about once a second: rewritten in place with \r on

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 /// Where the server listens. IPv4 only: juice-bench is meant for loopback measurements.
 struct Endpoint: CustomStringConvertible {
@@ -23,12 +23,11 @@ enum Socket {
     /// Creates a non-blocking TCP socket with Nagle disabled and starts connecting it.
     /// Returns the fd; connection completes later (EINPROGRESS), reported as writability.
     static func startConnect(to address: sockaddr_in) throws(BenchError) -> Int32 {
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = socket(AF_INET, type, 0)
+        let fd = Platform.makeStreamSocket(family: AF_INET)
         guard fd >= 0 else {
             throw BenchError.fatal("socket(): \(errnoDescription()) (is the fd limit too low? see ulimit -n)")
         }
-        setNoDelay(fd)
+        Platform.setNoDelay(fd)
         var address = address
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -51,11 +50,6 @@ enum Socket {
         return code
     }
 
-    /// Requests are small and latency-sensitive: never let Nagle hold them back.
-    static func setNoDelay(_ fd: Int32) {
-        var on: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-    }
 }
 
 enum ProcessSetup {
@@ -63,22 +57,12 @@ enum ProcessSetup {
     /// Returns the resulting soft limit.
     @discardableResult
     static func raiseFileLimit() -> UInt64 {
-        var limit = rlimit()
-        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return 0 }
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
-            _ = getrlimit(RLIMIT_NOFILE_VALUE, &limit)
-        }
-        return UInt64(limit.rlim_cur)
+        Platform.raiseOpenFileLimit()?.soft ?? 0
     }
 
     /// A server closing on us must surface as an error from send(), not kill the process.
-    /// (Sends also pass MSG_NOSIGNAL; this covers everything else.)
+    /// (Sends also go through Platform.send, which never raises it; this covers everything else.)
     static func ignoreBrokenPipe() {
         signal(SIGPIPE, SIG_IGN)
     }
 }
-
-/// RLIMIT_NOFILE is imported as an enum case on glibc; the functions want its raw value.
-private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)

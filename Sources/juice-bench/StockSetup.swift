@@ -1,5 +1,5 @@
-import Glibc
 import JuiceCore
+import JuicePlatform
 
 /// A small blocking line client for the one-off setup before a juice-server run (not timed,
 /// so simplicity beats speed here).
@@ -11,7 +11,7 @@ final class BlockingLineClient {
     init(endpoint: Endpoint, timeoutSeconds: Int = 5) throws(BenchError) {
         self.endpoint = endpoint
         var address = try endpoint.socketAddress()
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        fd = Platform.makeStreamSocket(family: AF_INET, blocking: true)
         guard fd >= 0 else { throw BenchError.fatal("socket(): \(errnoDescription())") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -26,18 +26,14 @@ final class BlockingLineClient {
             close(fd)
             throw BenchError.fatal("cannot connect to \(endpoint): \(errnoDescription(code))")
         }
-        Socket.setNoDelay(fd)
+        Platform.setNoDelay(fd)
     }
 
     deinit { close(fd) }
 
     func send(_ line: String) throws(BenchError) {
-        let bytes = Array((line + "\r\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { throw BenchError.fatal("sending to \(endpoint) failed: \(errnoDescription())") }
-            offset += sent
+        guard Platform.writeAll(fd, line + "\r\n") else {
+            throw BenchError.fatal("sending to \(endpoint) failed: \(errnoDescription())")
         }
     }
 

@@ -18,7 +18,8 @@ let generalUsage = """
 usage: juice-bench <subcommand> [options]
 
 A load generator for text line protocols: juice-server, and others (e.g. Redis inline
-commands) measured by the same engine. One thread, non-blocking sockets, epoll.
+commands) measured by the same engine. One thread, non-blocking sockets, epoll (kqueue on
+macOS).
 
 Subcommands:
   orders   cashiers placing orders (ORDER <juice>), pipelined; orders/s and latency
@@ -62,9 +63,9 @@ STOCK) and checks that every display got every seq, in order, with no gap or dup
 let idleUsage = """
 usage: juice-bench idle --pid PID [--conns N] [--greeting-lines N] [--probe LINE] [common options]
 
-Reads the server's VmRSS (/proc/PID/status), opens N connections that stay idle, waits until
-each is proven accepted (its greeting arrived, or its --probe got a reply), holds them for
---duration seconds and reads VmRSS again. Reports (after - before)/N, the memory each
+Reads the server's VmRSS (/proc/PID/status; ps on macOS), opens N connections that stay
+idle, waits until each is proven accepted (its greeting arrived, or its --probe got a reply),
+holds them for --duration seconds and reads VmRSS again. Reports (after - before)/N, the memory each
 connection costs the server (the headline), and after/N, the whole RSS divided by N.
 
     --pid PID             the server's process id (required)

@@ -1,4 +1,4 @@
-import Glibc
+import JuicePlatform
 
 // juice-bench: a load generator for text line protocols (juice-server, Redis inline commands,
 // anything that answers one line per request). See Usage.swift, or run with --help.

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import JuiceBoard
+import JuicePlatform
 
 /// The board's event loop: one thread, one poll() over the server socket, the signal pipe and
 /// the keyboard. Every event is applied to the state as it arrives; the screen is redrawn at
@@ -166,7 +162,7 @@ final class BoardApp {
         for command in output.commands { connection?.send(command) }
         if plain {
             for change in output.changes {
-                if !writeAll(STDOUT_FILENO, PlainFormat.line(change) + "\n") { running = false }
+                if !Platform.writeAll(STDOUT_FILENO, PlainFormat.line(change) + "\n") { running = false }
             }
         }
         if output.needsRedraw { dirty = true }
@@ -207,7 +203,7 @@ final class BoardApp {
         let screen = BoardRenderer.render(session.state, size: size,
                                           options: RenderOptions(language: options.language, color: options.color))
         let update = ScreenDiff.updates(from: shownScreen, to: screen, columns: size.columns)
-        if !update.isEmpty, !writeAll(STDOUT_FILENO, update) { running = false }
+        if !update.isEmpty, !Platform.writeAll(STDOUT_FILENO, update) { running = false }
         shownScreen = screen
         dirty = false
         lastFrameAt = monotonicNow()
@@ -215,13 +211,11 @@ final class BoardApp {
 
     private func log(_ message: String) {
         guard logToStderr else { return }
-        writeAll(STDERR_FILENO, "juice-board: \(message)\n")
+        Platform.writeAll(STDERR_FILENO, "juice-board: \(message)\n")
     }
 }
 
 /// Seconds on a clock that never jumps (deadlines must not move with the wall clock).
 func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    Double(Platform.monotonicNanoseconds()) / 1e9
 }

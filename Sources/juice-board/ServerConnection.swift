@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import JuicePlatform
 
 /// One non-blocking TCP connection to juice-server, split into lines.
 /// Non-blocking throughout (connect included) so the poll loop stays responsive to signals,
@@ -28,7 +24,7 @@ final class ServerConnection {
     init(host: String, port: UInt16, attempt: Int) throws {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Platform.streamSocketType
         var list: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let list else {
@@ -45,10 +41,9 @@ final class ServerConnection {
         guard !candidates.isEmpty else { throw SystemError("getaddrinfo \(host)", EINVAL) }
         let chosen = candidates[attempt % candidates.count].pointee
 
-        let socketFD = socket(chosen.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socketFD = Platform.makeStreamSocket(family: chosen.ai_family)
         guard socketFD >= 0 else { throw SystemError("socket", errno) }
-        var one: Int32 = 1
-        setsockopt(socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        Platform.setNoDelay(socketFD)
         if connect(socketFD, chosen.ai_addr, chosen.ai_addrlen) == 0 {
             isConnecting = false
         } else if errno != EINPROGRESS {
@@ -79,7 +74,7 @@ final class ServerConnection {
     /// Writes what the socket takes now; the rest waits for the next POLLOUT.
     func flush() throws {
         while !outbox.isEmpty {
-            let n = outbox.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = outbox.withUnsafeBytes { Platform.send(fd, $0.baseAddress!, $0.count) }
             if n > 0 {
                 outbox.removeFirst(n)
             } else if n < 0 && errno == EINTR {

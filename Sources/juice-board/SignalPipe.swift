@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import JuicePlatform
 
 /// The write end of the self-pipe. A signal handler can only reach globals, and may only do
 /// async-signal-safe things: it writes the signal number here and the poll loop does the rest.
@@ -18,22 +14,18 @@ final class SignalPipe {
         guard pipe(&fds) == 0 else { throw SystemError("pipe", errno) }
         for fd in fds {
             // Non-blocking: a burst of signals must never block the handler on a full pipe.
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            Platform.setNonBlocking(fd)
+            Platform.setCloseOnExec(fd)
         }
         readFD = fds[0]
         signalPipeWriteFD = fds[1]
         for signo in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signo in
+            Platform.setSignalHandler(signo, flags: SA_RESTART) { signo in
                 let savedErrno = errno
                 var byte = UInt8(truncatingIfNeeded: signo)
                 _ = write(signalPipeWriteFD, &byte, 1)
                 errno = savedErrno
             }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(signo, &action, nil)
         }
         // A parent may hand down a mask that blocks these (some test runners and process
         // launchers do): then the handler would never run and SIGTERM would be ignored.
@@ -54,16 +46,4 @@ final class SignalPipe {
         }
         return received
     }
-}
-
-struct SystemError: Error, CustomStringConvertible {
-    let call: String
-    let code: Int32
-
-    init(_ call: String, _ code: Int32) {
-        self.call = call
-        self.code = code
-    }
-
-    var description: String { "\(call): \(String(cString: strerror(code)))" }
 }

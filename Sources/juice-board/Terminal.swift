@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import JuicePlatform
 import JuiceBoard
 
 /// The bits of the terminal the board touches: size, raw-ish input mode, alternate screen.
@@ -47,53 +43,17 @@ final class Terminal {
                 tcsetattr(inputFD, TCSANOW, &settings)
             }
         }
-        writeAll(outputFD, Terminal.enterScreen)
+        Platform.writeAll(outputFD, Terminal.enterScreen)
         active = true
     }
 
     func restore() {
         guard active else { return }
         active = false
-        writeAll(outputFD, Terminal.leaveScreen)
+        Platform.writeAll(outputFD, Terminal.leaveScreen)
         if var saved = savedTermios {
             tcsetattr(inputFD, TCSANOW, &saved)
             savedTermios = nil
         }
-    }
-}
-
-/// Writes all of `text`, riding out partial writes and EINTR. False if the fd is gone (EPIPE).
-@discardableResult
-func writeAll(_ fd: Int32, _ text: String) -> Bool {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { buffer in
-            write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        }
-        if n > 0 {
-            offset += n
-        } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
-            if errno == EAGAIN { var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0); _ = poll(&p, 1, 100) }
-        } else {
-            return false
-        }
-    }
-    return true
-}
-
-enum ProcessInfoEnvironment {
-    /// The process environment as a dictionary (for NO_COLOR).
-    static var current: [String: String] {
-        var result: [String: String] = [:]
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
-            }
-            cursor += 1
-        }
-        return result
     }
 }

@@ -1,22 +1,19 @@
 // juice-board: a live display of the juice stand's stock. The work is in BoardApp;
 // the rendering and protocol rules are in the JuiceBoard library.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Foundation
+import JuicePlatform
 import JuiceBoard
 
 let options: BoardOptions
 do {
     options = try BoardOptions.parse(Array(CommandLine.arguments.dropFirst()),
-                                     environment: ProcessInfoEnvironment.current)
+                                     environment: ProcessInfo.processInfo.environment)
 } catch {
-    writeAll(STDERR_FILENO, "juice-board: \(error)\n\(BoardOptions.usage)\n")
+    Platform.writeAll(STDERR_FILENO, "juice-board: \(error)\n\(BoardOptions.usage)\n")
     exit(2)
 }
 if options.showHelp {
-    writeAll(STDOUT_FILENO, BoardOptions.usage + "\n")
+    Platform.writeAll(STDOUT_FILENO, BoardOptions.usage + "\n")
     exit(0)
 }
 
@@ -25,6 +22,6 @@ let plain = options.plain || !Terminal.isTerminal(STDOUT_FILENO)
 do {
     exit(try BoardApp(options: options, plain: plain).run())
 } catch {
-    writeAll(STDERR_FILENO, "juice-board: \(error)\n")
+    Platform.writeAll(STDERR_FILENO, "juice-board: \(error)\n")
     exit(1)
 }

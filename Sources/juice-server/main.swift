@@ -2,7 +2,6 @@
 // the JuiceServer library.
 import Dispatch
 import Foundation
-import Glibc
 import JuiceCore
 import JuiceServer
 

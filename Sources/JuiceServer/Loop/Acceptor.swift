@@ -1,5 +1,5 @@
 import Dispatch
-import Glibc
+import JuicePlatform
 
 /// The listening socket: accepts in bounded batches, and backs off when the process runs out
 /// of descriptors. A level-triggered listener would spin on the pending connection at EMFILE,
@@ -21,13 +21,13 @@ final class Acceptor: @unchecked Sendable {
     /// For the pause warning: how many clients there are.
     var clientCount: () -> Int = { 0 }
 
-    init(host: String, port: Int, queue: DispatchQueue) throws(SocketError) {
+    init(host: String, port: Int, queue: DispatchQueue) throws(SystemError) {
         let (fd, boundPort) = try Socket.listen(host: host, port: port)
         self.fd = fd
         self.port = boundPort
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         // The descriptor is closed only once the source is done with it.
-        source.setCancelHandler { Glibc.close(fd) }
+        source.setCancelHandler { Platform.close(fd) }
         resumeTimer = DispatchSource.makeTimerSource(queue: queue)
         source.setEventHandler { [weak self] in self?.acceptPending() }
         resumeTimer.setEventHandler { [weak self] in self?.resume() }

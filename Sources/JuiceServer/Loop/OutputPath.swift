@@ -1,16 +1,18 @@
+import JuicePlatform
+
 /// The way out for every byte a client is sent, the Redis way: write straight to the socket
 /// when nothing is queued ("direct write first"); what the socket does not take waits in the
 /// connection's `Outbox`, and writability is watched only while something waits. Output that
 /// reflects a change waits in the outbox as "held" until the `DurabilityGate` lets it go.
 /// A client whose pending output passes the cap is dropped as a slow consumer.
 final class OutputPath {
-    private let poller: ClientPoller
+    private let poller: any ClientPoller
     private let gate: DurabilityGate
     let maxOutputBytes: Int
     /// Told when a socket failed or a client passed the cap: the server closes it.
     var onFailure: (Connection, _ reason: String?) -> Void = { _, _ in }
 
-    init(poller: ClientPoller, gate: DurabilityGate, maxOutputBytes: Int) {
+    init(poller: any ClientPoller, gate: DurabilityGate, maxOutputBytes: Int) {
         self.poller = poller
         self.gate = gate
         self.maxOutputBytes = maxOutputBytes
@@ -102,7 +104,13 @@ final class OutputPath {
         let read = conn.wantsInput
         guard force || read != conn.interest.read else { return }
         conn.interest.read = read
-        poller.watch(fd: conn.fd, id: conn.id, read: read, write: conn.interest.write)
+        do {
+            try poller.watch(fd: conn.fd, id: conn.id, read: read, write: conn.interest.write)
+        } catch {
+            // Nothing would ever tell us this client is ready again: it must go.
+            Log.error("cannot watch \(conn.peer): \(error); closing it")
+            onFailure(conn, "cannot watch")
+        }
     }
 
     private func checkCap(_ conn: Connection) {

@@ -1,5 +1,5 @@
 import Dispatch
-import Glibc
+import JuicePlatform
 import JuiceCore
 
 /// A running server's parts and its clients: the listener, the poller, the durability gate,
@@ -16,7 +16,8 @@ final class Running: @unchecked Sendable {
     /// The HTTP listener (`--http-port`), if any: the board, its event stream, the dashboard.
     let httpAcceptor: Acceptor?
     private let http: HTTPProtocol?
-    private let poller: ClientPoller
+    /// Internal, not private: a test wraps it in one that refuses clients.
+    var poller: any ClientPoller
     let gate: DurabilityGate
     private let output: OutputPath
     private let fanOut: FanOut
@@ -34,12 +35,12 @@ final class Running: @unchecked Sendable {
     /// Told whenever a connection closed (a draining server may be done).
     var onClose: () -> Void = {}
 
-    init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SocketError) {
+    init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SystemError) {
         self.config = config
         self.store = store
         acceptor = try Acceptor(host: config.host, port: config.port, queue: queue)
-        httpAcceptor = try config.httpPort.map { port throws(SocketError) in try Acceptor(host: config.host, port: port, queue: queue) }
-        poller = try ClientPoller(queue: queue)
+        httpAcceptor = try config.httpPort.map { port throws(SystemError) in try Acceptor(host: config.host, port: port, queue: queue) }
+        poller = try ClientPollers.make(queue: queue)
         gate = DurabilityGate(durableLSN: durableLSN)
         output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
         // Everything recovered is on disk: a catch-up may run up to it.
@@ -68,7 +69,6 @@ final class Running: @unchecked Sendable {
         http?.finish = { [unowned self] conn in finishIfDone(conn) }
         http?.close = { [unowned self] conn, reason in close(conn, reason: reason) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
-        poller.source.setEventHandler { [weak self] in self?.pollClients() }
     }
 
     deinit {
@@ -76,7 +76,7 @@ final class Running: @unchecked Sendable {
     }
 
     func start() {
-        poller.source.resume()
+        poller.start { [weak self] in self?.pollClients() }
         acceptor.start()
         httpAcceptor?.start()
     }
@@ -96,7 +96,7 @@ final class Running: @unchecked Sendable {
             let busy = kind == .line ? Wire.busy : HTTPResponse.plain(.serviceUnavailable, "busy: max clients reached",
                                                                       headers: [("Retry-After", "1")]).bytes()
             busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
-            Glibc.close(fd)
+            Platform.close(fd)
             return
         }
         Socket.configureClient(fd)
@@ -106,7 +106,14 @@ final class Running: @unchecked Sendable {
                               now: DispatchTime.now().uptimeNanoseconds)
         connections[id] = conn
         Log.info("connect \(peer)\(kind == .http ? " (HTTP)" : "") (clients: \(connections.count))", category: .connections)
-        poller.add(fd: fd, id: id)
+        do {
+            try poller.add(fd: fd, id: id)
+        } catch {
+            // Nothing would ever tell us this client is ready: it must go.
+            Log.error("cannot watch \(peer): \(error); closing it")
+            close(conn, reason: "cannot watch")
+            return
+        }
         switch kind {
         case .line: lines.greet(conn)
         case .http, .eventStream: http?.accepted(conn)
@@ -184,7 +191,7 @@ final class Running: @unchecked Sendable {
         guard conn.phase == .closing, conn.outbox.isEmpty else { return }
         var discarded = 0
         while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
-        Glibc.shutdown(conn.fd, Int32(SHUT_WR))
+        Platform.shutdownWrite(conn.fd)
         close(conn, reason: nil)
     }
 
@@ -194,8 +201,7 @@ final class Running: @unchecked Sendable {
         connections.removeValue(forKey: conn.id)
         gate.forget(conn)
         http?.closed(conn)
-        poller.remove(fd: conn.fd)
-        Glibc.close(conn.fd)
+        poller.removeAndClose(fd: conn.fd, id: conn.id)
         acceptor.descriptorFreed()
         Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
         onClose()
@@ -233,6 +239,6 @@ final class Running: @unchecked Sendable {
     func stopPolling() {
         httpAcceptor?.stop()
         http?.stop()
-        poller.source.cancel()
+        poller.cancel()
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Glibc
+import JuicePlatform
 import JuiceCore
 
 /// The TCP server: its lifecycle and the state each stage carries. The work of a running
@@ -39,7 +39,7 @@ public actor Server {
     }
 
     /// Binds and starts accepting. Returns the port (useful with port 0).
-    public func start() throws(SocketError) -> Int {
+    public func start() throws(SystemError) -> Int {
         guard case .idle = state else { preconditionFailure("a server starts once") }
         let running = try Running(config: config, store: store, durableLSN: recoveredLSN, queue: executor.queue,
                                   startedAt: startedAt)
@@ -58,6 +58,14 @@ public actor Server {
     public var httpPort: Int? {
         switch state {
         case .running(let running), .draining(let running, _): return running.httpAcceptor?.port
+        case .idle, .stopped: return nil
+        }
+    }
+
+    /// The running server's parts (tests reach in through this).
+    var running: Running? {
+        switch state {
+        case .running(let running), .draining(let running, _): return running
         case .idle, .stopped: return nil
         }
     }
@@ -140,7 +148,7 @@ public actor Server {
         state = .stopped
         running.stopPolling()
         if lockFD >= 0 {
-            Glibc.close(lockFD)
+            Platform.close(lockFD)
             lockFD = -1
         }
         Log.lifecycle("stopped")

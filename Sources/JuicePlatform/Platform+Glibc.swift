@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+
+// Linux: socket flags at creation, MSG_NOSIGNAL per send, TCP_KEEPIDLE, fdatasync, and glibc's
+// own type names for resources and handlers.
+extension Platform {
+    static let noSignalFlag = Int32(MSG_NOSIGNAL)
+
+    /// SOCK_STREAM as the Int32 that addrinfo and socket() take.
+    public static let streamSocketType: Int32 = Int32(SOCK_STREAM.rawValue)
+
+    /// A TCP socket, close-on-exec, and non-blocking unless `blocking`.
+    public static func makeStreamSocket(family: Int32, blocking: Bool = false) -> Int32 {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (blocking ? 0 : Int32(SOCK_NONBLOCK.rawValue))
+        return socket(family, type, 0)
+    }
+
+    /// Nothing to do for an accepted socket here: MSG_NOSIGNAL goes with each send.
+    public static func configureAccepted(_ fd: Int32) {}
+
+    /// Keepalive probes after `idle` seconds of silence, every `interval` seconds, `count` times.
+    public static func setKeepAlive(_ fd: Int32, idle: Int32, interval: Int32, count: Int32) {
+        setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
+        setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, idle)
+        setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, interval)
+        setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, count)
+    }
+
+    /// Makes written data durable: fdatasync, which on Linux reaches the disk (and skips the
+    /// metadata a preallocated file does not need). 0 or -1 with errno, like the call.
+    public static func syncData(_ fd: Int32) -> Int32 {
+        fdatasync(fd)
+    }
+
+    /// Makes a file (data and metadata) or a directory entry durable: fsync.
+    public static func syncFile(_ fd: Int32) -> Int32 {
+        fsync(fd)
+    }
+
+    static let openFileCeiling = UInt64.max
+
+    static func getOpenFileLimit(_ limit: inout rlimit) -> Int32 {
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    static func setOpenFileLimit(_ limit: inout rlimit) -> Int32 {
+        setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    /// CPU time this process has used: user and system seconds.
+    public static func processCPUSeconds() -> (user: Double, system: Double) {
+        var usage = rusage()
+        _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
+    }
+
+    /// Installs a plain C signal handler (no SA_SIGINFO) with `flags`.
+    public static func setSignalHandler(_ signal: Int32, flags: Int32, _ handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = flags
+        sigaction(signal, &action, nil)
+    }
+
+    /// Resident memory of another process, in KiB, from the VmRSS line of /proc/PID/status.
+    public static func residentKilobytes(pid: Int32) -> Int? {
+        guard let status = readText("/proc/\(pid)/status") else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            // "VmRSS:\t   12345 kB"
+            if let number = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first {
+                return Int(number)
+            }
+        }
+        return nil
+    }
+
+    private static func readText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+private func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+#endif

@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import JuicePlatform
+import Testing
+@testable import JuiceServer
+
+/// The client pollers on their own, over socket pairs: readiness comes back with the right id,
+/// write interest works, removal closes the descriptor, and a descriptor the poller cannot watch
+/// is an error the server hears about (not a client silently never served).
+@Suite struct PollerTests {
+    enum Kind: String, CaseIterable, Sendable {
+        case epoll, dispatch
+    }
+
+    /// Every poller this platform has.
+    static var kinds: [Kind] {
+        #if os(Linux)
+        return [.epoll, .dispatch]
+        #else
+        return [.dispatch]
+        #endif
+    }
+
+    static func make(_ kind: Kind, queue: DispatchQueue) throws -> any ClientPoller {
+        try ClientPollers.make(queue: queue, choice: kind.rawValue)
+    }
+
+    /// A connected pair of stream sockets, both non-blocking.
+    static func socketPair() throws -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Platform.streamSocketType, 0, &fds) == 0 else { throw SystemError("socketpair") }
+        for fd in fds { Platform.setNonBlocking(fd) }
+        return (fds[0], fds[1])
+    }
+
+    /// Collects what the poller reports, on its queue.
+    final class Collector: @unchecked Sendable {
+        // @unchecked: `events` is touched only on `queue` (handlers there, reads through sync).
+        let queue = DispatchQueue(label: "poller-test")
+        var events: [(id: UInt64, readable: Bool, writable: Bool)] = []
+
+        func seen(_ wanted: (UInt64, Bool, Bool) -> Bool) -> Bool {
+            queue.sync { events.contains { wanted($0.id, $0.readable, $0.writable) } }
+        }
+    }
+
+    @Test(arguments: kinds)
+    func addingAClosedDescriptorFails(kind: Kind) throws {
+        let queue = DispatchQueue(label: "poller-test")
+        let poller = try Self.make(kind, queue: queue)
+        defer { queue.sync { poller.cancel() } }
+        let (a, b) = try Self.socketPair()
+        Platform.close(a)
+        Platform.close(b)
+        // Before the fix, epoll_ctl's EBADF was dropped: the client would never have been read.
+        let error = queue.sync { () -> SystemError? in
+            do throws(SystemError) { try poller.add(fd: a, id: 1) } catch { return error }
+            return nil
+        }
+        #expect(error?.code == EBADF)
+    }
+
+    @Test(arguments: kinds)
+    func changingAClientNeverAddedFails(kind: Kind) throws {
+        let queue = DispatchQueue(label: "poller-test")
+        let poller = try Self.make(kind, queue: queue)
+        defer { queue.sync { poller.cancel() } }
+        let (a, b) = try Self.socketPair()
+        defer { Platform.close(a); Platform.close(b) }
+        let failed = queue.sync { () -> Bool in
+            do { try poller.watch(fd: a, id: 7, read: true, write: true) } catch { return true }
+            return false
+        }
+        #expect(failed)
+    }
+
+    @Test(arguments: kinds)
+    func readinessComesBackWithTheIdAndRemovalClosesTheDescriptor(kind: Kind) throws {
+        let collector = Collector()
+        let queue = collector.queue
+        let poller = try Self.make(kind, queue: queue)
+        defer { queue.sync { poller.cancel() } }
+        poller.start { [weak poller] in
+            _ = poller?.poll { id, readable, writable, _ in collector.events.append((id, readable, writable)) }
+        }
+        let (ours, peer) = try Self.socketPair()
+        defer { Platform.close(peer) }
+        try queue.sync { try poller.add(fd: ours, id: 42) }
+
+        // Input: readable, and nothing about writability (not asked for yet).
+        #expect(Platform.writeAll(peer, "PING\n"))
+        #expect(eventually { collector.seen { id, readable, _ in id == 42 && readable } })
+        #expect(!collector.seen { _, _, writable in writable })
+
+        // Output interest: writable while it is on.
+        try queue.sync { try poller.watch(fd: ours, id: 42, read: false, write: true) }
+        #expect(eventually { collector.seen { id, _, writable in id == 42 && writable } })
+        try queue.sync { try poller.watch(fd: ours, id: 42, read: true, write: false) }
+
+        // Removal closes our end (perhaps a moment later, once Dispatch let go): the peer sees EOF.
+        queue.sync { poller.removeAndClose(fd: ours, id: 42) }
+        var byte: UInt8 = 0
+        #expect(eventually { recv(peer, &byte, 1, 0) == 0 })
+    }
+
+    @Test func theEnvironmentChoosesThePoller() throws {
+        let queue = DispatchQueue(label: "poller-test")
+        let dispatch = try ClientPollers.make(queue: queue, choice: "dispatch")
+        #expect(dispatch is DispatchPoller)
+        let standard = try ClientPollers.make(queue: queue, choice: nil)
+        #if os(Linux)
+        #expect(standard is EpollPoller)
+        #else
+        #expect(standard is DispatchPoller)
+        #endif
+    }
+
+    /// A poller that hands the next `refusals` additions to the real one with a descriptor the
+    /// kernel (or libdispatch) must refuse, as a watch limit or a dead descriptor would.
+    final class RefusingPoller: ClientPoller {
+        let inner: any ClientPoller
+        var refusals: Int
+
+        init(_ inner: any ClientPoller, refusals: Int) {
+            self.inner = inner
+            self.refusals = refusals
+        }
+
+        func add(fd: Int32, id: UInt64) throws(SystemError) {
+            guard refusals > 0 else { return try inner.add(fd: fd, id: id) }
+            refusals -= 1
+            try inner.add(fd: -1, id: id)
+        }
+
+        func start(onReady: @escaping () -> Void) { inner.start(onReady: onReady) }
+        func watch(fd: Int32, id: UInt64, read: Bool, write: Bool) throws(SystemError) {
+            try inner.watch(fd: fd, id: id, read: read, write: write)
+        }
+        func removeAndClose(fd: Int32, id: UInt64) { inner.removeAndClose(fd: fd, id: id) }
+        func poll(_ handle: (UInt64, Bool, Bool, Bool) -> Void) -> Int { inner.poll(handle) }
+        func cancel() { inner.cancel() }
+    }
+
+    @Test func aClientThePollerCannotWatchIsClosedAndOthersAreServed() async throws {
+        let s = try await RunningServer.start()
+        let server = s.server
+        server.executor.queue.sync {
+            server.assumeIsolated { server in
+                guard let running = server.running else { return }
+                running.poller = RefusingPoller(running.poller, refusals: 1)
+            }
+        }
+        // Before the fix the refusal was ignored: this client got its greeting and then no
+        // answer to anything, ever.
+        let refused = try s.client(readGreeting: false)
+        #expect(refused.closedByServer())
+        let served = try s.client()
+        #expect(try served.command("PING") == "OK PONG")
+        await s.stop()
+    }
+}
