@@ -46,7 +46,7 @@ public struct CommandParser: Sendable {
             }
         case .menu:
             if argc == 0 { return .command(.menu) }
-            if argc == 1 && equalsFolded(tokens[1], Array("aliases".utf8)) { return .command(.menuAliases) }
+            if argc == 1 && equalsFolded(tokens[1], Keywords.aliases) { return .command(.menuAliases) }
             return refuse(.badArgument, "usage: MENU [ALIASES]")
         case .stock:
             if argc == 0 { return .command(.stock(fruit: nil)) }
@@ -66,8 +66,8 @@ public struct CommandParser: Sendable {
             return .command(verb == .set ? .set(fruit: fruit, amount: amount) : .restock(fruit: fruit, amount: amount))
         case .events:
             guard argc == 1 else { return refuse(.badArgument, "usage: EVENTS ON|OFF") }
-            if equalsFolded(tokens[1], Array("on".utf8)) { return .command(.events(on: true)) }
-            if equalsFolded(tokens[1], Array("off".utf8)) { return .command(.events(on: false)) }
+            if equalsFolded(tokens[1], Keywords.on) { return .command(.events(on: true)) }
+            if equalsFolded(tokens[1], Keywords.off) { return .command(.events(on: false)) }
             return refuse(.badArgument, "usage: EVENTS ON|OFF")
         case .since:
             guard argc == 1, let seq = Self.decimal(tokens[1], in: 0...Int(Int64.max)) else {
@@ -91,7 +91,7 @@ public struct CommandParser: Sendable {
         var i = 2
         while i < tokens.count {
             let token = tokens[i]
-            if token.count >= 4, equalsFolded(UnsafeRawBufferPointer(rebasing: token[0..<4]), Array("key=".utf8)) {
+            if token.count >= 4, equalsFolded(UnsafeRawBufferPointer(rebasing: token[0..<4]), Keywords.key) {
                 guard key == nil else { return refuse(.badArgument, usage) }
                 let value = UnsafeRawBufferPointer(rebasing: token[4...])
                 guard Self.isValidKey(value) else {
@@ -199,10 +199,10 @@ struct Tokens {
     /// client at us (or a cross-protocol attack through one). Redis and memcached hang up too.
     var looksLikeHTTP: Bool {
         let first = self[0]
-        if equalsFolded(first, Array("host:".utf8)) { return true }
+        if equalsFolded(first, Keywords.host) { return true }
         guard count >= 2 else { return false }
         let lastToken = UnsafeRawBufferPointer(rebasing: line[last])
-        guard lastToken.count >= 5, equalsFolded(UnsafeRawBufferPointer(rebasing: lastToken[0..<5]), Array("http/".utf8)) else {
+        guard lastToken.count >= 5, equalsFolded(UnsafeRawBufferPointer(rebasing: lastToken[0..<5]), Keywords.http) else {
             return false
         }
         return Tokens.httpMethods.contains { equalsFolded(first, $0) }
@@ -210,4 +210,14 @@ struct Tokens {
 
     static let httpMethods: [[UInt8]] = ["get", "post", "put", "head", "delete", "options", "connect", "patch", "trace"]
         .map { Array($0.utf8) }
+}
+
+/// Words the parser compares against, encoded once (not per line or per token).
+private enum Keywords {
+    static let key: [UInt8] = Array("key=".utf8)
+    static let host: [UInt8] = Array("host:".utf8)
+    static let http: [UInt8] = Array("http/".utf8)
+    static let aliases: [UInt8] = Array("aliases".utf8)
+    static let on: [UInt8] = Array("on".utf8)
+    static let off: [UInt8] = Array("off".utf8)
 }

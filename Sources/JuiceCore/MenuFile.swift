@@ -42,13 +42,13 @@ public enum MenuFile {
         do {
             file = try JSONDecoder().decode(File.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
-            return .failure(MenuError("bad JSON\(where_(context.codingPath)): \(underlying(context))"))
+            return .failure(MenuError("bad JSON\(location(context.codingPath)): \(underlying(context))"))
         } catch let DecodingError.keyNotFound(key, context) {
-            return .failure(MenuError("missing \"\(key.stringValue)\"\(where_(context.codingPath))"))
+            return .failure(MenuError("missing \"\(key.stringValue)\"\(location(context.codingPath))"))
         } catch let DecodingError.typeMismatch(_, context) {
-            return .failure(MenuError("wrong type\(where_(context.codingPath)): \(context.debugDescription)"))
+            return .failure(MenuError("wrong type\(location(context.codingPath)): \(context.debugDescription)"))
         } catch let DecodingError.valueNotFound(_, context) {
-            return .failure(MenuError("missing value\(where_(context.codingPath))"))
+            return .failure(MenuError("missing value\(location(context.codingPath))"))
         } catch {
             return .failure(MenuError("bad JSON: \(error)"))
         }
@@ -95,7 +95,7 @@ public enum MenuFile {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func where_(_ path: [CodingKey]) -> String {
+    private static func location(_ path: [CodingKey]) -> String {
         guard !path.isEmpty else { return "" }
         return " at " + path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
