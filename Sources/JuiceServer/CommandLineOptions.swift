@@ -34,7 +34,8 @@ public enum CommandLineOptions {
           --max-clients N          most clients at once, TCP and HTTP together; more get "ERR BUSY"
                                    or HTTP 503 (default 10000)
           --max-output-bytes N     unsent output a client may have before it is dropped as slow (default 1048576)
-          --idle-timeout SECONDS   close clients that sent nothing for this long (default: off)
+          --idle-timeout SECONDS   close clients that sent nothing for this long (default: off;
+                                   browsers' event streams, which only listen, are exempt)
         Storage:
           --data DIR               data directory: journal and snapshot (default ./juice-data, created if missing)
           --in-memory              keep nothing on disk (tests, benchmarks)

@@ -208,7 +208,8 @@ final class Running: @unchecked Sendable {
     }
 
     private func closeIdle(olderThan: UInt64, seconds: Int) {
-        for conn in connections.values where conn.lastInput < olderThan {
+        // An event stream only listens by design: its liveness is TCP keepalive and its writes.
+        for conn in connections.values where conn.kind != .eventStream && conn.lastInput < olderThan {
             close(conn, reason: "idle for more than \(seconds) s")
         }
     }
