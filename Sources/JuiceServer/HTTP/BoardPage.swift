@@ -83,7 +83,8 @@ footer { color: var(--muted); font-size: clamp(12px, .9vw, 18px); display: flex;
 body.stale main { opacity: .6; }
 #message.waiting { color: var(--low); }
 @media (max-width: 900px) {
-  main { grid-template-columns: 1fr; }
+  main { grid-template-columns: 1fr; flex: none; }
+  #juices, #fruits { flex: none; }
   #juices { grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); grid-auto-rows: auto; }
   #fruits { justify-content: flex-start; }
 }
@@ -123,6 +124,7 @@ body.stale main { opacity: .6; }
   let nodes = { juices: {}, fruits: {} };
   let source = null;
   let retryDelay = 1000;
+  let lost = false;         // the stream dropped since it last opened
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -263,8 +265,15 @@ body.stale main { opacity: .6; }
   function connect() {
     source = new EventSource("/events");
     source.addEventListener("stock", onStock);
-    source.onopen = () => { retryDelay = 1000; setConn("live"); say(""); };
+    source.onopen = () => {
+      retryDelay = 1000;
+      // Back after a drop: the server may have restarted with another menu, so re-read it.
+      if (lost) loadState().catch(() => {});
+      lost = false;
+      setConn("live"); say("");
+    };
     source.onerror = () => {
+      lost = true;
       setConn("reconnecting");
       if (source.readyState === EventSource.CLOSED) {
         source = null;
