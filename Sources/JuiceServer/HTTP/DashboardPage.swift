@@ -93,7 +93,7 @@ footer button { font-size: 13px; padding: .3em .8em; background: transparent; co
   <p>This server has a manager token: enter it to see the sales. It is kept in this browser tab
      only and sent with each request; closing the tab forgets it.</p>
   <form id="token-form" autocomplete="off">
-    <input type="password" id="token" aria-label="manager token" placeholder="manager token" autocomplete="current-password">
+    <input type="password" id="token" aria-label="manager token" placeholder="manager token" autocomplete="off">
     <button type="submit" id="token-submit">Show sales</button>
   </form>
   <div id="auth-error" role="alert"></div>
