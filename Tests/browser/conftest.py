@@ -61,6 +61,7 @@ class JuiceServer:
         self.http_port = 0
         self.process = None
         self.lines = []
+        self.extra_args = []          # e.g. ["--menu", path]; kept across restarts
 
     @property
     def url(self):
@@ -68,7 +69,7 @@ class JuiceServer:
 
     def start(self):
         storage = ["--data", self.data_dir] if self.data_dir else ["--in-memory"]
-        args = self.command + storage + ["--port", str(self.tcp_port), "--http-port", str(self.http_port)]
+        args = self.command + storage + ["--port", str(self.tcp_port), "--http-port", str(self.http_port)] + self.extra_args
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         env=self.env, text=True, encoding="utf-8")
         ports = {}

@@ -1,5 +1,7 @@
 """The board page (GET /) in a real browser: it shows the stock, follows changes made over TCP
 without a reload, marks sold-out juices, and survives a server restart by itself."""
+import json
+
 from selenium.webdriver.common.by import By
 
 from conftest import attribute, screenshot, wait_for
@@ -108,4 +110,38 @@ def test_the_board_follows_a_server_restart_without_a_reload(page, start_server)
     wait_for_stock(page, {"pineapple": 4}, "a change after the restart did not show")
     wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "live", "the board did not go live again")
     assert page.find_element(By.ID, "conn").text == "live"
+    assert same_document(page), "the page reloaded"
+
+
+STANDARD_MENU = {
+    "fruits": [{"name": n, "aliases": [a]} for n, a in
+               [("strawberry", "딸기"), ("banana", "바나나"), ("pineapple", "파인애플"), ("kiwi", "키위"), ("mango", "망고")]],
+    "juices": [{"name": "banana", "aliases": ["바나나쥬스"], "recipe": [{"fruit": "banana", "amount": 2}]}],
+}
+
+
+def test_the_board_follows_a_new_menu_after_a_restart(page, start_server, tmp_path):
+    """The shop restarts the server with a menu that adds a fruit and a juice: the open board
+    shows them without a reload (nothing is hard-coded in the page)."""
+    server = start_server(data=True)
+    open_board(page, server)
+    assert len(page.find_elements(By.CSS_SELECTOR, "[data-juice]")) == 7
+
+    menu = dict(STANDARD_MENU)
+    menu["fruits"] = STANDARD_MENU["fruits"] + [{"name": "lemon", "aliases": ["레몬"], "initial_stock": 9}]
+    menu["juices"] = STANDARD_MENU["juices"] + [
+        {"name": "lemonade", "aliases": ["레모네이드"], "recipe": [{"fruit": "lemon", "amount": 4}]}]
+    path = tmp_path / "menu.json"
+    path.write_text(json.dumps(menu, ensure_ascii=False), encoding="utf-8")
+
+    server.stop()
+    wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "reconnecting", "the board did not notice")
+    server.extra_args = ["--menu", str(path)]
+    server.restart()
+    wait_for(page, lambda d: attribute(d, '[data-juice="lemonade"]', "data-can-make") is not None,
+             "the new juice did not show")
+    assert len(page.find_elements(By.CSS_SELECTOR, "[data-juice]")) == 2, "the old juices went away"
+    assert server.send("ORDER lemonade 1").startswith("OK ORDER lemonade 1 ")
+    wait_for(page, lambda d: attribute(d, '[data-fruit="lemon"]', "data-stock") == "5", "lemon's stock did not show")
+    assert attribute(page, '[data-juice="lemonade"]', "data-can-make") == "1"
     assert same_document(page), "the page reloaded"

@@ -110,7 +110,7 @@ footer button { font-size: 13px; padding: .3em .8em; background: transparent; co
       <div class="legend"><span><i style="background: var(--good)"></i>sold</span><span><i style="background: var(--lost)"></i>lost (refused: not enough fruit)</span></div>
     </section>
     <section class="panel"><h2>Lost sales by fruit</h2><div id="advice"></div><div id="fruits"></div>
-      <div class="legend"><span><i style="background: var(--low)"></i>sales lost for lack of this fruit</span></div>
+      <div class="legend"><span><i style="background: var(--low)"></i>orders refused because this fruit was short</span></div>
     </section>
   </div>
   <section id="chart" class="panel"><h2>Orders per minute, last hour</h2><div id="chart-body"></div>

@@ -6,7 +6,7 @@ JUICE_BROWSER_MOCK=1 they run against this instead, so the pages and the tests c
 on quickly. It serves the page text straight out of the Swift files (BoardPage.swift,
 DashboardPage.swift), the HTTP routes of HTTP-CONTRACT.md (/, /dashboard, /state, /events,
 /sales, /healthz) and just enough of the TCP line protocol (ORDER, STOCK, RESTOCK, SET, AUTH,
-PING, QUIT) on the standard menu. Same flags and start lines as juice-server:
+PING, QUIT) on the standard menu or a --menu file. Same flags and start lines as juice-server:
 
     python3 Tests/browser/dev/mock_server.py --port 0 --http-port 0 [--in-memory | --data DIR]
 """
@@ -35,6 +35,22 @@ JUICES = [("strawberry", ["딸기쥬스"], [("strawberry", 16)]),
           ("mango-kiwi", ["망키쥬스"], [("mango", 2), ("kiwi", 1)])]
 
 
+INITIAL = {}
+
+
+def load_menu(path):
+    """A --menu file (the format of `juice-server --print-menu`) replaces the standard menu."""
+    global FRUITS, JUICES
+    with open(path, encoding="utf-8") as f:
+        menu = json.load(f)
+    FRUITS = [(x["name"], x.get("aliases") or []) for x in menu["fruits"]]
+    JUICES = [(x["name"], x.get("aliases") or [], [(r["fruit"], r["amount"]) for r in x["recipe"]])
+              for x in menu["juices"]]
+    for x in menu["fruits"]:
+        if x.get("initial_stock") is not None:
+            INITIAL[x["name"]] = x["initial_stock"]
+
+
 def page(swift_file):
     """The HTML inside the Swift raw string literal #\"\"\" ... \"\"\"# of a page file."""
     with open(os.path.join(ROOT, "Sources", "JuiceServer", "HTTP", swift_file), encoding="utf-8") as f:
@@ -48,11 +64,12 @@ class Store:
         self.lock = threading.Lock()
         self.path = os.path.join(data_dir, "mock-state.json") if data_dir else None
         self.seq = 0
-        self.stock = {name: initial for name, _ in FRUITS}
+        self.stock = {name: INITIAL.get(name, initial) for name, _ in FRUITS}
         if self.path and os.path.exists(self.path):
             with open(self.path) as f:
                 saved = json.load(f)
-            self.seq, self.stock = saved["seq"], saved["stock"]
+            self.seq = saved["seq"]
+            self.stock = {name: saved["stock"].get(name, self.stock[name]) for name, _ in FRUITS}
         self.history = []                      # (seq, {fruit: value}) since start
         self.listeners = []                    # queues of SSE streams
         self.sold = {name: 0 for name, _, _ in JUICES}
@@ -129,7 +146,7 @@ def handle_line(store, line, session):
                 store.refused += 1
                 store.lost[juice] += count
                 for f, _ in short:
-                    store.short[f] += count
+                    store.short[f] += 1          # refused orders the fruit was short in
                 store.count_minute(1)
                 return "ERR OUT_OF_STOCK needs " + " ".join("%s=%d" % s for s in short) + \
                        " has " + " ".join("%s=%d" % (f, store.stock[f]) for f, _ in short)
@@ -265,7 +282,10 @@ def main():
     p.add_argument("--data", default=None)
     p.add_argument("--in-memory", action="store_true")
     p.add_argument("--initial-stock", type=int, default=10)
+    p.add_argument("--menu", default=None)
     a = p.parse_args()
+    if a.menu:
+        load_menu(a.menu)
     TOKEN = os.environ.get("JUICE_MANAGER_TOKEN") or None
     STOPPING = threading.Event()
     if a.data:
