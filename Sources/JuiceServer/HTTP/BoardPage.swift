@@ -1,4 +1,299 @@
-/// The board page (placeholder until the page lands).
+/// The board page served at `GET /`: a live stock board for a TV beside the counter (and a phone).
+///
+/// One self-contained document: inline CSS and JS, no external assets, no web fonts, because a
+/// shop's network may be offline. Everything it shows comes from the server: it fetches `/state`
+/// (menu, stock, seq) and then follows `/events` (Server-Sent Events), so a shop's own menu needs
+/// no change here. `?lang=ko` shows the Korean aliases; by default both names are shown.
+///
+/// Test hooks (see HTTP-CONTRACT.md / PROTOCOL.md): each juice `data-juice` + `data-can-make`,
+/// each fruit `data-fruit` + `data-stock`, and `#conn` with `live`/`reconnecting` in its text and
+/// `data-state`. Tests/browser drives this page in a real browser.
 enum BoardPage {
-    static let html = "<!doctype html><title>juice board</title><p>juice board</p>"
+    static let html: String = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Juice board</title>
+<style>
+:root {
+  --bg: #0d1016; --panel: #161b24; --line: #252d3b; --text: #f3f5f8; --muted: #8f9bb0;
+  --good: #3ddc84; --low: #ffb020; --out: #ff5d5d; --accent: #ffcf3f;
+}
+* { box-sizing: border-box; }
+html, body { margin: 0; background: var(--bg); color: var(--text); }
+body {
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK KR",
+               "Apple SD Gothic Neo", "Malgun Gothic", sans-serif;
+  min-height: 100vh; display: flex; flex-direction: column;
+  padding: clamp(12px, 2vw, 40px); gap: clamp(12px, 1.6vw, 32px);
+}
+header { display: flex; align-items: center; justify-content: space-between; gap: 16px; }
+h1 { margin: 0; font-size: clamp(26px, 3.2vw, 64px); letter-spacing: .02em; }
+h1 span { color: var(--accent); }
+h2 { margin: 0 0 clamp(8px, 1vw, 20px); font-size: clamp(16px, 1.4vw, 28px); color: var(--muted);
+     text-transform: uppercase; letter-spacing: .12em; font-weight: 600; }
+#conn { display: inline-flex; align-items: center; gap: .5em; font-size: clamp(14px, 1.2vw, 24px);
+        color: var(--muted); padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px; }
+#conn::before { content: ""; width: .7em; height: .7em; border-radius: 50%; background: var(--low); }
+#conn[data-state="live"]::before { background: var(--good); box-shadow: 0 0 .6em var(--good); }
+#conn[data-state="reconnecting"] { color: var(--low); }
+main { flex: 1; display: grid; grid-template-columns: minmax(0, 2.1fr) minmax(0, 1fr);
+       gap: clamp(12px, 1.6vw, 32px); }
+main > section { display: flex; flex-direction: column; min-height: 0; }
+#juices { display: grid; grid-template-columns: repeat(auto-fill, minmax(clamp(150px, 14vw, 300px), 1fr));
+          gap: clamp(10px, 1.2vw, 24px); grid-auto-rows: 1fr; flex: 1; }
+.juice { background: var(--panel); border: 1px solid var(--line); border-radius: clamp(10px, 1vw, 20px);
+         padding: clamp(12px, 1.2vw, 24px); display: flex; flex-direction: column; gap: .35em;
+         min-height: clamp(120px, 14vw, 290px); position: relative; transition: opacity .3s; }
+.juice .name { font-size: clamp(20px, 1.9vw, 40px); font-weight: 700; line-height: 1.1; overflow-wrap: anywhere; }
+.alias { color: var(--muted); font-weight: 500; font-size: .8em; }
+.juice .recipe { color: var(--muted); font-size: clamp(13px, 1vw, 20px); }
+.juice .count { margin-top: auto; display: flex; align-items: baseline; gap: .3em; }
+.juice .count b { font-size: clamp(44px, 6vw, 128px); line-height: 1; color: var(--good);
+                  font-variant-numeric: tabular-nums; }
+.juice .count small { color: var(--muted); font-size: clamp(13px, 1vw, 20px); }
+.juice .soldout { display: none; margin-top: auto; align-self: flex-start; font-weight: 800; white-space: nowrap;
+                  font-size: clamp(18px, 1.8vw, 38px); color: var(--out); border: .12em solid var(--out);
+                  border-radius: .3em; padding: .05em .35em; letter-spacing: .06em; transform: rotate(-4deg);
+                  background: rgba(255, 93, 93, .08); }
+/* Sold out: the card fades to grey, the red stamp stays bright. */
+.juice[data-can-make="0"] { background: #12151b; border-color: #1c212b; }
+.juice[data-can-make="0"] > :not(.soldout) { opacity: .45; filter: grayscale(1); }
+.juice[data-can-make="0"] .count { display: none; }
+.juice[data-can-make="0"] .soldout { display: inline-block; }
+#fruits { flex: 1; justify-content: space-around; background: var(--panel); border: 1px solid var(--line); border-radius: clamp(10px, 1vw, 20px);
+          padding: clamp(12px, 1.4vw, 28px); display: flex; flex-direction: column; gap: clamp(10px, 1.4vw, 28px); }
+.fruit .top { display: flex; justify-content: space-between; align-items: baseline; gap: .5em;
+              font-size: clamp(18px, 1.6vw, 34px); font-weight: 650; }
+.fruit .top b { font-size: 1.25em; font-variant-numeric: tabular-nums; }
+.fruit .tag { font-size: .6em; font-weight: 700; padding: .1em .45em; border-radius: .3em; margin-left: .4em;
+              vertical-align: middle; display: none; }
+.fruit .bar { height: clamp(10px, 1.1vw, 22px); background: #0b0e13; border-radius: 999px; overflow: hidden;
+              margin-top: .35em; border: 1px solid var(--line); }
+.fruit .fill { height: 100%; width: 0; background: var(--good); border-radius: 999px; transition: width .4s; }
+.fruit.low .fill { background: var(--low); }
+.fruit.low .top b { color: var(--low); }
+.fruit.low .tag.low-tag { display: inline-block; background: var(--low); color: #201400; }
+.fruit.out .top b { color: var(--out); }
+.fruit.out .tag.out-tag { display: inline-block; background: var(--out); color: #2a0000; }
+footer { color: var(--muted); font-size: clamp(12px, .9vw, 18px); display: flex; justify-content: space-between;
+         gap: 1em; flex-wrap: wrap; }
+body.stale main { opacity: .6; }
+#message.waiting { color: var(--low); }
+@media (max-width: 900px) {
+  main { grid-template-columns: 1fr; flex: none; }
+  #juices, #fruits { flex: none; }
+  #juices { grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); grid-auto-rows: auto; }
+  #fruits { justify-content: flex-start; }
+}
+</style>
+</head>
+<body class="stale">
+<header>
+  <h1 id="title">Juice <span>menu</span></h1>
+  <div id="conn" data-state="reconnecting" role="status" aria-live="polite">reconnecting</div>
+</header>
+<main>
+  <section aria-labelledby="juices-title"><h2 id="juices-title">Juices</h2><div id="juices"></div></section>
+  <section aria-labelledby="fruits-title"><h2 id="fruits-title">Fruit stock</h2><div id="fruits"></div></section>
+</main>
+<footer><span id="message">Loading&hellip;</span><span id="seq"></span></footer>
+<script>
+"use strict";
+(function () {
+  const ko = new URLSearchParams(location.search).get("lang") === "ko";
+  const T = ko
+    ? { title: "주스", menu: "메뉴", juices: "주스", fruits: "과일 재고", soldOut: "품절", canMake: "잔", low: "부족",
+        out: "없음", seq: "변경", updated: "마지막 변경", waiting: "서버 연결 중…" }
+    : { title: "Juice", menu: "menu", juices: "Juices", fruits: "Fruit stock", soldOut: "SOLD OUT", canMake: "left",
+        low: "low", out: "none left", seq: "change", updated: "last change", waiting: "Waiting for the server…" };
+  if (ko) document.documentElement.lang = "ko";
+  document.getElementById("title").firstChild.textContent = T.title + " ";
+  document.getElementById("title").lastChild.textContent = T.menu;
+  document.getElementById("juices-title").textContent = T.juices;
+  document.getElementById("fruits-title").textContent = T.fruits;
+
+  let menu = null;          // {fruits: [{name, aliases}], juices: [{name, aliases, recipe}]}
+  let menuKey = "";         // the menu as JSON, to notice a server that came back with another menu
+  let stock = {};           // fruit name -> count
+  let lastSeq = -1;         // seq of the last change applied
+  let highWater = 1;        // largest stock seen since load: the bars' full length
+  let thirstiest = {};      // fruit name -> the most of it any single recipe takes
+  let nodes = { juices: {}, fruits: {} };
+  let source = null;
+  let retryDelay = 1000;
+  let lost = false;         // the stream dropped since it last opened
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;   // textContent only: menu names are data
+    return e;
+  }
+  // The names to show: with ?lang=ko the first alias (or the name); else the name, aliases beside.
+  function naming(item) {
+    if (ko) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
+    return { main: item.name, alias: (item.aliases || []).join(" / ") };
+  }
+  function fruitLabel(name) {
+    const f = menu.fruits.find(x => x.name === name);
+    return f ? naming(f).main : name;
+  }
+
+  // Builds the cards and rows for a menu; counts are filled in by render().
+  function build() {
+    const juices = document.getElementById("juices"), fruits = document.getElementById("fruits");
+    juices.textContent = ""; fruits.textContent = "";
+    nodes = { juices: {}, fruits: {} };
+    thirstiest = {};
+    for (const j of menu.juices) {
+      for (const r of j.recipe) thirstiest[r.fruit] = Math.max(thirstiest[r.fruit] || 0, r.amount);
+      const card = el("article", "juice");
+      card.dataset.juice = j.name;
+      const n = naming(j), name = el("div", "name", n.main);
+      if (n.alias) { name.appendChild(document.createElement("br")); name.appendChild(el("span", "alias", n.alias)); }
+      card.appendChild(name);
+      card.appendChild(el("div", "recipe", j.recipe.map(r => fruitLabel(r.fruit) + " \u00d7" + r.amount).join("  +  ")));
+      const count = el("div", "count"), number = el("b", "", "0");
+      count.appendChild(number); count.appendChild(el("small", "", T.canMake));
+      card.appendChild(count);
+      card.appendChild(el("div", "soldout", T.soldOut));
+      juices.appendChild(card);
+      nodes.juices[j.name] = { card, number, juice: j };
+    }
+    for (const f of menu.fruits) {
+      const row = el("div", "fruit");
+      row.dataset.fruit = f.name;
+      const n = naming(f), top = el("div", "top"), left = el("span", "", n.main);
+      if (n.alias) { left.appendChild(document.createTextNode(" ")); left.appendChild(el("span", "alias", n.alias)); }
+      left.appendChild(el("span", "tag low-tag", T.low));
+      left.appendChild(el("span", "tag out-tag", T.out));
+      const number = el("b", "", "0");
+      top.appendChild(left); top.appendChild(number);
+      const bar = el("div", "bar"), fill = el("div", "fill");
+      bar.appendChild(fill);
+      row.appendChild(top); row.appendChild(bar);
+      fruits.appendChild(row);
+      nodes.fruits[f.name] = { row, number, fill };
+    }
+  }
+
+  // can_make = min over the recipe of floor(stock / amount), as the server computes it.
+  function canMake(juice) {
+    let best = Infinity;
+    for (const r of juice.recipe) best = Math.min(best, Math.floor((stock[r.fruit] || 0) / r.amount));
+    return best === Infinity ? 0 : best;
+  }
+
+  function render() {
+    if (!menu) return;
+    for (const f of menu.fruits) highWater = Math.max(highWater, stock[f.name] || 0);
+    for (const name in nodes.juices) {
+      const n = nodes.juices[name], can = canMake(n.juice);
+      n.card.dataset.canMake = String(can);
+      n.number.textContent = String(can);
+      n.card.setAttribute("aria-label", n.juice.name + ": " + (can > 0 ? can + " " + T.canMake : T.soldOut));
+    }
+    for (const name in nodes.fruits) {
+      const n = nodes.fruits[name], count = stock[name] || 0;
+      n.row.dataset.stock = String(count);
+      n.number.textContent = String(count);
+      // Low stock: some juice on the menu can no longer be made because of this fruit (it has
+      // less than the most any single recipe takes), the same rule as the terminal board
+      // (juice-board). Zero is "none left" instead.
+      n.row.classList.toggle("out", count <= 0);
+      n.row.classList.toggle("low", count > 0 && count < (thirstiest[name] || 0));
+      // The bar's full length is the most stock seen since the page loaded, so bars shrink as
+      // the day's stock sells; any stock at all shows a sliver.
+      n.fill.style.width = (count > 0 ? Math.max(2, 100 * count / highWater) : 0) + "%";
+    }
+    document.getElementById("seq").textContent = lastSeq >= 0 ? T.seq + " #" + lastSeq : "";
+  }
+
+  function setConn(state) {
+    const c = document.getElementById("conn");
+    if (c.dataset.state !== state) { c.dataset.state = state; c.textContent = state; }
+    document.body.classList.toggle("stale", state !== "live");
+  }
+  function say(text, waiting) {
+    const m = document.getElementById("message");
+    m.textContent = text;
+    m.classList.toggle("waiting", !!waiting);
+  }
+
+  // /state: the menu and a whole stock. A new menu (a server back with another menu) rebuilds.
+  function applyState(s) {
+    const key = JSON.stringify([s.fruits, s.juices]);
+    const changed = key !== menuKey;
+    if (changed) { menu = { fruits: s.fruits, juices: s.juices }; menuKey = key; build(); }
+    if (changed || s.seq >= lastSeq) { stock = Object.assign({}, s.stock); lastSeq = s.seq; }
+    render();
+  }
+  let stateLoading = null;
+  function loadState() {
+    if (stateLoading) return stateLoading;
+    stateLoading = fetch("/state", { cache: "no-store" })
+      .then(r => { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
+      .then(applyState)
+      .finally(() => { stateLoading = null; });
+    return stateLoading;
+  }
+
+  // A stream message: one listing every fruit is the whole state (the first after connecting,
+  // or after a reconnect the history could not bridge) and is always taken; otherwise it lists
+  // the fruits one change touched, applied only if newer than what the page has.
+  function onStock(ev) {
+    let data;
+    try { data = JSON.parse(ev.data); } catch (e) { return; }
+    if (!data || typeof data.seq !== "number" || !data.stock) return;
+    const names = Object.keys(data.stock);
+    const known = new Set(menu.fruits.map(f => f.name));
+    if (names.some(n => !known.has(n))) { loadState().catch(() => {}); return; }  // another menu
+    const full = menu.fruits.every(f => Object.prototype.hasOwnProperty.call(data.stock, f.name));
+    if (!full && data.seq <= lastSeq) return;
+    if (full) stock = Object.assign({}, data.stock); else Object.assign(stock, data.stock);
+    lastSeq = data.seq;
+    render();
+    say(T.updated + " " + new Date().toLocaleTimeString(ko ? "ko-KR" : undefined));
+  }
+
+  // The browser's EventSource reconnects by itself after a dropped stream and sends
+  // Last-Event-ID, so a server restart needs no reload. If it gives up (a non-stream answer,
+  // e.g. 503 while the server shuts down), a new one is opened with backoff.
+  function connect() {
+    source = new EventSource("/events");
+    source.addEventListener("stock", onStock);
+    source.onopen = () => {
+      retryDelay = 1000;
+      // Back after a drop: the server may have restarted with another menu, so re-read it.
+      if (lost) loadState().catch(() => {});
+      lost = false;
+      setConn("live"); say("");
+    };
+    source.onerror = () => {
+      lost = true;
+      setConn("reconnecting");
+      if (source.readyState === EventSource.CLOSED) {
+        source = null;
+        setTimeout(connect, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 10000);
+      }
+    };
+  }
+
+  function start() {
+    loadState().then(connect, () => {
+      say(T.waiting, true);
+      setTimeout(start, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 10000);
+    });
+  }
+  start();
+})();
+</script>
+</body>
+</html>
+"""#
 }

@@ -1,0 +1,226 @@
+"""Fixtures for the browser tests: a juice-server process, a TCP client for it, and headless Chromium.
+
+The server is the real juice-server binary: $JUICE_SERVER_BIN if set, else built with
+`swift build --product juice-server`. With JUICE_BROWSER_MOCK=1 the same tests run against
+dev/mock_server.py instead (for working on the pages without a Swift build; not a test of the
+server). Every wait is a WebDriverWait or a deadline that only bounds the wait: nothing here
+asserts on speed, so a busy 2-core CI machine does not make it flake.
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MOCK = os.environ.get("JUICE_BROWSER_MOCK") == "1"
+SCREENSHOTS = os.environ.get("JUICE_SCREENSHOTS") == "1"
+# How long a page may take to show what the server did. The issue asks for "within 2 s"; on a
+# busy shared CI machine a deadline that tight would flake, so this only bounds the wait.
+DEADLINE = 15
+START_DEADLINE = 60
+
+
+def server_command():
+    if MOCK:
+        return [sys.executable, os.path.join(ROOT, "Tests", "browser", "dev", "mock_server.py")]
+    binary = os.environ.get("JUICE_SERVER_BIN")
+    if not binary:
+        subprocess.run(["swift", "build", "--product", "juice-server"], cwd=ROOT, check=True)
+        bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True,
+                                 capture_output=True, text=True).stdout.strip()
+        binary = os.path.join(bin_dir, "juice-server")
+    return [binary]
+
+
+@pytest.fixture(scope="session")
+def juice_server_command():
+    return server_command()
+
+
+class JuiceServer:
+    """One juice-server process; restart() brings it back on the same ports and data directory."""
+
+    def __init__(self, command, data_dir=None, env=None):
+        self.command = command
+        self.data_dir = data_dir
+        self.env = dict(os.environ)
+        self.env.pop("JUICE_MANAGER_TOKEN", None)   # only the test decides whether there is a token
+        self.env.update(env or {})
+        self.tcp_port = 0
+        self.http_port = 0
+        self.process = None
+        self.lines = []
+        self.extra_args = []          # e.g. ["--menu", path]; kept across restarts
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self.http_port
+
+    def start(self):
+        storage = ["--data", self.data_dir] if self.data_dir else ["--in-memory"]
+        args = self.command + storage + ["--port", str(self.tcp_port), "--http-port", str(self.http_port)] + self.extra_args
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        env=self.env, text=True, encoding="utf-8")
+        ports = {}
+        found = threading.Event()
+
+        def read():  # keeps draining the output so the server never blocks on a full pipe
+            for line in self.process.stdout:
+                self.lines.append(line.rstrip("\n"))
+                if line.startswith("juice-server listening on "):
+                    ports["tcp"] = int(line.rsplit(":", 1)[1])
+                elif line.startswith("juice-server board on http://"):
+                    ports["http"] = int(line.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+                if "tcp" in ports and "http" in ports:
+                    found.set()
+            found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not found.wait(START_DEADLINE) or "tcp" not in ports or "http" not in ports:
+            self.kill()
+            raise RuntimeError("juice-server did not print its ports:\n" + "\n".join(self.lines))
+        self.tcp_port, self.http_port = ports["tcp"], ports["http"]
+        return self
+
+    def stop(self):
+        """SIGTERM, as a shop's service manager would, and wait for a clean exit."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(START_DEADLINE)
+        self.process = None
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def restart(self):
+        """Starts again on the same ports and data; the old sockets may linger a moment."""
+        deadline = time.monotonic() + START_DEADLINE
+        while True:
+            try:
+                return self.start()
+            except RuntimeError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+
+    def send(self, line):
+        """Sends one command over TCP and returns its reply (skipping EVENT lines)."""
+        with socket.create_connection(("127.0.0.1", self.tcp_port), timeout=DEADLINE) as s:
+            f = s.makefile("rwb")
+            f.write((line + "\n").encode())
+            f.flush()
+            while True:
+                reply = f.readline().decode().rstrip("\n")
+                if not reply:
+                    raise RuntimeError("connection closed before the reply to " + line)
+                if not reply.startswith("EVENT "):
+                    return reply
+
+    def stock(self):
+        """The STOCK reply as {fruit: count}."""
+        reply = self.send("STOCK")
+        assert reply.startswith("OK STOCK "), reply
+        return {k: int(v) for k, v in (w.split("=") for w in reply.split()[2:] if not w.startswith("seq="))}
+
+
+@pytest.fixture
+def start_server(juice_server_command):
+    """Starts a server: start_server(data=True, token=None) -> JuiceServer (stopped after the test)."""
+    servers, dirs = [], []
+
+    def start(data=False, token=None):
+        data_dir = None
+        if data:
+            data_dir = tempfile.mkdtemp(prefix="juice-browser-")
+            dirs.append(data_dir)
+        env = {"JUICE_MANAGER_TOKEN": token} if token else {}
+        server = JuiceServer(juice_server_command, data_dir, env)
+        servers.append(server)
+        return server.start()
+
+    yield start
+    for server in servers:
+        try:
+            server.stop()
+        except Exception:
+            server.kill()
+    for d in dirs:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1920,1080",
+                "--disable-dev-shm-usage", "--lang=en-US"):
+        options.add_argument(arg)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if chromium:
+        options.binary_location = chromium
+    driver_path = shutil.which("chromedriver")
+    # An explicit driver path keeps Selenium from trying to download one (CI may be offline).
+    service = Service(executable_path=driver_path) if driver_path else Service()
+    driver = webdriver.Chrome(options=options, service=service)
+    # The page's viewport itself is 1920x1080, a TV's (the window size includes browser chrome).
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def page(browser):
+    """The shared browser, on a fresh tab state: sessionStorage is per origin and tab, so clear it."""
+    yield browser
+    try:
+        browser.execute_script("try { sessionStorage.clear(); localStorage.clear(); } catch (e) {}")
+    except Exception:
+        pass
+    browser.get("about:blank")
+
+
+def wait_for(driver, condition, message, timeout=DEADLINE):
+    """Waits until condition(driver) is truthy; fails with `message` and the page's state if not."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d))
+    except Exception as error:
+        raise AssertionError("%s (waited %d s); page text:\n%s" % (message, timeout, safe_text(driver))) from error
+
+
+def safe_text(driver):
+    try:
+        return driver.find_element(By.TAG_NAME, "body").text
+    except Exception:
+        return "<unreadable>"
+
+
+def attribute(driver, selector, name):
+    """An attribute of the first element matching selector, or None (no stale-element errors)."""
+    try:
+        return driver.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
+            selector, name)
+    except Exception:
+        return None
+
+
+def screenshot(driver, name):
+    """Saves docs/<name> when JUICE_SCREENSHOTS=1 (pictures for the README)."""
+    if SCREENSHOTS:
+        time.sleep(1)   # only for the picture: lets the bars' CSS transitions finish
+        os.makedirs(os.path.join(ROOT, "docs"), exist_ok=True)
+        driver.save_screenshot(os.path.join(ROOT, "docs", name))
