@@ -5,8 +5,8 @@
 final class DurabilityGate {
     /// The journal is on disk up to here.
     private(set) var durableLSN: UInt64
-    /// Connections holding output that waits for the journal.
-    private var holding: [UInt64: Connection] = [:]
+    /// Connections holding output that waits for the journal, to release it when it is durable.
+    private var withHeldOutput: [UInt64: Connection] = [:]
     /// Events waiting for the journal before they may be broadcast, in seq order.
     private var pendingEvents: [StockEvent] = []
 
@@ -19,11 +19,11 @@ final class DurabilityGate {
 
     /// Remembers a connection whose outbox holds output, to release it later.
     func hold(_ conn: Connection) {
-        holding[conn.id] = conn
+        withHeldOutput[conn.id] = conn
     }
 
     func forget(_ conn: Connection) {
-        holding.removeValue(forKey: conn.id)
+        withHeldOutput.removeValue(forKey: conn.id)
     }
 
     /// The events that may be broadcast now; the rest wait for `durable(upTo:)`.
@@ -40,9 +40,9 @@ final class DurabilityGate {
     /// Replies are released before events, as they were produced.
     func durable(upTo lsn: UInt64, released: (Connection) -> Void) -> [StockEvent] {
         durableLSN = lsn
-        for (id, conn) in holding {
+        for (id, conn) in withHeldOutput {
             if conn.outbox.release(durable: lsn) { released(conn) }
-            if !conn.outbox.hasHeld { holding.removeValue(forKey: id) }
+            if !conn.outbox.hasHeld { withHeldOutput.removeValue(forKey: id) }
         }
         let ready = pendingEvents.prefix { $0.lsn <= lsn }
         guard !ready.isEmpty else { return [] }

@@ -49,7 +49,7 @@ final class LineProtocol {
 
     /// One read's bytes: runs what the budget allows and keeps the rest for later, in order.
     func received(_ conn: Connection, _ input: UnsafeRawBufferPointer) {
-        let consumed = run(conn, input)
+        let consumed = runLines(conn, input)
         if consumed < input.count && !conn.isFinishing {
             conn.deferred = Array(input[consumed...])
             conn.deferredStart = 0
@@ -67,14 +67,15 @@ final class LineProtocol {
     /// for, the changes to broadcast, and the store commands not yet run.
     private struct Batch {
         var out: [UInt8] = []
-        var gate: UInt64 = 0
+        /// The journal position the replies wait for.
+        var durableAfter: UInt64 = 0
         var events: [StockEvent] = []
         var commands: [Command] = []
     }
 
     /// Runs the lines in `bytes` in order until the connection's pending output reaches the
     /// budget or a SINCE starts a catch-up; returns how many bytes it took.
-    private func run(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
+    private func runLines(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
         var batch = Batch()
         let budget = outputBudget
         let progress = conn.framer.feed(bytes, until: { line in
@@ -117,7 +118,7 @@ final class LineProtocol {
             Log.warning("closing \(conn.peer): line too long", category: .refusals)
             conn.phase = .closing
         }
-        if !batch.out.isEmpty { output.send(conn, batch.out, waitingFor: batch.gate) }
+        if !batch.out.isEmpty { output.send(conn, batch.out, waitingFor: batch.durableAfter) }
         if !batch.events.isEmpty { publish(batch.events) }
         return progress.consumed
     }
@@ -130,7 +131,7 @@ final class LineProtocol {
         batch.commands = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
         let result = store.assumeIsolated { $0.execute(commands, stats: stats) }
         if batch.out.isEmpty { batch.out = result.out } else { batch.out.append(contentsOf: result.out) }
-        batch.gate = max(batch.gate, result.gate)
+        batch.durableAfter = max(batch.durableAfter, result.gate)
         batch.events.append(contentsOf: result.events)
         if let from = result.eventsFrom { conn.eventsFrom = from }
         if let catchUp = result.catchUp { conn.catchUp = catchUp }
@@ -157,7 +158,7 @@ final class LineProtocol {
             } else if conn.hasDeferredInput {
                 guard !conn.throttled else { break }
                 let input = conn.deferred
-                let consumed = input.withUnsafeBytes { run(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...])) }
+                let consumed = input.withUnsafeBytes { runLines(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...])) }
                 conn.deferredStart += consumed
                 if !conn.hasDeferredInput {
                     conn.deferred = []

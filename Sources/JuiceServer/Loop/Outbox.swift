@@ -9,8 +9,8 @@ struct Outbox {
     private(set) var ready: [UInt8] = []
     private(set) var sent = 0
     private var held: [UInt8] = []
-    /// (gate, end offset in `held`), gates non-decreasing.
-    private var heldRuns: [(gate: UInt64, end: Int)] = []
+    /// (journal position to wait for, end offset in `held`), positions non-decreasing.
+    private var heldRuns: [(durableAfter: UInt64, end: Int)] = []
 
     /// Everything not yet written to the socket: what the output cap is measured against.
     var pendingBytes: Int { ready.count - sent + held.count }
@@ -18,25 +18,25 @@ struct Outbox {
     var hasHeld: Bool { !held.isEmpty }
     var isEmpty: Bool { !hasReady && !hasHeld }
 
-    /// Queues `bytes`; they go out once the journal is durable up to `gate`.
-    mutating func append(_ bytes: UnsafeRawBufferPointer, gate: UInt64, durable: UInt64) {
-        if held.isEmpty && gate <= durable {
+    /// Queues `bytes`; they go out once the journal is durable up to `durableAfter`.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, durableAfter: UInt64, durable: UInt64) {
+        if held.isEmpty && durableAfter <= durable {
             ready.append(contentsOf: bytes)
         } else {
             held.append(contentsOf: bytes)
-            let last = heldRuns.last?.gate ?? 0
-            heldRuns.append((max(gate, last), held.count))
+            let last = heldRuns.last?.durableAfter ?? 0
+            heldRuns.append((max(durableAfter, last), held.count))
         }
     }
 
-    mutating func append(_ bytes: [UInt8], gate: UInt64 = 0, durable: UInt64 = 0) {
-        bytes.withUnsafeBytes { append($0, gate: gate, durable: durable) }
+    mutating func append(_ bytes: [UInt8], durableAfter: UInt64 = 0, durable: UInt64 = 0) {
+        bytes.withUnsafeBytes { append($0, durableAfter: durableAfter, durable: durable) }
     }
 
     /// Moves the held runs covered by `durable` to `ready`; true if anything moved.
     mutating func release(durable: UInt64) -> Bool {
         var count = 0
-        while count < heldRuns.count && heldRuns[count].gate <= durable { count += 1 }
+        while count < heldRuns.count && heldRuns[count].durableAfter <= durable { count += 1 }
         guard count > 0 else { return false }
         let end = heldRuns[count - 1].end
         ready.append(contentsOf: held[0..<end])

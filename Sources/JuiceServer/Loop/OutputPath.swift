@@ -33,7 +33,7 @@ final class OutputPath {
                 return
             }
         }
-        conn.outbox.append(rest, gate: lsn, durable: gate.durableLSN)
+        conn.outbox.append(rest, durableAfter: lsn, durable: gate.durableLSN)
         if conn.outbox.hasHeld { gate.hold(conn) }
         if conn.outbox.hasReady { watchWrites(conn, true) }
         // Output held for the journal counts toward the cap like any other.
