@@ -1,5 +1,6 @@
 #if canImport(CEpoll)
 import CEpoll
+import Glibc
 
 /// A readiness set for a thread that waits on it (juice-bench's loop), level-triggered: epoll on
 /// Linux (kqueue on Darwin, in BlockingPoller+Kqueue.swift). Tokens come back with the events.

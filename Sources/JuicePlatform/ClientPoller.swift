@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Tells a server's event loop which client sockets are ready. Everything runs on the loop's
 /// serial queue: `onReady` fires there when clients may be ready, and the loop then takes them

@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The portable poller: a read source and a write source per client, on the loop's queue
 /// (libdispatch runs them on kqueue on Darwin, on epoll on Linux). Darwin always uses it; on

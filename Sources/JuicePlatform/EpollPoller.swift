@@ -1,5 +1,6 @@
 #if canImport(CEpoll)
 import CEpoll
+import Glibc
 import Dispatch
 
 /// Readiness of every client socket, from one epoll set that one DispatchSource watches. The

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Platform {
     /// Each connection costs a descriptor. Raises this process's soft RLIMIT_NOFILE toward
     /// `wanted` (nil: as far as allowed), never past the hard limit, and returns the limits as

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A failed system call: which operation, and the `errno` it left. The one error type for socket,
 /// poller and process calls (storage has its own, `StorageError`, which speaks of files).
 public struct SystemError: Error, Equatable, CustomStringConvertible, Sendable {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Platform {
     /// Writes every byte or reports failure: rides out partial writes, EINTR, and EAGAIN on a
     /// descriptor someone made non-blocking (a terminal shared with another process). The one
