@@ -1,3 +1,11 @@
+// A public signature here names libc types (mode_t): a release (whole-module) build wants
+// their module imported by this very file, not only re-exported by Libc.swift.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The system calls juice-server, juice-bench and juice-board make, in one place. What is the
 /// same on Linux and Darwin is here; what differs (socket flags, SIGPIPE, keepalive, durable
 /// sync, glibc's type names) is in Platform+Glibc.swift and Platform+Darwin.swift, one small
