@@ -32,7 +32,7 @@ struct EventStreamReader {
             // "HTTP/1.1 200 OK" (or 1.0); anything else (404, 503, a line protocol's
             // greeting) means we are not talking to an event stream.
             guard bytes.starts(with: "HTTP/1.".utf8), length >= 12, bytes[8] == 0x20,
-                  bytes[9] == 0x32, bytes[10] == 0x30, bytes[11] == 0x30 else {
+                  bytes[9] == 0x32, bytes[10] == 0x30, bytes[11] == 0x30, length == 12 || bytes[12] == 0x20 else {
                 return .refused(String(decoding: bytes.prefix(200), as: UTF8.self))
             }
             stage = .headers
