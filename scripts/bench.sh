@@ -8,11 +8,18 @@
 #   S2  orders, 50 connections, pipeline 16      orders/s, p99 latency
 #   S3  fan-out: 1 cashier, 1,000 displays       events delivered/s, fan-out p99, check
 #   S4  10,000 idle connections                  server RSS per connection
+# juice-server only (its HTTP side; the other servers show '-'):
+#   S5  fan-out to browsers: 1 cashier, 1,000 event streams (GET /events), like S3
+#   S5b the same with 10,000 event streams
+#   S6  10,000 idle event streams                server RSS per stream
 #
-# Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-idle] [--no-redis] [--no-limit] [--help]
-#   --quick       smoke run: 1 s windows, 100 displays, 1,000 idle connections
-#   --no-fanout   skip S3;  --no-idle: skip S4;  --no-redis, --no-limit: skip those columns
-# Environment: DURATION (5) WARMUP (1) CONNS (50) WATCHERS (1000) IDLE_CONNS (10000)
+# Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-events] [--no-idle] [--no-dur] [--no-redis]
+#                         [--no-limit] [--help]
+#   --quick       smoke run: 1 s windows, 100 displays and streams, 1,000 idle connections
+#   --no-fanout   skip S3;  --no-events: skip S5, S5b, S6;  --no-idle: skip S4 and S6
+#   --no-dur, --no-redis, --no-limit: skip those columns (juice-dur; redis-mem and redis-dur; limit)
+# Environment: DURATION (5) WARMUP (1) CONNS (50) WATCHERS (1000) STREAMS (1000)
+#              MANY_STREAMS (10000) IDLE_CONNS (10000, also the idle streams)
 #              SCRATCH (build dir, default <repo>/.build-release)  RESULTS_DIR (keep the JSON)
 # Only loopback (127.0.0.1) is used. Every process started here is stopped on exit.
 set -euo pipefail
@@ -24,14 +31,18 @@ usage() {
 
 quick=0
 run_fanout=1
+run_events=1
 run_idle=1
+run_dur=1
 run_redis=1
 run_limit=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
         --no-fanout) run_fanout=0 ;;
+        --no-events) run_events=0 ;;
         --no-idle) run_idle=0 ;;
+        --no-dur) run_dur=0 ;;
         --no-redis) run_redis=0 ;;
         --no-limit) run_limit=0 ;;
         -h | --help) usage; exit 0 ;;
@@ -44,12 +55,16 @@ if [ "$quick" = 1 ]; then
     DURATION=${DURATION:-1}
     WARMUP=${WARMUP:-0.5}
     WATCHERS=${WATCHERS:-100}
+    STREAMS=${STREAMS:-100}
+    MANY_STREAMS=${MANY_STREAMS:-1000}
     IDLE_CONNS=${IDLE_CONNS:-1000}
 fi
 DURATION=${DURATION:-5}
 WARMUP=${WARMUP:-1}
 CONNS=${CONNS:-50}
 WATCHERS=${WATCHERS:-1000}
+STREAMS=${STREAMS:-1000}
+MANY_STREAMS=${MANY_STREAMS:-10000}
 IDLE_CONNS=${IDLE_CONNS:-10000}
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,10 +105,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The 10,000-connection scenario needs 10,000+ descriptors in the server and in juice-bench.
+# The 10,000-connection scenarios need 10,000+ descriptors in the server and in juice-bench.
+most_conns=$IDLE_CONNS
+if [ "$MANY_STREAMS" -gt "$most_conns" ]; then most_conns=$MANY_STREAMS; fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((IDLE_CONNS + 200)) ]; then
-    log "warning: ulimit -n is $(ulimit -n), too low for $IDLE_CONNS idle connections (raise the hard limit)"
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((most_conns + 200)) ]; then
+    log "warning: ulimit -n is $(ulimit -n), too low for $most_conns connections (raise the hard limit)"
 fi
 
 free_port() {
@@ -187,9 +204,9 @@ run_bench() {
 
 timing=(--duration "$DURATION" --warmup "$WARMUP")
 
-# Scenarios against juice-server at $1 (port), pid $2, under the result name $3.
+# Scenarios against juice-server at $1 (port), $2 (HTTP port), pid $3, under the result name $4.
 juice_scenarios() {
-    local port=$1 pid=$2 name=$3
+    local port=$1 http_port=$2 pid=$3 name=$4
     run_bench "$name" S1 orders --port "$port" --conns "$CONNS" --pipeline 1 "${timing[@]}"
     run_bench "$name" S2 orders --port "$port" --conns "$CONNS" --pipeline 16 "${timing[@]}"
     if [ "$run_fanout" = 1 ]; then
@@ -198,22 +215,35 @@ juice_scenarios() {
     if [ "$run_idle" = 1 ]; then
         run_bench "$name" S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --duration 2
     fi
+    if [ "$run_events" = 1 ]; then
+        run_bench "$name" S5 events --port "$port" --http-port "$http_port" --streams "$STREAMS" "${timing[@]}"
+        run_bench "$name" S5b events --port "$port" --http-port "$http_port" --streams "$MANY_STREAMS" "${timing[@]}"
+    fi
 }
 
+# S6 gets a server of its own: memory freed by the earlier scenarios' connections would be
+# reused by the streams and hide their cost.
+juice_idle_streams() {
+    local http_port=$2 pid=$3 name=$4
+    run_bench "$name" S6 idle --pid "$pid" --http-port "$http_port" --streams "$IDLE_CONNS" --duration 2
+}
+
+# start_juice NAME SCENARIOS LOG ARGS...: starts juice-server with ARGS, runs the function
+# SCENARIOS against it, stops it.
 start_juice() {
-    local name=$1
-    shift
-    local out="$workdir/$name-server.log"
-    "$server" --port 0 --max-clients $((IDLE_CONNS + WATCHERS + 100)) "$@" >"$out" 2>&1 &
+    local name=$1 scenarios=$2 out="$workdir/$3"
+    shift 3
+    "$server" --port 0 --http-port 0 --max-clients $((most_conns + WATCHERS + 100)) "$@" >"$out" 2>&1 &
     local pid=$!
     started_pids+=("$pid")
-    if ! wait_for_line "$out" "listening on"; then
+    if ! wait_for_line "$out" "listening on" || ! wait_for_line "$out" "board on http"; then
         log "juice-server ($name) did not start: $(tail -n 3 "$out" | tr '\n' ' ')"
         return 1
     fi
-    local port
+    local port http_port
     port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$out" | head -1 | sed 's/.*://')
-    juice_scenarios "$port" "$pid" "$name"
+    http_port=$(grep -o 'board on http://[0-9.]*:[0-9]*' "$out" | head -1 | sed 's/.*://')
+    "$scenarios" "$port" "$http_port" "$pid" "$name"
     stop_pid "$pid"
 }
 
@@ -276,9 +306,17 @@ limit_scenarios() {
 # ---------------------------------------------------------------------------------------------
 # Run
 
-start_juice juice-mem --in-memory || true
-mkdir -p "$workdir/juice-data"
-start_juice juice-dur --data "$workdir/juice-data" || true
+start_juice juice-mem juice_scenarios juice-mem-server.log --in-memory || true
+if [ "$run_events" = 1 ] && [ "$run_idle" = 1 ]; then
+    start_juice juice-mem juice_idle_streams juice-mem-server-S6.log --in-memory || true
+fi
+if [ "$run_dur" = 1 ]; then
+    mkdir -p "$workdir/juice-data" "$workdir/juice-data-S6"
+    start_juice juice-dur juice_scenarios juice-dur-server.log --data "$workdir/juice-data" || true
+    if [ "$run_events" = 1 ] && [ "$run_idle" = 1 ]; then
+        start_juice juice-dur juice_idle_streams juice-dur-server-S6.log --data "$workdir/juice-data-S6" || true
+    fi
+fi
 if [ "$run_redis" = 1 ]; then
     mkdir -p "$workdir/redis-data"
     redis_scenarios redis-mem --save '' --appendonly no
@@ -349,7 +387,27 @@ fi
 if [ "$run_idle" = 1 ]; then
     print_row "S4 KiB per idle conn ($IDLE_CONNS)" S4 kib_per_conn
 fi
+if [ "$run_events" = 1 ]; then
+    print_row "S5 events/s (1 cashier, $STREAMS streams)" S5 events
+    print_row "S5 fan-out p99 us" S5 fanout_p99
+    print_row "S5 check" S5 check
+    print_row "S5b events/s ($MANY_STREAMS streams)" S5b events
+    print_row "S5b fan-out p99 us" S5b fanout_p99
+    print_row "S5b check" S5b check
+    if [ "$run_idle" = 1 ]; then
+        print_row "S6 KiB per idle stream ($IDLE_CONNS)" S6 kib_per_conn
+    fi
+fi
 echo
+if [ "$run_fanout" = 1 ] && [ "$run_events" = 1 ]; then
+    # The HTTP side's target is relative to the line protocol's fan-out, in the same run.
+    for target in juice-mem juice-dur; do
+        [ -e "$workdir/$target-S5.json" ] || continue
+        echo "$target S5 / S3 (browsers / displays): events/s $(ratio "$(figure "$target" S5 events)" "$(figure "$target" S3 events)")x," \
+            "fan-out p99 $(ratio "$(figure "$target" S5 fanout_p99)" "$(figure "$target" S3 fanout_p99)")x" \
+            "(target: events/s >= 0.8x, p99 <= 2x)"
+    done
+fi
 echo "redis-dur = appendonly yes, appendfsync always; juice-dur = --data (journal). limit = bare C server"
 echo "(OK to every line; S3 with --broadcast). Ratios juice/redis: above 1 is better for orders/s and"
 echo "events/s, below 1 is better for latency and memory. '-' = not run, 'fail' = see the log above."

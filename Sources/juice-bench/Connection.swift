@@ -4,7 +4,8 @@ import JuicePlatform
 enum ConnectionRole {
     /// Sends requests (pipelined) and times each reply.
     case requester
-    /// Only reads, counting event lines (e.g. a display, or a Redis subscriber).
+    /// Only reads, counting events: event lines (a display, a Redis subscriber), or the
+    /// messages of an event stream (a browser on GET /events), per `WatcherFraming`.
     case watcher
     /// Holds a connection open and reads nothing of interest (RSS-per-connection runs).
     case idle
@@ -54,6 +55,8 @@ final class Connection {
     var lastSequence: UInt64?
     /// Events whose seq was missing or not exactly one more than the previous one.
     var sequenceFaults = 0
+    /// An event-stream watcher's reader (HTTP head, then SSE blocks); unused otherwise.
+    var stream = EventStreamReader()
 
     init(token: Int, role: ConnectionRole, greetingLines: Int, handshakeLines: Int, pipeline: Int) {
         self.token = token

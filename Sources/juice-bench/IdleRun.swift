@@ -21,6 +21,9 @@ struct IdleResult {
     var lostConnections: Int
     var interrupted: Bool
 
+    /// Where the idle connections went: the HTTP port for event streams.
+    var target: Endpoint { plan.streamEndpoint ?? plan.common.endpoint }
+
     /// The headline: what each connection added to the server's memory.
     var bytesPerConnectionAdded: Double {
         Double(rssAfterKilobytes - rssBeforeKilobytes) * 1024 / Double(max(connections, 1))
@@ -34,24 +37,28 @@ struct IdleResult {
 extension LoadEngine {
     /// Opens N connections that send nothing (beyond an optional probe), waits until the
     /// server has provably accepted each, holds them, and reads the server's RSS.
+    /// Idle event streams are watchers that never see an order: proven by their first message.
     static func runIdle(_ plan: IdlePlan) throws(BenchError) -> IdleResult {
         let common = plan.common
         let progress = ProgressLine(enabled: common.progress)
-        let wire = WireSettings(requests: [], setup: [], watchSetup: [], watchSetupReplyLines: 0,
+        var wire = WireSettings(requests: [], setup: [], watchSetup: [], watchSetupReplyLines: 0,
                                 probe: plan.probe.map { ByteString($0, appendingCRLF: true) },
                                 replySkip: plan.replySkip.map { ByteString($0) }, eventMatch: [],
                                 greetingLines: plan.greetingLines)
-        let engine = try LoadEngine(endpoint: common.endpoint, wire: wire, pipeline: 1,
-                                    connectBurst: common.connectBurst, watchers: 0, pacedFanout: false,
+        if plan.streamEndpoint != nil { wire.useEventStreams() }
+        let engine = try LoadEngine(endpoint: common.endpoint, watcherEndpoint: plan.streamEndpoint, wire: wire,
+                                    pipeline: 1, connectBurst: common.connectBurst, watchers: 0, pacedFanout: false,
                                     checkSequence: false, progress: progress)
         let before = try ProcessMemory.residentKilobytes(pid: plan.pid)
 
-        progress.stage = .connecting(what: "idle connections", target: plan.connections)
-        engine.open(.idle, count: plan.connections)
+        let role: ConnectionRole = plan.streamEndpoint == nil ? .idle : .watcher
+        let what = plan.streamEndpoint == nil ? "idle connections" : "idle event streams"
+        progress.stage = .connecting(what: what, target: plan.connections)
+        engine.open(role, count: plan.connections)
         let ready = try engine.pump(until: monotonicNow() + nanos(seconds: common.connectTimeout)) {
-            engine.readyIdle == plan.connections
+            engine.readyIdle + engine.readyWatchers == plan.connections
         }
-        try engine.requireReady(ready, what: "idle connections", count: engine.readyIdle, of: plan.connections,
+        try engine.requireReady(ready, what: what, count: engine.readyIdle + engine.readyWatchers, of: plan.connections,
                                 within: common.connectTimeout)
         let afterConnect = try ProcessMemory.residentKilobytes(pid: plan.pid)
 

@@ -4,12 +4,9 @@ import JuicePlatform
 /// What a received line means, by connection role. This is the hot path: lines are byte
 /// ranges inside the receive buffer, never Strings.
 extension LoadEngine {
+    /// `line` comes without its line ending (see `LineSplitter`).
     @inline(__always)
-    func handleLine(_ connection: Connection, _ line: UnsafeRawPointer, length rawLength: Int, now: Nanos) {
-        var length = rawLength
-        if length > 0 && line.load(fromByteOffset: length - 1, as: UInt8.self) == ASCII.carriageReturn {
-            length -= 1
-        }
+    func handleLine(_ connection: Connection, _ line: UnsafeRawPointer, length: Int, now: Nanos) {
         // The greeting comes first, whatever it looks like, unless it is a refusal (e.g.
         // `ERR BUSY` or Redis's `-ERR max number of clients reached`) instead of a greeting.
         if connection.greetingLinesLeft > 0 {
@@ -28,6 +25,8 @@ extension LoadEngine {
                 return
             }
             handleReply(connection, line, length: length, now: now)
+        case .watcher where wire.watcherFraming == .eventStream:
+            handleStreamLine(connection, line, length: length, now: now)
         case .watcher:
             // Watch-setup replies (e.g. Redis's 6-line SUBSCRIBE reply) are discarded whole.
             if connection.handshakeLinesLeft > 0 {
@@ -36,7 +35,8 @@ extension LoadEngine {
                 return
             }
             if wire.eventMatch.anyIsPrefix(of: line, length: length) {
-                handleEvent(connection, line, length: length, now: now)
+                let sequence = checkSequence ? WireReader.seq(in: UnsafeRawBufferPointer(start: line, count: length)) : nil
+                handleEvent(connection, sequence: sequence, now: now)
             }
         case .idle:
             if connection.handshakeLinesLeft > 0 && !wire.replySkip.anyIsPrefix(of: line, length: length) {
@@ -120,10 +120,32 @@ extension LoadEngine {
         connection.unstampedRequests += 1
     }
 
-    /// The k-th event on a watcher belongs to the k-th order sent (FIFO); its fan-out latency
-    /// is from that order's send to now.
+    /// An event stream's line. Its first message is the full state: it makes the stream
+    /// ready and sets where its seqs start (the first change must be the next seq); every
+    /// later message is one event.
     @inline(__always)
-    private func handleEvent(_ connection: Connection, _ line: UnsafeRawPointer, length: Int, now: Nanos) {
+    private func handleStreamLine(_ connection: Connection, _ line: UnsafeRawPointer, length: Int, now: Nanos) {
+        switch connection.stream.line(line, length: length) {
+        case .none:
+            return
+        case .refused(let why):
+            if failure == nil { failure = .fatal("the server at \(watcherEndpoint) refused an event stream: \(why)") }
+        case .message(let id):
+            if connection.handshakeLinesLeft > 0 {
+                if id == nil { connection.sequenceFaults += 1 }
+                connection.lastSequence = id
+                connection.handshakeLinesLeft = 0
+                finishHandshakeIfComplete(connection)
+                return
+            }
+            handleEvent(connection, sequence: id, now: now)
+        }
+    }
+
+    /// The k-th event on a watcher belongs to the k-th order sent (FIFO); its fan-out latency
+    /// is from that order's send to now. `sequence`: its seq, when sequences are checked.
+    @inline(__always)
+    private func handleEvent(_ connection: Connection, sequence: UInt64?, now: Nanos) {
         let k = connection.eventsSeen
         connection.eventsSeen += 1
         totalEvents += 1
@@ -135,7 +157,7 @@ extension LoadEngine {
             connection.unattributedEvents += 1
         }
         if checkSequence {
-            guard let sequence = WireReader.seq(in: UnsafeRawBufferPointer(start: line, count: length)) else {
+            guard let sequence else {
                 connection.sequenceFaults += 1
                 return
             }

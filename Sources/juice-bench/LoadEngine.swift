@@ -10,6 +10,7 @@ struct WireSettings {
     var replySkip: [ByteString]
     var eventMatch: [ByteString]
     var greetingLines: Int
+    var watcherFraming = WatcherFraming.lines
 }
 
 /// Drives every connection of a run from the calling thread: non-blocking sockets and one
@@ -23,6 +24,9 @@ final class LoadEngine {
 
     let endpoint: Endpoint
     let address: sockaddr_in
+    /// Where watchers connect (an event stream's HTTP port); the same as `endpoint` otherwise.
+    let watcherEndpoint: Endpoint
+    let watcherAddress: sockaddr_in
     let wire: WireSettings
     let pipeline: Int
     let connectBurst: Int
@@ -72,10 +76,12 @@ final class LoadEngine {
     var lastOrderSequence: UInt64?
     var orderSequenceFaults = 0
 
-    init(endpoint: Endpoint, wire: WireSettings, pipeline: Int, connectBurst: Int,
+    init(endpoint: Endpoint, watcherEndpoint: Endpoint? = nil, wire: WireSettings, pipeline: Int, connectBurst: Int,
          watchers: Int, pacedFanout: Bool, checkSequence: Bool, progress: ProgressLine) throws(BenchError) {
         self.endpoint = endpoint
         self.address = try endpoint.socketAddress()
+        self.watcherEndpoint = watcherEndpoint ?? endpoint
+        self.watcherAddress = try self.watcherEndpoint.socketAddress()
         self.wire = wire
         self.pipeline = pipeline
         self.connectBurst = connectBurst
@@ -97,15 +103,20 @@ final class LoadEngine {
     @discardableResult
     func open(_ role: ConnectionRole, count: Int) -> Range<Int> {
         let first = connections.count
+        var greetingLines = wire.greetingLines
         let handshakeLines: Int
         switch role {
         case .requester: handshakeLines = wire.setup.count
+        case .watcher where wire.watcherFraming == .eventStream:
+            // No greeting on HTTP; the "handshake" is the first message, the full state.
+            greetingLines = 0
+            handshakeLines = 1
         case .watcher: handshakeLines = wire.watchSetup.count * wire.watchSetupReplyLines
         case .idle: handshakeLines = wire.probe == nil ? 0 : 1
         }
         connections.reserveCapacity(first + count)
         for token in first..<(first + count) {
-            connections.append(Connection(token: token, role: role, greetingLines: wire.greetingLines,
+            connections.append(Connection(token: token, role: role, greetingLines: greetingLines,
                                           handshakeLines: handshakeLines, pipeline: pipeline))
             connectQueue.append(token)
         }
@@ -118,9 +129,9 @@ final class LoadEngine {
             let connection = connections[connectQueue[connectQueueHead]]
             connectQueueHead += 1
             do {
-                connection.fd = try Socket.startConnect(to: address)
+                connection.fd = try Socket.startConnect(to: connection.role == .watcher ? watcherAddress : address)
             } catch {
-                failure = .fatal("cannot connect to \(endpoint): \(error.message)")
+                failure = .fatal("cannot connect to \(endpoint(of: connection)): \(error.message)")
                 return
             }
             connection.phase = .connecting
@@ -137,7 +148,7 @@ final class LoadEngine {
     private func finishConnect(_ connection: Connection) {
         let code = Socket.pendingError(connection.fd)
         guard code == 0 else {
-            failure = .fatal("cannot connect to \(endpoint): \(errnoDescription(code))")
+            failure = .fatal("cannot connect to \(endpoint(of: connection)): \(errnoDescription(code))")
             return
         }
         connection.phase = .handshaking
@@ -152,6 +163,10 @@ final class LoadEngine {
         if connection.phase == .handshaking && connection.greetingLinesLeft == 0 && connection.handshakeLinesLeft == 0 {
             becomeReady(connection)
         }
+    }
+
+    func endpoint(of connection: Connection) -> Endpoint {
+        connection.role == .watcher ? watcherEndpoint : endpoint
     }
 
     func becomeReady(_ connection: Connection) {
@@ -173,7 +188,7 @@ final class LoadEngine {
         connection.phase = .closed
         if phase == .handshaking || phase == .connecting {
             connectsInProgress -= 1
-            failure = .fatal("the server at \(endpoint) closed a new connection before it was ready (\(reason))")
+            failure = .fatal("the server at \(endpoint(of: connection)) closed a new connection before it was ready (\(reason))")
             return
         }
         lostConnections += 1
@@ -248,25 +263,13 @@ final class LoadEngine {
 
     @inline(__always)
     private func splitLines(_ connection: Connection, count: Int, now: Nanos) {
-        var start = 0
-        while start < count {
-            guard let newline = memchr(scratch + start, Int32(ASCII.newline), count - start) else {
-                connection.partialLine.append(scratch + start, count: count - start)
-                if connection.partialLine.count > Self.maxLineLength {
-                    failure = .fatal("the server at \(endpoint) sent a line longer than \(Self.maxLineLength) bytes")
-                }
-                return
-            }
-            let end = scratch.distance(to: newline)
-            if connection.partialLine.isEmpty {
-                handleLine(connection, scratch + start, length: end - start, now: now)
-            } else {
-                connection.partialLine.append(scratch + start, count: end - start)
-                handleLine(connection, connection.partialLine.readPointer, length: connection.partialLine.count, now: now)
-                connection.partialLine.removeAll()
-            }
-            if connection.phase == .closed { return }
-            start = end + 1
+        let split = LineSplitter.split(scratch, count: count, carrying: &connection.partialLine,
+                                       maxLineLength: Self.maxLineLength) { line, length in
+            handleLine(connection, line, length: length, now: now)
+            return connection.phase != .closed
+        }
+        if split == .overlong {
+            failure = .fatal("the server at \(endpoint(of: connection)) sent a line longer than \(Self.maxLineLength) bytes")
         }
     }
 

@@ -1,7 +1,16 @@
-/// Everything the engine needs to run one load workload. `orders`, `fanout` and `raw` all
-/// become a `LoadPlan`, so juice-server and other servers are measured by the same code.
+/// How watchers read their events.
+enum WatcherFraming {
+    /// Event lines on the line protocol (`--event-match` prefixes).
+    case lines
+    /// `GET /events` on the HTTP port: a Server-Sent Events stream whose first message is the
+    /// full state (where the stream starts) and every later message one change.
+    case eventStream
+}
+
+/// Everything the engine needs to run one load workload. `orders`, `fanout`, `events` and
+/// `raw` all become a `LoadPlan`, so juice-server and other servers are measured by the same code.
 struct LoadPlan {
-    /// What to call the run in reports ("orders", "fanout", "raw").
+    /// What to call the run in reports ("orders", "fanout", "events", "raw").
     var mode: String
     var common: CommonOptions
     var connections: Int
@@ -15,6 +24,12 @@ struct LoadPlan {
     var watchSetupLines = 1
     var eventMatch: [String] = []
     var checkSequence = false
+    var watcherFraming = WatcherFraming.lines
+    /// Where watchers connect (the HTTP port for event streams); nil: where requests go.
+    var watcherEndpoint: Endpoint?
+
+    /// What the report calls the watchers.
+    var watcherNoun: String { watcherFraming == .eventStream ? "streams" : "watchers" }
 
     /// One cashier, one order at a time: each event can be attributed to its order exactly.
     var isPacedFanout: Bool { watchers > 0 && connections == 1 && pipeline == 1 }
@@ -24,6 +39,9 @@ struct LoadPlan {
 struct IdlePlan {
     var common: CommonOptions
     var connections: Int
+    /// Event streams (GET /events on this endpoint, each proven by its first message)
+    /// instead of line connections; nil: line connections.
+    var streamEndpoint: Endpoint?
     var pid: Int32
     var greetingLines: Int
     var probe: String?
@@ -46,6 +64,21 @@ extension LoadPlan {
                  eventMatch: ["EVENT STOCK"], checkSequence: true)
     }
 
+    /// `fanout` with browsers instead of displays: the same paced cashier, latency and seq
+    /// check, the watchers being event streams on the HTTP port.
+    static func events(_ options: EventsOptions) -> LoadPlan {
+        var fanout = FanoutOptions()
+        fanout.common = options.common
+        fanout.watchers = options.streams
+        fanout.juice = options.juice
+        var plan = LoadPlan.fanout(fanout)
+        plan.mode = "events"
+        plan.eventMatch = []
+        plan.watcherFraming = .eventStream
+        plan.watcherEndpoint = Endpoint(host: options.common.endpoint.host, port: options.httpPort)
+        return plan
+    }
+
     static func raw(_ options: RawOptions) -> LoadPlan {
         LoadPlan(mode: "raw", common: options.common, connections: options.connections,
                  pipeline: options.pipeline, requests: options.requests, setup: options.setup,
@@ -58,7 +91,8 @@ extension LoadPlan {
 
 extension IdlePlan {
     init(_ options: IdleOptions) {
-        self.init(common: options.common, connections: options.connections, pid: options.pid,
-                  greetingLines: options.greetingLines, probe: options.probe, replySkip: options.replySkip)
+        self.init(common: options.common, connections: options.connections,
+                  streamEndpoint: options.eventStreams ? Endpoint(host: options.common.endpoint.host, port: options.httpPort) : nil,
+                  pid: options.pid, greetingLines: options.greetingLines, probe: options.probe, replySkip: options.replySkip)
     }
 }

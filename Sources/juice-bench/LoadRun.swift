@@ -50,6 +50,15 @@ extension WireSettings {
                   replySkip: plan.replySkip.map { ByteString($0) },
                   eventMatch: plan.eventMatch.map { ByteString($0) },
                   greetingLines: plan.greetingLines)
+        if plan.watcherFraming == .eventStream { self.useEventStreams() }
+    }
+
+    /// Watchers send the GET /events request, get no greeting, and are ready once the first
+    /// message (the full state) arrived.
+    mutating func useEventStreams() {
+        watcherFraming = .eventStream
+        watchSetup = [ByteString(eventStreamRequest)]
+        watchSetupReplyLines = 0
     }
 }
 
@@ -59,17 +68,18 @@ extension LoadEngine {
     static func run(_ plan: LoadPlan) throws(BenchError) -> LoadResult {
         let common = plan.common
         let progress = ProgressLine(enabled: common.progress)
-        let engine = try LoadEngine(endpoint: common.endpoint, wire: WireSettings(plan), pipeline: plan.pipeline,
+        let engine = try LoadEngine(endpoint: common.endpoint, watcherEndpoint: plan.watcherEndpoint,
+                                    wire: WireSettings(plan), pipeline: plan.pipeline,
                                     connectBurst: common.connectBurst, watchers: plan.watchers,
                                     pacedFanout: plan.isPacedFanout, checkSequence: plan.checkSequence,
                                     progress: progress)
         let connectTimeout = nanos(seconds: common.connectTimeout)
 
         if plan.watchers > 0 {
-            progress.stage = .connecting(what: "watchers", target: plan.watchers)
+            progress.stage = .connecting(what: plan.watcherNoun, target: plan.watchers)
             engine.open(.watcher, count: plan.watchers)
             let ready = try engine.pump(until: monotonicNow() + connectTimeout) { engine.readyWatchers == plan.watchers }
-            try engine.requireReady(ready, what: "watchers", count: engine.readyWatchers, of: plan.watchers, within: common.connectTimeout)
+            try engine.requireReady(ready, what: plan.watcherNoun, count: engine.readyWatchers, of: plan.watchers, within: common.connectTimeout)
             // Let the server finish any work triggered by the new connections before load.
             _ = try engine.pump(until: monotonicNow() + nanos(seconds: 0.2)) { false }
         }

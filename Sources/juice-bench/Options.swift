@@ -27,6 +27,14 @@ struct FanoutOptions {
     var juice = "mango-kiwi"
 }
 
+/// `fanout` with browsers: the cashier on `--port`, the streams on the HTTP port.
+struct EventsOptions {
+    var common = CommonOptions()
+    var httpPort = 7879
+    var streams = 1000
+    var juice = "mango-kiwi"
+}
+
 struct IdleOptions {
     var common: CommonOptions = {
         var common = CommonOptions()
@@ -34,6 +42,9 @@ struct IdleOptions {
         return common
     }()
     var connections = 1000
+    /// Hold `connections` event streams (GET /events on `httpPort`) instead of line connections.
+    var eventStreams = false
+    var httpPort = 7879
     var pid: Int32 = 0
     var greetingLines = 1
     var probe: String?
@@ -60,6 +71,7 @@ enum Command {
     case selfTest
     case orders(OrdersOptions)
     case fanout(FanoutOptions)
+    case events(EventsOptions)
     case idle(IdleOptions)
     case raw(RawOptions)
 }
@@ -135,7 +147,7 @@ struct ArgumentReader {
     }
 }
 
-let subcommandNames = ["orders", "fanout", "idle", "raw"]
+let subcommandNames = ["orders", "fanout", "events", "idle", "raw"]
 
 func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
     guard let first = arguments.first else {
@@ -150,13 +162,14 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         return .help(subcommand: topic)
     case "self-test":
         return .selfTest
-    case "orders", "fanout", "idle", "raw":
+    case "orders", "fanout", "events", "idle", "raw":
         let rest = arguments.dropFirst()
         if rest.contains("--help") || rest.contains("-h") { return .help(subcommand: first) }
         var reader = ArgumentReader(subcommand: first, arguments: rest)
         switch first {
         case "orders": return .orders(try parseOrders(&reader))
         case "fanout": return .fanout(try parseFanout(&reader))
+        case "events": return .events(try parseEvents(&reader))
         case "idle": return .idle(try parseIdle(&reader))
         default: return .raw(try parseRaw(&reader))
         }
@@ -192,23 +205,57 @@ private func parseFanout(_ reader: inout ArgumentReader) throws(BenchError) -> F
     return options
 }
 
-private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> IdleOptions {
-    var options = IdleOptions()
-    var sawPid = false
+private func parseEvents(_ reader: inout ArgumentReader) throws(BenchError) -> EventsOptions {
+    var options = EventsOptions()
     while let flag = try reader.nextFlag() {
         if try reader.parseCommon(flag, into: &options.common) { continue }
         switch flag {
-        case "--conns": options.connections = try reader.int(for: flag, min: 1)
+        case "--http-port": options.httpPort = try reader.int(for: flag, min: 1, max: 65535)
+        case "--streams": options.streams = try reader.int(for: flag, min: 1)
+        case "--juice": options.juice = try reader.string(for: flag)
+        default: throw reader.usage("unknown option \(flag)")
+        }
+    }
+    return options
+}
+
+private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> IdleOptions {
+    var options = IdleOptions()
+    var sawPid = false, sawConns = false, sawHTTPPort = false, sawLineOption = false
+    while let flag = try reader.nextFlag() {
+        if try reader.parseCommon(flag, into: &options.common) { continue }
+        switch flag {
+        case "--conns":
+            options.connections = try reader.int(for: flag, min: 1)
+            sawConns = true
+        case "--streams":
+            options.connections = try reader.int(for: flag, min: 1)
+            options.eventStreams = true
+        case "--http-port":
+            options.httpPort = try reader.int(for: flag, min: 1, max: 65535)
+            sawHTTPPort = true
         case "--pid":
             options.pid = Int32(try reader.int(for: flag, min: 1, max: Int(Int32.max)))
             sawPid = true
-        case "--greeting-lines": options.greetingLines = try reader.int(for: flag, max: 1000)
-        case "--probe": options.probe = try reader.string(for: flag)
-        case "--reply-skip": options.replySkip.append(try reader.string(for: flag))
+        case "--greeting-lines":
+            options.greetingLines = try reader.int(for: flag, max: 1000)
+            sawLineOption = true
+        case "--probe":
+            options.probe = try reader.string(for: flag)
+            sawLineOption = true
+        case "--reply-skip":
+            options.replySkip.append(try reader.string(for: flag))
+            sawLineOption = true
         default: throw reader.usage("unknown option \(flag)")
         }
     }
     guard sawPid else { throw reader.usage("--pid PID (the server's process id) is required") }
+    if options.eventStreams {
+        if sawConns { throw reader.usage("give --conns N (line connections) or --streams N (event streams), not both") }
+        if sawLineOption { throw reader.usage("--greeting-lines, --probe and --reply-skip are for line connections, not --streams") }
+        return options
+    }
+    if sawHTTPPort { throw reader.usage("--http-port is for --streams N (idle event streams)") }
     if options.greetingLines == 0 && options.probe == nil {
         throw reader.usage("with --greeting-lines 0 give --probe LINE (e.g. PING), so that each connection proves the server accepted it")
     }

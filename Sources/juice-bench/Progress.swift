@@ -54,7 +54,7 @@ final class ProgressLine {
         case .draining:
             text = "draining: waiting for replies and events in flight"
         case .holding(let start):
-            text = "holding \(engine.readyIdle) idle connections: \(formatFixed(seconds(now - start), 1)) s"
+            text = "holding \(engine.readyIdle + engine.readyWatchers) idle connections: \(formatFixed(seconds(now - start), 1)) s"
         }
         if isTerminal {
             writeToStandardError("\r\(text)\u{1B}[K")

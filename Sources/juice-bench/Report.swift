@@ -25,7 +25,8 @@ extension String {
 func renderTable(_ result: LoadResult) -> String {
     let plan = result.plan
     var lines = ["juice-bench \(plan.mode) -> \(plan.common.endpoint)   \(plan.connections) conns x pipeline \(plan.pipeline)"
-                 + (plan.watchers > 0 ? ", \(plan.watchers) watchers" : "")
+                 + (plan.watchers > 0 ? ", \(plan.watchers) \(plan.watcherNoun)" : "")
+                 + (plan.watcherEndpoint.map { " on \($0)" } ?? "")
                  + "   warm-up \(formatFixed(plan.common.warmup, 1)) s, measured \(formatFixed(result.measuredSeconds, 2)) s"
                  + (result.interrupted ? "  (INTERRUPTED)" : "")]
     lines.append(row("request", plan.requests.joined(separator: " | ")))
@@ -37,7 +38,7 @@ func renderTable(_ result: LoadResult) -> String {
     lines.append(row("errors", errors))
     lines.append(row("latency (us)", latencyLine(result.latency, full: true) + "   mean \(micros(result.latency.mean))"))
     if plan.watchers > 0 {
-        lines.append(row("events", "\(result.events)   (received by all watchers in the window)"))
+        lines.append(row("events", "\(result.events)   (received by all \(plan.watcherNoun) in the window)"))
         lines.append(row("events/s", formatFixed(result.eventsPerSecond, 1)))
         if let fanout = result.fanoutLatency {
             lines.append(row("fan-out (us)", latencyLine(fanout, full: false)))
@@ -45,7 +46,7 @@ func renderTable(_ result: LoadResult) -> String {
         if let check = result.fanoutCheck {
             switch check {
             case .ok:
-                lines.append(row("fan-out check", "ok (\(plan.watchers) watchers x \(result.expectedEventsPerWatcher) events, "
+                lines.append(row("fan-out check", "ok (\(plan.watchers) \(plan.watcherNoun) x \(result.expectedEventsPerWatcher) events, "
                                  + (plan.checkSequence ? "seq in order, no gap or duplicate)" : "counts match)")))
             case .failed(let why):
                 lines.append(row("fan-out check", "FAILED: \(why)"))
@@ -94,6 +95,9 @@ func renderJSON(_ result: LoadResult) -> String {
         ("first_error", result.firstError.map { .string($0) } ?? .null),
         ("latency_us", latencyJSON(result.latency, full: true)),
     ]
+    if let watcherEndpoint = plan.watcherEndpoint {
+        members.append(("watcher_target", .string(watcherEndpoint.description)))
+    }
     if plan.watchers > 0 {
         members.append(("events", .int(result.events)))
         members.append(("events_per_s", .number(result.eventsPerSecond, decimals: 1)))
@@ -122,7 +126,7 @@ func renderTable(_ result: IdleResult) -> String {
     let plan = result.plan
     let kib = { (bytes: Double) in formatFixed(bytes / 1024, 2) + " KiB" }
     return [
-        "juice-bench idle -> \(plan.common.endpoint)   \(result.connections) idle connections held "
+        "juice-bench idle -> \(result.target)   \(result.connections) idle \(plan.streamEndpoint == nil ? "connections" : "event streams") held "
             + "\(formatFixed(result.heldSeconds, 1)) s   server pid \(plan.pid)" + (result.interrupted ? "  (INTERRUPTED)" : ""),
         row("RSS before", "\(result.rssBeforeKilobytes) kB"),
         row("RSS connected", "\(result.rssAfterConnectKilobytes) kB   (as soon as all were accepted)"),
@@ -135,8 +139,9 @@ func renderTable(_ result: IdleResult) -> String {
 func renderJSON(_ result: IdleResult) -> String {
     JSON.object([
         ("mode", .string("idle")),
-        ("target", .string(result.plan.common.endpoint.description)),
+        ("target", .string(result.target.description)),
         ("conns", .int(result.connections)),
+        ("streams", .bool(result.plan.streamEndpoint != nil)),
         ("pid", .int(Int(result.plan.pid))),
         ("duration", .number(result.heldSeconds, decimals: 3)),
         ("rss_before_kb", .int(result.rssBeforeKilobytes)),

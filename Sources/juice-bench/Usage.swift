@@ -24,7 +24,8 @@ macOS).
 Subcommands:
   orders   cashiers placing orders (ORDER <juice>), pipelined; orders/s and latency
   fanout   one cashier ordering one at a time while M displays receive EVENT STOCK lines
-  idle     hold N idle connections and report the server's RSS per connection
+  events   the same with N browser event streams (GET /events, Server-Sent Events)
+  idle     hold N idle connections (or event streams) and report the server's RSS per one
   raw      the same workloads against any line server (e.g. Redis)
 
 Run 'juice-bench <subcommand> --help' for its options.
@@ -60,16 +61,38 @@ STOCK) and checks that every display got every seq, in order, with no gap or dup
 
 """ + commonFlags
 
+let eventsUsage = """
+usage: juice-bench events [--streams N] [--http-port N] [--juice NAME] [common options]
+
+'fanout' with browsers instead of displays. Stocks up like 'orders' (on --port), opens N
+event streams on the HTTP port (GET /events, Accept: text/event-stream) and waits for each
+one's first message (the full state, whose id is where the stream starts), then one cashier
+orders one juice at a time on --port. Reports events delivered/s over all streams, fan-out
+latency (order sent -> stream got its message) and checks that every stream got every seq
+(the id: line), in order, once, starting right after its full state.
+
+    --streams N           event streams (default 1000)
+    --http-port N         the server's HTTP port (default 7879); the cashier uses --port
+    --juice NAME          juice to order (default mango-kiwi)
+
+
+""" + commonFlags
+
 let idleUsage = """
 usage: juice-bench idle --pid PID [--conns N] [--greeting-lines N] [--probe LINE] [common options]
+       juice-bench idle --pid PID --streams N [--http-port N] [common options]
 
 Reads the server's VmRSS (/proc/PID/status; ps on macOS), opens N connections that stay
 idle, waits until each is proven accepted (its greeting arrived, or its --probe got a reply),
 holds them for --duration seconds and reads VmRSS again. Reports (after - before)/N, the memory each
 connection costs the server (the headline), and after/N, the whole RSS divided by N.
+With --streams the N connections are event streams (GET /events on the HTTP port), each
+proven by its first message (the full state).
 
     --pid PID             the server's process id (required)
     --conns N             idle connections (default 1000)
+    --streams N           idle event streams instead (juice-server's HTTP side)
+    --http-port N         the HTTP port, with --streams (default 7879)
     --greeting-lines N    lines the server sends on connect (default 1; Redis: 0)
     --probe LINE          send LINE once per connection and wait for one reply line (e.g. PING
                           for Redis); required with --greeting-lines 0
@@ -114,6 +137,7 @@ func usageText(for subcommand: String?) -> String {
     switch subcommand {
     case "orders": return ordersUsage
     case "fanout": return fanoutUsage
+    case "events": return eventsUsage
     case "idle": return idleUsage
     case "raw": return rawUsage
     default: return generalUsage

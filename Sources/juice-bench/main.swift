@@ -47,6 +47,9 @@ func runJuiceBench(_ arguments: [String]) -> Int32 {
         case .fanout(let options):
             try StockSetup.stockUp(options.common.endpoint, juice: options.juice)
             return report(try LoadEngine.run(.fanout(options)), json: options.common.json)
+        case .events(let options):
+            try StockSetup.stockUp(options.common.endpoint, juice: options.juice)
+            return report(try LoadEngine.run(.events(options)), json: options.common.json)
         case .raw(let options):
             return report(try LoadEngine.run(.raw(options)), json: options.common.json)
         case .idle(let options):

@@ -62,6 +62,48 @@ import Testing
         #expect(o["fanout_us"] is [String: Any])
     }
 
+    /// `events`: three browser streams on the HTTP port, one cashier on the line port. The
+    /// bench's check (every stream got every seq once, in order, after its full state) must
+    /// pass, and each stream got one message per order the server served.
+    @Test func eventsAgainstARealServer() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let (status, o, output) = try runJSON(["events", "--port", "\(server.port)", "--http-port", "\(server.httpPort)",
+                                               "--streams", "3", "--duration", "2", "--warmup", "0",
+                                               "--drain", "\(testDeadline)"])
+        #expect(status == 0, "\(output)")
+        #expect(o["mode"] as? String == "events" && o["watchers"] as? Int == 3 && o["conns"] as? Int == 1)
+        #expect(o["watcher_target"] as? String == "127.0.0.1:\(server.httpPort)")
+        #expect(o["fanout_check"] as? String == "ok", "\(output)")
+        let perStream = o["events_expected_per_watcher"] as? Int ?? -1
+        let served = values(try server.client().command("STATS"))["orders_served"] ?? -2
+        #expect(perStream > 0 && perStream == served, "\(perStream) events expected per stream, \(served) orders served")
+        #expect((o["events"] as? Int ?? -1) <= 3 * perStream)
+        #expect(o["fanout_us"] is [String: Any] && o["lost_connections"] as? Int == 0)
+    }
+
+    /// `events` pointed at the line port instead of the HTTP port: the greeting is no HTTP
+    /// answer, and the run says so instead of measuring nothing.
+    @Test func eventsRefusesAServerThatDoesNotAnswerWithAStream() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let (status, output) = try Executables.run(Self.bench, ["events", "--port", "\(server.port)", "--http-port",
+                                                               "\(server.port)", "--streams", "2", "--duration", "1",
+                                                               "--no-progress"])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("refused an event stream: EVENT HELLO"), "\(output)")
+    }
+
+    /// `idle --streams`: every stream is proven open by its first message and held; the
+    /// server's RSS is read before and after.
+    @Test func idleStreamsAgainstARealServer() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let (status, o, output) = try runJSON(["idle", "--pid", "\(server.pid)", "--streams", "20",
+                                               "--http-port", "\(server.httpPort)", "--duration", "0.2"])
+        #expect(status == 0, "\(output)")
+        #expect(o["mode"] as? String == "idle" && o["streams"] as? Bool == true && o["conns"] as? Int == 20)
+        #expect(o["target"] as? String == "127.0.0.1:\(server.httpPort)" && o["lost_connections"] as? Int == 0)
+        #expect((o["rss_before_kb"] as? Int ?? 0) > 0 && (o["rss_after_kb"] as? Int ?? 0) > 0)
+    }
+
     /// The human table for the same kind of run: the header and the rows a reader looks for.
     @Test func theTableNamesTheTargetAndTheFigures() throws {
         let server = try ExecutableServer(["--in-memory"])

@@ -28,6 +28,25 @@ import Testing
         #expect(plan.isPacedFanout)
     }
 
+    @Test func eventsIsFanoutWithEventStreamsOnTheHTTPPort() {
+        var options = EventsOptions()
+        options.streams = 12
+        options.httpPort = 8080
+        options.common.endpoint.port = 9000
+        let plan = LoadPlan.events(options)
+        #expect(plan.mode == "events" && plan.watcherNoun == "streams")
+        #expect(plan.connections == 1 && plan.pipeline == 1 && plan.watchers == 12 && plan.isPacedFanout)
+        #expect(plan.requests == ["ORDER mango-kiwi"] && plan.setup == ["EVENTS OFF"] && plan.checkSequence)
+        #expect(plan.watcherFraming == .eventStream && plan.eventMatch.isEmpty)
+        #expect(plan.common.endpoint.description == "127.0.0.1:9000" && plan.watcherEndpoint?.description == "127.0.0.1:8080")
+        // Watchers send the browser's request and wait for one message instead of a greeting.
+        let wire = WireSettings(plan)
+        #expect(wire.watcherFraming == .eventStream && wire.watchSetupReplyLines == 0)
+        #expect(wire.watchSetup.map { String(decoding: UnsafeRawBufferPointer(start: $0.base, count: $0.count), as: UTF8.self) }
+                == ["GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"])
+        #expect(LoadPlan.fanout(FanoutOptions()).watcherFraming == .lines && LoadPlan.fanout(FanoutOptions()).watcherEndpoint == nil)
+    }
+
     @Test func rawCarriesEveryOption() throws {
         let command = try parseCommand(["raw", "--request", "PING", "--request", "INCR x", "--setup", "SELECT 1",
                                         "--reply-skip", "+", "--greeting-lines", "2", "--conns", "3", "--pipeline", "8",

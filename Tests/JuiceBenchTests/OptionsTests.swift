@@ -38,6 +38,29 @@ import Testing
         #expect(o.common.warmup == 1 && o.common.duration == 5 && o.common.drain == 3 && !o.common.json && o.common.progress)
         guard case .fanout(let f) = try parseCommand(["fanout"]) else { Issue.record("not fanout"); return }
         #expect(f.watchers == 1000 && f.juice == "mango-kiwi")
+        guard case .events(let e) = try parseCommand(["events"]) else { Issue.record("not events"); return }
+        #expect(e.streams == 1000 && e.httpPort == 7879 && e.juice == "mango-kiwi" && e.common.endpoint.port == 7878)
+    }
+
+    @Test func eventsTakesStreamsTheHTTPPortAndTheCommonOptions() throws {
+        guard case .events(let e) = try parseCommand(["events", "--streams", "30", "--http-port=8080", "--port", "9000",
+                                                      "--juice", "kiwi", "--duration", "2", "--json"]) else {
+            Issue.record("not events")
+            return
+        }
+        #expect(e.streams == 30 && e.httpPort == 8080 && e.juice == "kiwi")
+        #expect(e.common.endpoint.port == 9000 && e.common.duration == 2 && e.common.json)
+    }
+
+    @Test func idleStreamsGoToTheHTTPPort() throws {
+        guard case .idle(let o) = try parseCommand(["idle", "--pid", "7", "--streams", "50", "--http-port", "8081"]) else {
+            Issue.record("not idle")
+            return
+        }
+        #expect(o.eventStreams && o.connections == 50 && o.httpPort == 8081)
+        #expect(IdlePlan(o).streamEndpoint?.description == "127.0.0.1:8081")
+        guard case .idle(let lines) = try parseCommand(["idle", "--pid", "7"]) else { Issue.record("not idle"); return }
+        #expect(!lines.eventStreams && IdlePlan(lines).streamEndpoint == nil)
     }
 
     @Test func helpForTheToolAndForEachSubcommand() throws {
@@ -70,6 +93,16 @@ import Testing
         (["orders", "--drain", "inf"], "--drain needs a number of seconds, not 'inf'", "orders"),
         (["orders", "--json=yes"], "unexpected value 'yes'", "orders"),
         (["fanout", "--conns", "3"], "unknown option --conns", "fanout"),
+        (["events", "--watchers", "3"], "unknown option --watchers", "events"),
+        (["events", "--streams", "0"], "--streams needs a whole number between 1 and \(Int.max), not '0'", "events"),
+        (["events", "--http-port", "0"], "--http-port needs a whole number between 1 and 65535, not '0'", "events"),
+        (["events", "--http-port"], "--http-port needs a value", "events"),
+        (["idle", "--pid", "9", "--streams", "5", "--conns", "5"],
+         "give --conns N (line connections) or --streams N (event streams), not both", "idle"),
+        (["idle", "--pid", "9", "--streams", "5", "--probe", "PING"],
+         "--greeting-lines, --probe and --reply-skip are for line connections, not --streams", "idle"),
+        (["idle", "--pid", "9", "--http-port", "8080"], "--http-port is for --streams N (idle event streams)", "idle"),
+        (["idle", "--streams", "5"], "--pid PID (the server's process id) is required", "idle"),
         (["idle", "--conns", "5"], "--pid PID (the server's process id) is required", "idle"),
         (["idle", "--pid", "0"], "--pid needs a whole number between 1 and \(Int32.max), not '0'", "idle"),
         (["idle", "--pid", "9", "--greeting-lines", "0"],

@@ -99,6 +99,39 @@ import Testing
         #expect(o["fanout_problem"] as? String == "1 of 4 watchers missed events (fewest: 9 of 10)")
     }
 
+    @Test func anEventsReportNamesTheStreamsAndWhereTheyWent() throws {
+        var options = EventsOptions()
+        options.streams = 4
+        options.httpPort = 7999
+        var result = Self.ordersResult()
+        result.plan = LoadPlan.events(options)
+        result.events = 40
+        result.expectedEventsPerWatcher = 10
+        result.fanoutLatency = Self.latency([200_192])
+        result.fanoutCheck = .ok
+        let table = renderTable(result)
+        #expect(table.hasPrefix("juice-bench events -> 127.0.0.1:7878   1 conns x pipeline 1, 4 streams on 127.0.0.1:7999   warm-up"))
+        #expect(table.contains("events          40   (received by all streams in the window)"))
+        #expect(table.contains("fan-out check   ok (4 streams x 10 events, seq in order, no gap or duplicate)"))
+        let o = try Self.object(renderJSON(result))
+        #expect(o["mode"] as? String == "events" && o["watchers"] as? Int == 4 && o["watcher_target"] as? String == "127.0.0.1:7999")
+        #expect(o["events_per_s"] as? Double == 20 && o["fanout_check"] as? String == "ok")
+        #expect(try Self.object(renderJSON(Self.ordersResult()))["watcher_target"] == nil)
+    }
+
+    @Test func anIdleStreamsReportSaysStreamsAndTheHTTPTarget() throws {
+        var options = IdleOptions()
+        options.pid = 4242
+        options.eventStreams = true
+        options.httpPort = 7999
+        let result = IdleResult(plan: IdlePlan(options), connections: 1000, rssBeforeKilobytes: 10_000,
+                                rssAfterConnectKilobytes: 11_000, rssAfterKilobytes: 11_000, heldSeconds: 2,
+                                lostConnections: 0, interrupted: false)
+        #expect(renderTable(result).hasPrefix("juice-bench idle -> 127.0.0.1:7999   1000 idle event streams held 2.0 s"))
+        let o = try Self.object(renderJSON(result))
+        #expect(o["streams"] as? Bool == true && o["target"] as? String == "127.0.0.1:7999" && o["rss_per_conn_bytes"] as? Double == 1024)
+    }
+
     @Test func theIdleReportDividesTheGrowthByTheConnections() throws {
         var options = IdleOptions()
         options.pid = 4242
