@@ -18,6 +18,8 @@
 #   --quick       smoke run: 1 s windows, 100 displays and streams, 1,000 idle connections
 #   --no-fanout   skip S3;  --no-events: skip S5, S5b, S6;  --no-idle: skip S4 and S6
 #   --no-dur, --no-redis, --no-limit: skip those columns (juice-dur; redis-mem and redis-dur; limit)
+# Old and new side by side: BASELINE_SERVER=/path/to/an/older/juice-server adds its columns
+#   (base-mem, base-dur; S1-S4 only if it has no HTTP side) and new/old ratios.
 # Environment: DURATION (5) WARMUP (1) CONNS (50) WATCHERS (1000) STREAMS (1000)
 #              MANY_STREAMS (10000) IDLE_CONNS (10000, also the idle streams)
 #              SCRATCH (build dir, default <repo>/.build-release)  RESULTS_DIR (keep the JSON)
@@ -215,7 +217,7 @@ juice_scenarios() {
     if [ "$run_idle" = 1 ]; then
         run_bench "$name" S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --duration 2
     fi
-    if [ "$run_events" = 1 ]; then
+    if [ "$run_events" = 1 ] && [ -n "$http_port" ]; then
         run_bench "$name" S5 events --port "$port" --http-port "$http_port" --streams "$STREAMS" "${timing[@]}"
         run_bench "$name" S5b events --port "$port" --http-port "$http_port" --streams "$MANY_STREAMS" "${timing[@]}"
     fi
@@ -225,6 +227,7 @@ juice_scenarios() {
 # reused by the streams and hide their cost.
 juice_idle_streams() {
     local http_port=$2 pid=$3 name=$4
+    [ -n "$http_port" ] || return 0
     run_bench "$name" S6 idle --pid "$pid" --http-port "$http_port" --streams "$IDLE_CONNS" --duration 2
 }
 
@@ -233,10 +236,16 @@ juice_idle_streams() {
 start_juice() {
     local name=$1 scenarios=$2 out="$workdir/$3"
     shift 3
-    "$server" --port 0 --http-port 0 --max-clients $((most_conns + WATCHERS + 100)) "$@" >"$out" 2>&1 &
+    local binary=$server http=(--http-port 0)
+    if [ "${name#base-}" != "$name" ]; then
+        binary=$BASELINE_SERVER
+        # An older build may have no HTTP side (and no --http-port flag).
+        "$binary" --help 2>/dev/null | grep -q -- --http-port || http=()
+    fi
+    "$binary" --port 0 "${http[@]+"${http[@]}"}" --max-clients $((most_conns + WATCHERS + 100)) "$@" >"$out" 2>&1 &
     local pid=$!
     started_pids+=("$pid")
-    if ! wait_for_line "$out" "listening on" || ! wait_for_line "$out" "board on http"; then
+    if ! wait_for_line "$out" "listening on" || { [ ${#http[@]} -gt 0 ] && ! wait_for_line "$out" "board on http"; }; then
         log "juice-server ($name) did not start: $(tail -n 3 "$out" | tr '\n' ' ')"
         return 1
     fi
@@ -317,6 +326,13 @@ if [ "$run_dur" = 1 ]; then
         start_juice juice-dur juice_idle_streams juice-dur-server-S6.log --data "$workdir/juice-data-S6" || true
     fi
 fi
+if [ -n "${BASELINE_SERVER:-}" ]; then
+    start_juice base-mem juice_scenarios base-mem-server.log --in-memory || true
+    if [ "$run_dur" = 1 ]; then
+        mkdir -p "$workdir/base-data"
+        start_juice base-dur juice_scenarios base-dur-server.log --data "$workdir/base-data" || true
+    fi
+fi
 if [ "$run_redis" = 1 ]; then
     mkdir -p "$workdir/redis-data"
     redis_scenarios redis-mem --save '' --appendonly no
@@ -330,6 +346,7 @@ fi
 # Table
 
 targets=(juice-mem juice-dur redis-mem redis-dur limit)
+if [ -n "${BASELINE_SERVER:-}" ]; then targets+=(base-mem base-dur); fi
 
 # figure TARGET SCENARIO METRIC: one number (or word) for a table cell; "-" if not run.
 figure() {
@@ -365,6 +382,9 @@ print_row() {
     printf '%12s' "${cells[@]}"
     if [ "$metric" = check ]; then
         echo
+    elif [ -n "${BASELINE_SERVER:-}" ]; then
+        printf '%12s%12s%12s%12s\n' "$(ratio "${cells[0]}" "${cells[2]}")" "$(ratio "${cells[1]}" "${cells[3]}")" \
+            "$(ratio "${cells[0]}" "${cells[5]}")" "$(ratio "${cells[1]}" "${cells[6]}")"
     else
         printf '%12s%12s\n' "$(ratio "${cells[0]}" "${cells[2]}")" "$(ratio "${cells[1]}" "${cells[3]}")"
     fi
@@ -373,7 +393,10 @@ print_row() {
 echo
 echo "juice-bench side by side: ${DURATION} s measured after ${WARMUP} s warm-up; $(nproc 2>/dev/null || echo '?') cores shared by server and load generator"
 printf '%-40s' "scenario"
-printf '%12s' juice-mem juice-dur redis-mem redis-dur limit "jmem/rmem" "jdur/rdur"
+printf '%12s' juice-mem juice-dur redis-mem redis-dur limit
+if [ -n "${BASELINE_SERVER:-}" ]; then printf '%12s' base-mem base-dur; fi
+printf '%12s' "jmem/rmem" "jdur/rdur"
+if [ -n "${BASELINE_SERVER:-}" ]; then printf '%12s' "mem/base" "dur/base"; fi
 echo
 print_row "S1 orders/s ($CONNS conns, pipeline 1)" S1 rate
 print_row "S1 p99 latency us" S1 p99
