@@ -40,3 +40,29 @@ extension Platform {
         return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 }
+
+extension Platform {
+    /// pwrite(2) of every byte at `offset` of a regular file (the journal), without moving the
+    /// file position: rides out partial writes and EINTR. False with `errno` set on failure
+    /// (ENOSPC, EIO, ...).
+    @discardableResult
+    public static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard var next = bytes.baseAddress else { return true }
+        var left = bytes.count
+        var at = offset
+        while left > 0 {
+            let n = pwrite(fd, next, left, off_t(at))
+            if n > 0 {
+                next += n
+                left -= n
+                at += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                if n == 0 { errno = EIO }  // no progress on a regular file: report it, do not spin
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -76,29 +76,13 @@ actor FruitStore {
 
     nonisolated let menu: Menu
     private(set) var ledger: StockLedger
-    private var history = EventHistory()
-    private let journal: Journal?
-    /// The position of the last record handed to the journal, and of the last one on disk.
-    private(set) var lastLSN: UInt64 = 0
-    private(set) var durableLSN: UInt64 = 0
-    /// Records encoded since the last write was handed to the journal thread.
-    private var pendingRecords: [UInt8] = []
-    /// Journal writes handed over and not yet synced. A new write starts while fewer than
-    /// `maxWritesInFlight` are under way; records arriving meanwhile wait and go together.
-    /// Measured with 50 cashiers (juice-bench orders): 1 in flight 30k orders/s, 2 in flight
-    /// 29k, 3 in flight 10-18k. Overlapping syncs make each group smaller, and the disk then
-    /// spends its time on more, smaller syncs; one at a time gives the biggest groups.
-    private var writesInFlight = 0
-    private let maxWritesInFlight = 1
-    /// The position of the last record handed to the journal.
-    private var handedLSN: UInt64 = 0
-    /// Bytes handed to the journal since it was last reset, and the size that triggers compaction.
-    private var journalBytes: Int
-    private let journalMaxBytes: Int
-    private var compacting = false
-    /// Journal writes (each one fdatasync) and the records they carried, for STATS.
-    private var journalSyncs: UInt64 = 0
-    private var journalRecords: UInt64 = 0
+    private var history: EventHistory
+    /// The journal's group commit (nil in memory): records go there, and it says how far they are
+    /// on disk.
+    private let journal: GroupCommit?
+    /// The position of the last record appended to the journal, and of the last one on disk.
+    var lastLSN: UInt64 { journal?.lastLSN ?? 0 }
+    var durableLSN: UInt64 { journal?.durableLSN ?? 0 }
     /// Told (on the loop) when the journal is durable up to a new position.
     private var onDurable: (@Sendable (UInt64) -> Void)?
     /// Orders served and refused per wall-clock minute, since start (for `/sales`), and the
@@ -106,19 +90,16 @@ actor FruitStore {
     private var minutes = MinuteCounts()
     private var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
 
-    init(executor: LoopExecutor, ledger: StockLedger, journal: Journal?, recovered: RecoveredState? = nil,
-         journalBytes: Int = 0, journalMaxBytes: Int = 64 << 20) {
+    /// A store over `ledger`; with a `journal` (see `Storage.open`), `history` holds the changes
+    /// recovered from it.
+    init(executor: LoopExecutor, ledger: StockLedger, journal: GroupCommit?, history: EventHistory = EventHistory()) {
         self.executor = executor
-        self.journalBytes = journalBytes
-        self.journalMaxBytes = journalMaxBytes
         self.menu = ledger.menu
         self.ledger = ledger
         self.journal = journal
-        if let recovered {
-            self.history = recovered.history
-            self.lastLSN = recovered.lsn
-            self.durableLSN = recovered.lsn
-            self.handedLSN = recovered.lsn
+        self.history = history
+        journal?.whenDurable = { [weak self] lsn in
+            self?.assumeIsolated { $0.journalDurable(upTo: lsn) }
         }
     }
 
@@ -159,7 +140,7 @@ actor FruitStore {
             }
         }
         result.gate = lastLSN
-        startJournalWrite()
+        journal?.flush()
         return result
     }
 
@@ -171,11 +152,7 @@ actor FruitStore {
         case .refused(let error, let had):
             minutes.record(served: false, at: wallClock())
             error.append(to: &result.out)
-            if journal != nil {
-                let recipe = menu.juices[request.juice].recipe
-                record(.refusal(lsn: lastLSN + 1, juice: menu.juices[request.juice].name, count: request.count, key: request.key,
-                                had: zip(recipe, had).map { .init(menu.fruits[$0.0.fruit].name, $0.1) }))
-            }
+            journal?.append { JournalRecord(refusing: request, had: had, lsn: $0, menu: menu) }
         case .duplicate(let reply):
             result.out.append(contentsOf: reply)
             result.out.append(contentsOf: Wire.dupSuffix)
@@ -187,23 +164,10 @@ actor FruitStore {
     /// A change was applied in memory: reply, journal it, remember and broadcast its event.
     private func applied(_ change: Change, into result: inout StoreReplies) {
         Wire.appendReply(for: change, menu: menu, to: &result.out)
-        if journal != nil { record(journalRecord(for: change, lsn: lastLSN + 1)) }
+        journal?.append { JournalRecord(change, lsn: $0, menu: menu) }
         let event = StockEvent(change, lsn: lastLSN, menu: menu)
         history.append(event)
         result.events.append(event)
-    }
-
-    private func journalRecord(for change: Change, lsn: UInt64) -> JournalRecord {
-        let left = change.touched.map { JournalRecord.NamedValue(menu.fruits[$0.fruit].name, $0.value) }
-        switch change.kind {
-        case .order(let request):
-            return .order(lsn: lsn, seq: change.seq, juice: menu.juices[request.juice].name, count: request.count,
-                          key: request.key, left: left)
-        case .restock(let fruit, let amount):
-            return .restock(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: left[0].value)
-        case .set(let fruit, let amount):
-            return .set(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, value: amount)
-        }
     }
 
     private func since(_ after: UInt64, into result: inout StoreReplies) {
@@ -269,7 +233,7 @@ actor FruitStore {
         Wire.stats(StatsValues(clients: context.clients, uptimeSeconds: uptime, seq: ledger.seq, ordersServed: ledger.ordersServed,
                                ordersRefused: ledger.ordersRefused, sold: ledger.sold,
                                lost: ledger.lost, short: ledger.short, keys: ledger.keys.count,
-                               journal: journal != nil ? (journalSyncs, journalRecords) : nil), menu: menu, to: &out)
+                               journal: journal.map { ($0.counts.syncs, $0.counts.records) }), menu: menu, to: &out)
     }
 
     /// The figures of the manager's views (`/sales`, `/metrics`), read now. They include the
@@ -280,67 +244,13 @@ actor FruitStore {
         SalesValues(menu: menu, seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused,
                     stock: ledger.stock, sold: ledger.sold, lost: ledger.lost, short: ledger.short,
                     perMinute: minutes.window(at: wallClock()),
-                    journal: journal != nil ? JournalCounts(syncs: journalSyncs, records: journalRecords) : nil)
+                    journal: journal?.counts)
     }
 
-    // MARK: - Group commit
-
-    private func record(_ record: JournalRecord) {
-        lastLSN += 1
-        pendingRecords.append(contentsOf: record.framed())
-    }
-
-    /// Hands everything encoded so far to the journal, unless enough writes are already under
-    /// way: then it waits, and the next write carries every record that arrived meanwhile (group
-    /// commit).
-    private func startJournalWrite() {
-        guard let journal, writesInFlight < maxWritesInFlight, !pendingRecords.isEmpty else { return }
-        writesInFlight += 1
-        let bytes = pendingRecords
-        pendingRecords = []
-        journalBytes += bytes.count
-        let upTo = lastLSN
-        journalSyncs += 1
-        journalRecords += upTo - handedLSN
-        handedLSN = upTo
-        let executor = self.executor
-        journal.append(bytes, upTo: upTo) {
-            executor.queue.async {
-                self.assumeIsolated { $0.journalWritten(upTo: upTo) }
-            }
-        }
-    }
-
-    private func journalWritten(upTo lsn: UInt64) {
-        writesInFlight -= 1
-        startJournalWrite()
-        compactIfDue()
-        // Syncs may finish out of order; a later one covers the earlier writes.
-        guard lsn > durableLSN else { return }
-        durableLSN = lsn
+    /// A journal write is durable (on the loop): compact the journal if it has grown past its
+    /// limit (the snapshot is this ledger), then release what waited for it.
+    private func journalDurable(upTo lsn: UInt64) {
+        journal?.compactIfDue(ledger)
         onDurable?(lsn)
-    }
-
-    /// Past `--journal-max-bytes`, the state at the last record handed over becomes a snapshot
-    /// and the journal starts afresh (see `Journal.compact`). Encoding the snapshot is quick
-    /// (stock, counters, remembered keys); the disk work runs on the journal thread.
-    private func compactIfDue() {
-        guard let journal, !compacting, journalBytes >= journalMaxBytes else { return }
-        compacting = true
-        let snapshot = Storage.snapshotBytes(ledger, lsn: lastLSN)
-        let covered = journalBytes
-        let seq = ledger.seq
-        let executor = self.executor
-        journal.compact(snapshot: snapshot) {
-            executor.queue.async {
-                self.assumeIsolated { $0.compacted(coveredBytes: covered, seq: seq, snapshotBytes: snapshot.count) }
-            }
-        }
-    }
-
-    private func compacted(coveredBytes: Int, seq: UInt64, snapshotBytes: Int) {
-        compacting = false
-        journalBytes -= coveredBytes
-        Log.info("compacted the journal: snapshot at seq=\(seq) (\(snapshotBytes) bytes), \(coveredBytes) journal bytes dropped")
     }
 }

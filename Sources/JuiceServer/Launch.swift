@@ -11,10 +11,9 @@ extension Server {
                                                                                    overridingMenu: config.initialStockOverridesMenu), journal: nil)
             return Server(config: config, executor: executor, store: store, durableLSN: 0, lockFD: -1)
         }
-        let opened = try Storage.open(config, initialStock: initialStock)
-        let store = FruitStore(executor: executor, ledger: opened.ledger, journal: opened.journal, recovered: opened.recovered,
-                               journalBytes: opened.journalBytes, journalMaxBytes: config.journalMaxBytes)
-        Log.lifecycle("data directory \(config.dataDirectory!): recovered seq=\(opened.ledger.seq) (journal position \(opened.recovered.lsn))")
-        return Server(config: config, executor: executor, store: store, durableLSN: opened.recovered.lsn, lockFD: opened.lockFD)
+        let opened = try Storage.open(config, initialStock: initialStock, loop: executor.queue)
+        let store = FruitStore(executor: executor, ledger: opened.ledger, journal: opened.journal, history: opened.history)
+        Log.lifecycle("data directory \(config.dataDirectory!): recovered seq=\(opened.ledger.seq) (journal position \(opened.lsn))")
+        return Server(config: config, executor: executor, store: store, durableLSN: opened.lsn, lockFD: opened.lockFD)
     }
 }

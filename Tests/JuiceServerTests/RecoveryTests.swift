@@ -145,7 +145,7 @@ import Testing
     func lostSalesNotDoubled() throws {
         let upToSnapshot = Self.threeOrders + Self.refusals.flatMap { Self.framed($0) }
         let atSnapshot = try Self.recover(journal: upToSnapshot)
-        let snapshot = Storage.snapshotBytes(atSnapshot.ledger, lsn: atSnapshot.lsn)
+        let snapshot = Snapshot.encode(atSnapshot.ledger, lsn: atSnapshot.lsn)
         #expect(String(decoding: snapshot, as: UTF8.self).contains(" L mango-kiwi 1000\n"))
         #expect(String(decoding: snapshot, as: UTF8.self).contains(" T kiwi 1\n"))
         let after = Self.framed("R 6 strawberry 1 - strawberry=10")
@@ -158,7 +158,7 @@ import Testing
         }
         #expect(truth.ledger.lost == [1, 0, 0, 0, 2, 0, 1000] && truth.ledger.short == [2, 0, 0, 1, 1])
         // And once more through a second snapshot of the recovered state (a second compaction).
-        let again = try Self.recover(snapshot: Storage.snapshotBytes(truth.ledger, lsn: truth.lsn), journal: upToSnapshot + after)
+        let again = try Self.recover(snapshot: Snapshot.encode(truth.ledger, lsn: truth.lsn), journal: upToSnapshot + after)
         #expect(again.ledger.lost == truth.ledger.lost && again.ledger.short == truth.ledger.short)
     }
 
@@ -221,7 +221,7 @@ import Testing
         let fromJournal = try Recovery.recover(fresh, snapshot: nil,
                                                journal: Recovery.File(path: Self.journalPath, bytes: records.flatMap { $0.framed() }))
         let fromSnapshot = try Recovery.recover(fresh, snapshot: Recovery.File(path: Self.snapshotPath,
-                                                bytes: Storage.snapshotBytes(ledger, lsn: UInt64(records.count))), journal: nil)
+                                                bytes: Snapshot.encode(ledger, lsn: UInt64(records.count))), journal: nil)
         for recovered in [fromJournal, fromSnapshot] {
             #expect(recovered.tornTail == nil)
             #expect(recovered.lsn == UInt64(records.count))
@@ -303,7 +303,7 @@ import Testing
     @Test("fuzz: random and mutated checksum-valid records give a clean start or a clean refusal")
     func fuzz() {
         var rng = SeededRNG(seed: 0x6A75_6963_6521)
-        let freshSnapshot = Storage.snapshotBytes(StockLedger(menu: .standard, initialStock: 10), lsn: 0)
+        let freshSnapshot = Snapshot.encode(StockLedger(menu: .standard, initialStock: 10), lsn: 0)
         var started = 0, refused = 0
         for round in 0..<3000 {
             var snapshotRecords = freshSnapshot.split(separator: 0x0A).map { Array($0.drop { $0 != 0x20 }.dropFirst().drop { $0 != 0x20 }.dropFirst()) }

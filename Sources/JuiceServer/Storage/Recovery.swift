@@ -110,46 +110,20 @@ struct Recovery {
                 throw corrupt("seq \(seq) after seq \(ledger.seq)")
             }
             self.lsn = lsn
-            switch record {
-            case let .order(_, seq, juice, count, key, left):
-                guard let j = menu.juiceIndex(juice) else {
-                    ledger.skip(toSeq: seq, order: true)  // a juice the menu no longer has
-                    continue
-                }
-                let touched = left.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
-                apply(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched))
-            case let .refusal(_, juice, count, key, had):
-                guard let j = menu.juiceIndex(juice) else {
-                    ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1)
-                    continue
-                }
-                ledger.replayRefusal(OrderRequest(juice: j, count: count, key: key), have: Recovery.had(had, byRecipeOf: j, menu))
-            case let .restock(_, seq, fruit, amount, total):
-                guard let f = menu.fruitIndex(fruit) else {
-                    ledger.skip(toSeq: seq, order: false)
-                    continue
-                }
-                apply(Change(seq: seq, kind: .restock(fruit: f, amount: amount), touched: [FruitValue(fruit: f, value: total)]))
-            case let .set(_, seq, fruit, value):
-                guard let f = menu.fruitIndex(fruit) else {
-                    ledger.skip(toSeq: seq, order: false)
-                    continue
-                }
-                apply(Change(seq: seq, kind: .set(fruit: f, amount: value), touched: [FruitValue(fruit: f, value: value)]))
-            default:
+            switch record.replayStep(under: menu) {
+            case .change(let change)?:
+                apply(change)
+            case .refusal(let request, let have)?:
+                ledger.replayRefusal(request, have: have)
+            case .skippedChange(let seq, let order)?:
+                ledger.skip(toSeq: seq, order: order)
+            case .skippedRefusal?:
+                ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1)
+            case nil:
                 break
             }
         }
         journalLength = read.validLength
-    }
-
-    /// A refusal's recorded stock, by the juice's current recipe: matched by fruit name, so a
-    /// menu changed since the record was written cannot shift the values onto other fruits; a
-    /// recipe fruit the record does not list gets `Int.max` (not short: nothing says it was).
-    static func had(_ had: [JournalRecord.NamedValue], byRecipeOf juice: Int, _ menu: Menu) -> [Int] {
-        menu.juices[juice].recipe.map { ingredient in
-            had.first { menu.fruitIndex($0.name) == ingredient.fruit }?.value ?? Int.max
-        }
     }
 
     private mutating func apply(_ change: Change) {

@@ -1,0 +1,86 @@
+import JuicePlatform
+
+/// The journal file: records appended at the end of the last one, made durable with `sync`.
+/// It does no threading of its own: `GroupCommit` calls `append` and `reset` on its serial write
+/// queue (so records land in order) and `sync` on its sync queue.
+///
+/// The file is preallocated in chunks of written zeros and written with `pwrite` at the end of
+/// the last record: an `fdatasync` that changes neither the file's size nor its extents (as
+/// writing into `fallocate`d space would) has only data to flush. Measured on this machine's
+/// ext4: append then fdatasync 313-510 µs, into fallocated space 243-261 µs, over zeros 181-224 µs.
+/// The unused tail reads as zeros, which recovery takes as the end of the journal.
+final class JournalFile: @unchecked Sendable {
+    // @unchecked: `end` and `allocated` are only touched on the write queue (and in init, before
+    // it runs); `sync` reads only `fd` and `path`, which never change.
+    let path: String
+    private let fd: Int32
+    /// Where the next record goes, and how far the file is preallocated.
+    private var end: Int
+    private var allocated: Int
+    static let chunk = 4 << 20
+    private static let zeros = [UInt8](repeating: 0, count: 1 << 20)
+
+    /// Opens the journal for appending after its first `validLength` bytes (what recovery judged
+    /// good). Anything after them (a torn tail, old preallocation) is cleared, so a stale byte
+    /// there can never be read as a record.
+    init(path: String, directory: String, validLength: Int) throws(StorageError) {
+        self.path = path
+        fd = Platform.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StorageError("cannot open journal \(path)", errno: errno) }
+        end = validLength
+        guard ftruncate(fd, off_t(validLength)) == 0, Platform.syncFile(fd) == 0 else {
+            let code = errno
+            Platform.close(fd)
+            throw StorageError("cannot prepare journal \(path)", errno: code)
+        }
+        allocated = validLength
+        try? AtomicFile.syncDirectory(directory)
+    }
+
+    deinit {
+        Platform.close(fd)
+    }
+
+    /// Writes `bytes` after the last record, growing the preallocated space first if needed.
+    /// Not durable until `sync`.
+    func append(_ bytes: [UInt8]) throws(StorageError) {
+        try reserve(bytes.count)
+        guard bytes.withUnsafeBytes({ Platform.pwriteAll(fd, $0, at: end) }) else {
+            throw StorageError("write to journal \(path) failed", errno: errno)
+        }
+        end += bytes.count
+    }
+
+    /// fdatasync (F_FULLFSYNC on Darwin): every write made before it is on disk. Preallocation
+    /// leaves it only data to flush.
+    func sync() throws(StorageError) {
+        guard Platform.syncData(fd) == 0 else { throw StorageError("fdatasync of journal \(path) failed", errno: errno) }
+    }
+
+    /// Empties the journal (after a compaction put its records into the snapshot).
+    func reset() throws(StorageError) {
+        guard ftruncate(fd, 0) == 0, Platform.syncFile(fd) == 0 else {
+            throw StorageError("cannot reset journal \(path)", errno: errno)
+        }
+        end = 0
+        allocated = 0
+    }
+
+    /// Grows the preallocated space, in whole chunks of zeros, before a write would pass it. The
+    /// new size is made durable with an fsync once per chunk, so the writes inside it need only
+    /// fdatasync.
+    private func reserve(_ count: Int) throws(StorageError) {
+        guard end + count > allocated else { return }
+        let size = (end + count + JournalFile.chunk - 1) / JournalFile.chunk * JournalFile.chunk
+        var offset = allocated
+        while offset < size {
+            let length = min(JournalFile.zeros.count, size - offset)
+            guard JournalFile.zeros.withUnsafeBytes({ Platform.pwriteAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: offset) }) else {
+                throw StorageError("cannot grow journal \(path) to \(size) bytes", errno: errno)
+            }
+            offset += length
+        }
+        guard Platform.syncFile(fd) == 0 else { throw StorageError("fsync of journal \(path) failed", errno: errno) }
+        allocated = size
+    }
+}

@@ -1,0 +1,73 @@
+import JuiceCore
+
+// Change ⇄ JournalRecord: what the store writes for a change or a refusal, and what a record
+// read back means under the current menu. Records carry names, not menu positions, so a journal
+// survives a menu change; a record about a fruit or juice the menu no longer has is skipped, not
+// corruption (PROTOCOL.md, Storage).
+
+extension JournalRecord {
+    /// The record of a change just applied, at journal position `lsn`.
+    init(_ change: Change, lsn: UInt64, menu: Menu) {
+        let left = change.touched.map { NamedValue(menu.fruits[$0.fruit].name, $0.value) }
+        switch change.kind {
+        case .order(let request):
+            self = .order(lsn: lsn, seq: change.seq, juice: menu.juices[request.juice].name, count: request.count,
+                          key: request.key, left: left)
+        case .restock(let fruit, let amount):
+            self = .restock(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: left[0].value)
+        case .set(let fruit, let amount):
+            self = .set(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, value: amount)
+        }
+    }
+
+    /// The record of an order refused for stock: what each fruit of the recipe had (`had`, in
+    /// recipe order, as `StockLedger.order` reports it).
+    init(refusing request: OrderRequest, had: [Int], lsn: UInt64, menu: Menu) {
+        let recipe = menu.juices[request.juice].recipe
+        self = .refusal(lsn: lsn, juice: menu.juices[request.juice].name, count: request.count, key: request.key,
+                        had: zip(recipe, had).map { NamedValue(menu.fruits[$0.0.fruit].name, $0.1) })
+    }
+
+    /// What replaying this journal record does under `menu`; nil for a snapshot record.
+    func replayStep(under menu: Menu) -> ReplayStep? {
+        switch self {
+        case let .order(_, seq, juice, count, key, left):
+            guard let j = menu.juiceIndex(juice) else { return .skippedChange(seq: seq, order: true) }
+            let touched = left.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
+            return .change(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched))
+        case let .refusal(_, juice, count, key, had):
+            guard let j = menu.juiceIndex(juice) else { return .skippedRefusal }
+            return .refusal(OrderRequest(juice: j, count: count, key: key), have: JournalRecord.had(had, byRecipeOf: j, menu))
+        case let .restock(_, seq, fruit, amount, total):
+            guard let f = menu.fruitIndex(fruit) else { return .skippedChange(seq: seq, order: false) }
+            return .change(Change(seq: seq, kind: .restock(fruit: f, amount: amount), touched: [FruitValue(fruit: f, value: total)]))
+        case let .set(_, seq, fruit, value):
+            guard let f = menu.fruitIndex(fruit) else { return .skippedChange(seq: seq, order: false) }
+            return .change(Change(seq: seq, kind: .set(fruit: f, amount: value), touched: [FruitValue(fruit: f, value: value)]))
+        default:
+            return nil
+        }
+    }
+
+    /// A refusal's recorded stock, by the juice's current recipe: matched by fruit name, so a
+    /// menu changed since the record was written cannot shift the values onto other fruits; a
+    /// recipe fruit the record does not list gets `Int.max` (not short: nothing says it was).
+    private static func had(_ had: [NamedValue], byRecipeOf juice: Int, _ menu: Menu) -> [Int] {
+        menu.juices[juice].recipe.map { ingredient in
+            had.first { menu.fruitIndex($0.name) == ingredient.fruit }?.value ?? Int.max
+        }
+    }
+}
+
+/// What one journal record does to a store being recovered.
+enum ReplayStep {
+    /// An applied change, to replay.
+    case change(Change)
+    /// An order refused for stock: it counts as refused and as lost sales, and its key is
+    /// remembered. `have` is each recipe fruit's recorded stock.
+    case refusal(OrderRequest, have: [Int])
+    /// A change about a juice or fruit the menu no longer has: it still takes its seq.
+    case skippedChange(seq: UInt64, order: Bool)
+    /// A refusal of a juice the menu no longer has: it still counts as refused.
+    case skippedRefusal
+}

@@ -1,0 +1,29 @@
+import JuiceCore
+
+/// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T` and `K`,
+/// then `E` counting the records before it (PROTOCOL.md, Storage). Written when a store is
+/// created, after a menu change, and by each compaction (see `GroupCommit`); always whole, with
+/// `AtomicFile`, so recovery takes any damage in it for corruption, never for a torn write.
+enum Snapshot {
+    static func encode(_ ledger: StockLedger, lsn: UInt64) -> [UInt8] {
+        let menu = ledger.menu
+        var records: [JournalRecord] = [.header(lsn: lsn, seq: ledger.seq, served: ledger.ordersServed, refused: ledger.ordersRefused)]
+        for (i, fruit) in menu.fruits.enumerated() { records.append(.fruit(name: fruit.name, stock: ledger.stock[i])) }
+        for (j, juice) in menu.juices.enumerated() { records.append(.sold(juice: juice.name, count: ledger.sold[j])) }
+        for (j, juice) in menu.juices.enumerated() { records.append(.lost(juice: juice.name, count: ledger.lost[j])) }
+        for (i, fruit) in menu.fruits.enumerated() { records.append(.short(fruit: fruit.name, count: ledger.short[i])) }
+        for (key, entry) in ledger.keys.inOrder {
+            records.append(.key(key: key, juice: menu.juices[entry.juice].name, count: entry.count,
+                                reply: String(decoding: entry.reply, as: UTF8.self)))
+        }
+        records.append(.end(records: records.count))
+        var out: [UInt8] = []
+        for record in records { out.append(contentsOf: record.framed()) }
+        return out
+    }
+
+    /// Puts a snapshot in place atomically: after a crash the file is the old one or this one.
+    static func write(_ bytes: [UInt8], to path: String, directory: String) throws(StorageError) {
+        try AtomicFile.write(bytes, to: path, directory: directory)
+    }
+}
