@@ -8,9 +8,8 @@ import Dispatch
 ///
 /// Why not a DispatchSource per client: on Linux, libdispatch pays for each readiness event of
 /// each source two `epoll_ctl` calls (disarm, re-arm), an `ioctl(FIONREAD)` and a hand-off from
-/// its manager thread to a worker. Measured with `strace -c` under 50 cashiers, that was five
-/// syscalls and a futex wake per request, and three quarters of the server's CPU went to the
-/// kernel. With all clients in one epoll set, Dispatch wakes the loop once per batch of ready
+/// its manager thread to a worker: several syscalls and a futex wake per request, most of the
+/// server's CPU in the kernel (README, Performance: "Design choices, measured"). With all clients in one epoll set, Dispatch wakes the loop once per batch of ready
 /// sockets, and each batch costs one `epoll_wait`. Interest in writability is registered only
 /// while a client has output pending (the same rule as a write source resumed only then).
 public final class EpollPoller: ClientPoller {

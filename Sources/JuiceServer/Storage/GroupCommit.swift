@@ -5,10 +5,9 @@ import JuiceCore
 /// one fdatasync per group, on two threads of their own, so the loop never blocks on the disk.
 ///
 /// One write is in flight at a time: records that arrive while it runs wait in `pending`, and
-/// the next write carries all of them. Measured with 50 cashiers (juice-bench orders): 1 in
-/// flight 30k orders/s, 2 in flight 29k, 3 in flight 10-18k. Overlapping syncs make each group
-/// smaller, and the disk then spends its time on more, smaller syncs; one at a time gives the
-/// biggest groups.
+/// the next write carries all of them. Overlapping syncs make each group smaller, and the disk
+/// then spends its time on more, smaller syncs; one at a time gives the biggest groups and the
+/// most orders a second (README, Performance: "Design choices, measured").
 ///
 /// A write is `pwrite`n on `writeQueue` (serial: records land in order, and a compaction queues
 /// behind the writes handed over before it), then synced on `syncQueue`, then reported on the

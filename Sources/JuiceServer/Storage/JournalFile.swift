@@ -6,8 +6,8 @@ import JuicePlatform
 ///
 /// The file is preallocated in chunks of written zeros and written with `pwrite` at the end of
 /// the last record: an `fdatasync` that changes neither the file's size nor its extents (as
-/// writing into `fallocate`d space would) has only data to flush. Measured on this machine's
-/// ext4: append then fdatasync 313-510 µs, into fallocated space 243-261 µs, over zeros 181-224 µs.
+/// writing into `fallocate`d space would) has only data to flush; it was the fastest of the three
+/// (README, Performance: "Design choices, measured").
 /// The unused tail reads as zeros, which recovery takes as the end of the journal.
 final class JournalFile: @unchecked Sendable {
     // @unchecked: `end` and `allocated` are only touched on the write queue (and in init, before
