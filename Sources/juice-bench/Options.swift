@@ -57,19 +57,13 @@ struct IdleOptions: SubcommandOptions {
     var replySkip: [String] = []
 }
 
+/// `raw` spells out a whole `LoadPlan`, flag by flag.
 struct RawOptions: SubcommandOptions {
-    var common = CommonOptions()
-    var requests: [String] = []
-    var setup: [String] = []
-    var replySkip: [String] = []
-    var greetingLines = 0
-    var connections = 1
-    var pipeline = 1
-    var watchers = 0
-    var watchSetup: [String] = []
-    var watchSetupLines = 1
-    var eventMatch: [String] = []
-    var checkSequence = false
+    var plan = LoadPlan(mode: "raw", common: CommonOptions(), connections: 1, pipeline: 1, requests: [])
+    var common: CommonOptions {
+        get { plan.common }
+        set { plan.common = newValue }
+    }
 }
 
 enum Command {
@@ -277,23 +271,23 @@ private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> Idl
 private func parseRaw(_ reader: inout ArgumentReader) throws(BenchError) -> RawOptions {
     let options: RawOptions = try reader.parseFlags { flag, options, reader throws(BenchError) in
         switch flag {
-        case "--request": options.requests.append(try reader.string(for: flag))
-        case "--setup": options.setup.append(try reader.string(for: flag))
-        case "--reply-skip": options.replySkip.append(try reader.string(for: flag))
-        case "--greeting-lines": options.greetingLines = try reader.int(for: flag, max: 1000)
-        case "--conns": options.connections = try reader.int(for: flag, min: 1)
-        case "--pipeline": options.pipeline = try reader.int(for: flag, min: 1, max: 65536)
-        case "--watchers": options.watchers = try reader.int(for: flag)
-        case "--watch-setup": options.watchSetup.append(try reader.string(for: flag))
-        case "--watch-setup-lines": options.watchSetupLines = try reader.int(for: flag, max: 1000)
-        case "--event-match": options.eventMatch.append(try reader.string(for: flag))
-        case "--check-seq": options.checkSequence = true
+        case "--request": options.plan.requests.append(try reader.string(for: flag))
+        case "--setup": options.plan.setup.append(try reader.string(for: flag))
+        case "--reply-skip": options.plan.replySkip.append(try reader.string(for: flag))
+        case "--greeting-lines": options.plan.greetingLines = try reader.int(for: flag, max: 1000)
+        case "--conns": options.plan.connections = try reader.int(for: flag, min: 1)
+        case "--pipeline": options.plan.pipeline = try reader.int(for: flag, min: 1, max: 65536)
+        case "--watchers": options.plan.watchers = try reader.int(for: flag)
+        case "--watch-setup": options.plan.watchSetup.append(try reader.string(for: flag))
+        case "--watch-setup-lines": options.plan.watchSetupLines = try reader.int(for: flag, max: 1000)
+        case "--event-match": options.plan.eventMatch.append(try reader.string(for: flag))
+        case "--check-seq": options.plan.checkSequence = true
         default: return false
         }
         return true
     }
-    guard !options.requests.isEmpty else { throw reader.usage("--request LINE is required") }
-    if options.watchers > 0 && options.eventMatch.isEmpty {
+    guard !options.plan.requests.isEmpty else { throw reader.usage("--request LINE is required") }
+    if options.plan.watchers > 0 && options.plan.eventMatch.isEmpty {
         throw reader.usage("--watchers needs --event-match PREFIX (which watcher lines are events)")
     }
     return options
