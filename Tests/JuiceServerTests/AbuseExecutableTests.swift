@@ -83,11 +83,7 @@ import Testing
 
     /// PROTOCOL.md: the token file's first line, trimmed. A second line (a note) is not part of it.
     @Test func aTokenFileWithASecondLineUsesItsFirstLine() throws {
-        let dir = temporaryDirectory("juice-token-file")
-        defer { removeTemporary(dir) }
-        let file = dir + "/token"
-        try "s3cret\n# rotated\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let server = try ExecutableServer(["--in-memory", "--manager-token-file", file])
+        let server = try HardeningTests.serverWithTokenFile("s3cret\n# rotated\n")
         let p = try server.peer()
         _ = p.nextLine()
         #expect(p.ask("AUTH s3cret") == "OK AUTH")
