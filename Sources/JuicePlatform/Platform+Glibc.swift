@@ -65,7 +65,7 @@ extension Platform {
 
     /// Resident memory of another process, in KiB, from the VmRSS line of /proc/PID/status.
     public static func residentKilobytes(pid: Int32) -> Int? {
-        guard let status = readText("/proc/\(pid)/status") else { return nil }
+        guard let status = readProcFile("/proc/\(pid)/status") else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             // "VmRSS:\t   12345 kB"
             if let number = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first {
@@ -75,7 +75,10 @@ extension Platform {
         return nil
     }
 
-    private static func readText(_ path: String) -> String? {
+    /// A /proc file's whole text. Read to EOF by hand: these files report size 0, and
+    /// Foundation's String(contentsOfFile:) stops after the first page of a long one
+    /// (/proc/net/tcp on a busy machine).
+    public static func readProcFile(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

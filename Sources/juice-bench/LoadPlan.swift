@@ -79,14 +79,7 @@ extension LoadPlan {
         return plan
     }
 
-    static func raw(_ options: RawOptions) -> LoadPlan {
-        LoadPlan(mode: "raw", common: options.common, connections: options.connections,
-                 pipeline: options.pipeline, requests: options.requests, setup: options.setup,
-                 replySkip: options.replySkip, greetingLines: options.greetingLines,
-                 watchers: options.watchers, watchSetup: options.watchSetup,
-                 watchSetupLines: options.watchSetupLines, eventMatch: options.eventMatch,
-                 checkSequence: options.checkSequence)
-    }
+    static func raw(_ options: RawOptions) -> LoadPlan { options.plan }
 }
 
 extension IdlePlan {

@@ -14,28 +14,34 @@ struct CommonOptions {
     var progress = true
 }
 
-struct OrdersOptions {
+/// What every subcommand's options have in common, so one loop can read them all.
+protocol SubcommandOptions {
+    init()
+    var common: CommonOptions { get set }
+}
+
+struct OrdersOptions: SubcommandOptions {
     var common = CommonOptions()
     var connections = 50
     var pipeline = 1
     var juice = "mango-kiwi"
 }
 
-struct FanoutOptions {
+struct FanoutOptions: SubcommandOptions {
     var common = CommonOptions()
     var watchers = 1000
     var juice = "mango-kiwi"
 }
 
 /// `fanout` with browsers: the cashier on `--port`, the streams on the HTTP port.
-struct EventsOptions {
+struct EventsOptions: SubcommandOptions {
     var common = CommonOptions()
     var httpPort = 7879
     var streams = 1000
     var juice = "mango-kiwi"
 }
 
-struct IdleOptions {
+struct IdleOptions: SubcommandOptions {
     var common: CommonOptions = {
         var common = CommonOptions()
         common.duration = 2     // how long to hold the connections before the final RSS read
@@ -51,19 +57,13 @@ struct IdleOptions {
     var replySkip: [String] = []
 }
 
-struct RawOptions {
-    var common = CommonOptions()
-    var requests: [String] = []
-    var setup: [String] = []
-    var replySkip: [String] = []
-    var greetingLines = 0
-    var connections = 1
-    var pipeline = 1
-    var watchers = 0
-    var watchSetup: [String] = []
-    var watchSetupLines = 1
-    var eventMatch: [String] = []
-    var checkSequence = false
+/// `raw` spells out a whole `LoadPlan`, flag by flag.
+struct RawOptions: SubcommandOptions {
+    var plan = LoadPlan(mode: "raw", common: CommonOptions(), connections: 1, pipeline: 1, requests: [])
+    var common: CommonOptions {
+        get { plan.common }
+        set { plan.common = newValue }
+    }
 }
 
 enum Command {
@@ -145,6 +145,19 @@ struct ArgumentReader {
         }
         return true
     }
+
+    /// Reads every flag into a subcommand's defaults: the common ones here, the rest by
+    /// `parseOwn`, which returns false for a flag the subcommand does not know.
+    mutating func parseFlags<Options: SubcommandOptions>(
+        _ parseOwn: (String, inout Options, inout ArgumentReader) throws(BenchError) -> Bool
+    ) throws(BenchError) -> Options {
+        var options = Options()
+        while let flag = try nextFlag() {
+            if try parseCommon(flag, into: &options.common) { continue }
+            guard try parseOwn(flag, &options, &self) else { throw usage("unknown option \(flag)") }
+        }
+        return options
+    }
 }
 
 let subcommandNames = ["orders", "fanout", "events", "idle", "raw"]
@@ -179,51 +192,43 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
 }
 
 private func parseOrders(_ reader: inout ArgumentReader) throws(BenchError) -> OrdersOptions {
-    var options = OrdersOptions()
-    while let flag = try reader.nextFlag() {
-        if try reader.parseCommon(flag, into: &options.common) { continue }
+    return try reader.parseFlags { flag, options, reader throws(BenchError) in
         switch flag {
         case "--conns": options.connections = try reader.int(for: flag, min: 1)
         case "--pipeline": options.pipeline = try reader.int(for: flag, min: 1, max: 65536)
         case "--juice": options.juice = try reader.string(for: flag)
-        default: throw reader.usage("unknown option \(flag)")
+        default: return false
         }
+        return true
     }
-    return options
 }
 
 private func parseFanout(_ reader: inout ArgumentReader) throws(BenchError) -> FanoutOptions {
-    var options = FanoutOptions()
-    while let flag = try reader.nextFlag() {
-        if try reader.parseCommon(flag, into: &options.common) { continue }
+    return try reader.parseFlags { flag, options, reader throws(BenchError) in
         switch flag {
         case "--watchers": options.watchers = try reader.int(for: flag, min: 1)
         case "--juice": options.juice = try reader.string(for: flag)
-        default: throw reader.usage("unknown option \(flag)")
+        default: return false
         }
+        return true
     }
-    return options
 }
 
 private func parseEvents(_ reader: inout ArgumentReader) throws(BenchError) -> EventsOptions {
-    var options = EventsOptions()
-    while let flag = try reader.nextFlag() {
-        if try reader.parseCommon(flag, into: &options.common) { continue }
+    return try reader.parseFlags { flag, options, reader throws(BenchError) in
         switch flag {
         case "--http-port": options.httpPort = try reader.int(for: flag, min: 1, max: 65535)
         case "--streams": options.streams = try reader.int(for: flag, min: 1)
         case "--juice": options.juice = try reader.string(for: flag)
-        default: throw reader.usage("unknown option \(flag)")
+        default: return false
         }
+        return true
     }
-    return options
 }
 
 private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> IdleOptions {
-    var options = IdleOptions()
     var sawPid = false, sawConns = false, sawHTTPPort = false, sawLineOption = false
-    while let flag = try reader.nextFlag() {
-        if try reader.parseCommon(flag, into: &options.common) { continue }
+    let options: IdleOptions = try reader.parseFlags { flag, options, reader throws(BenchError) in
         switch flag {
         case "--conns":
             options.connections = try reader.int(for: flag, min: 1)
@@ -246,8 +251,9 @@ private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> Idl
         case "--reply-skip":
             options.replySkip.append(try reader.string(for: flag))
             sawLineOption = true
-        default: throw reader.usage("unknown option \(flag)")
+        default: return false
         }
+        return true
     }
     guard sawPid else { throw reader.usage("--pid PID (the server's process id) is required") }
     if options.eventStreams {
@@ -263,26 +269,25 @@ private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> Idl
 }
 
 private func parseRaw(_ reader: inout ArgumentReader) throws(BenchError) -> RawOptions {
-    var options = RawOptions()
-    while let flag = try reader.nextFlag() {
-        if try reader.parseCommon(flag, into: &options.common) { continue }
+    let options: RawOptions = try reader.parseFlags { flag, options, reader throws(BenchError) in
         switch flag {
-        case "--request": options.requests.append(try reader.string(for: flag))
-        case "--setup": options.setup.append(try reader.string(for: flag))
-        case "--reply-skip": options.replySkip.append(try reader.string(for: flag))
-        case "--greeting-lines": options.greetingLines = try reader.int(for: flag, max: 1000)
-        case "--conns": options.connections = try reader.int(for: flag, min: 1)
-        case "--pipeline": options.pipeline = try reader.int(for: flag, min: 1, max: 65536)
-        case "--watchers": options.watchers = try reader.int(for: flag)
-        case "--watch-setup": options.watchSetup.append(try reader.string(for: flag))
-        case "--watch-setup-lines": options.watchSetupLines = try reader.int(for: flag, max: 1000)
-        case "--event-match": options.eventMatch.append(try reader.string(for: flag))
-        case "--check-seq": options.checkSequence = true
-        default: throw reader.usage("unknown option \(flag)")
+        case "--request": options.plan.requests.append(try reader.string(for: flag))
+        case "--setup": options.plan.setup.append(try reader.string(for: flag))
+        case "--reply-skip": options.plan.replySkip.append(try reader.string(for: flag))
+        case "--greeting-lines": options.plan.greetingLines = try reader.int(for: flag, max: 1000)
+        case "--conns": options.plan.connections = try reader.int(for: flag, min: 1)
+        case "--pipeline": options.plan.pipeline = try reader.int(for: flag, min: 1, max: 65536)
+        case "--watchers": options.plan.watchers = try reader.int(for: flag)
+        case "--watch-setup": options.plan.watchSetup.append(try reader.string(for: flag))
+        case "--watch-setup-lines": options.plan.watchSetupLines = try reader.int(for: flag, max: 1000)
+        case "--event-match": options.plan.eventMatch.append(try reader.string(for: flag))
+        case "--check-seq": options.plan.checkSequence = true
+        default: return false
         }
+        return true
     }
-    guard !options.requests.isEmpty else { throw reader.usage("--request LINE is required") }
-    if options.watchers > 0 && options.eventMatch.isEmpty {
+    guard !options.plan.requests.isEmpty else { throw reader.usage("--request LINE is required") }
+    if options.plan.watchers > 0 && options.plan.eventMatch.isEmpty {
         throw reader.usage("--watchers needs --event-match PREFIX (which watcher lines are events)")
     }
     return options

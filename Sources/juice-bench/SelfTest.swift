@@ -73,7 +73,7 @@ func runSelfTest() -> Int32 {
     }
     if case .raw(let options)? = try? parseCommand(["raw", "--request", "PING", "--watchers", "2", "--event-match", "message",
                                                     "--watch-setup", "SUBSCRIBE stock", "--watch-setup-lines", "6"]) {
-        expect(LoadPlan.raw(options).isPacedFanout && options.watchSetupLines == 6, "raw fan-out options")
+        expect(LoadPlan.raw(options).isPacedFanout && options.plan.watchSetupLines == 6, "raw fan-out options")
     } else {
         failures.append("raw options do not parse")
     }

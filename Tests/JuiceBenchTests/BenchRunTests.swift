@@ -138,14 +138,7 @@ import Testing
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestError("cannot bind port 0: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard let port = bindLoopbackPortZero(fd) else { throw TestError("cannot bind port 0: errno \(errno)") }
+        return port
     }
 }

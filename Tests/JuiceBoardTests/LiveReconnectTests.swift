@@ -35,75 +35,83 @@ import Testing
         let server = executable("juice-server"), board = executable("juice-board")
         try #require(FileManager.default.isExecutableFile(atPath: server), "no juice-server at \(server)")
         try #require(FileManager.default.isExecutableFile(atPath: board), "no juice-board at \(board)")
-        let work = temporaryDirectory("juice-board-live")
-        let data = work + "/data"
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        try Self.withServerAndBoard("juice-board-live") { live, display, work in
+            let data = work + "/data", port = live.port
 
-        var live = try ExecutableServer(["--data", data, "--port", "0"])
-        let port = live.port
-        let display = try ChildProcess(board, ["--plain", "--port", String(port)], directory: work)
-        defer { display.stop(); live.stop() }
+            func boardReached(_ seq: Int) -> Bool { printedSeqs(display.output).contains(seq) }
+            #expect(eventually { boardReached(0) }, "board never showed the initial stock: \(display.errors)")
 
-        func boardReached(_ seq: Int) -> Bool { printedSeqs(display.output).contains(seq) }
-        #expect(eventually { boardReached(0) }, "board never showed the initial stock: \(display.errors)")
+            // 1. Live changes, seen as events.
+            try Self.makeChanges(0..<20, port: port)
+            #expect(eventually { boardReached(20) }, "board stuck before seq 20: \(display.output)")
 
-        // 1. Live changes, seen as events.
-        try Self.makeChanges(0..<20, port: port)
-        #expect(eventually { boardReached(20) }, "board stuck before seq 20: \(display.output)")
+            // 2. Server stopped (SIGTERM: it says BYE), restarted on the same port and data, and
+            //    changes made at once, before the board's backoff lets it back in: only SINCE
+            //    can tell the board about them.
+            live.stop()
+            live = try Self.restart(data: data, port: port)
+            try Self.makeChanges(20..<40, port: port)
+            #expect(eventually { boardReached(40) }, "board did not catch up to 40: \(display.output) \(display.errors)")
 
-        // 2. Server stopped (SIGTERM: it says BYE), restarted on the same port and data, and
-        //    changes made at once, before the board's backoff lets it back in: only SINCE
-        //    can tell the board about them.
-        live.stop()
-        live = try Self.restart(data: data, port: port, work: work)
-        try Self.makeChanges(20..<40, port: port)
-        #expect(eventually { boardReached(40) }, "board did not catch up to 40: \(display.output) \(display.errors)")
-
-        // 3. Stopped while a cashier is busy: the changes before and after the gap all show.
-        let busy = DispatchGroup()
-        let failure = Locked<String?>(nil)
-        DispatchQueue.global().async(group: busy) {
-            // A cashier that carries on through the restart: cut off, it reconnects and goes on
-            // with the next change (whether the cut one was applied, the server's seq will say).
-            var next = 40
-            while next < 70 {
-                do {
-                    try Self.makeChanges(next..<70, port: port, pauseMicroseconds: 5_000) { next = $0 + 1 }
-                } catch {
-                    failure.update { $0 = "\(error)" }
-                    next += 1 // the cut-off change may or may not have been applied: skip it
+            // 3. Stopped while a cashier is busy: the changes before and after the gap all show.
+            let busy = DispatchGroup()
+            let failure = Locked<String?>(nil)
+            DispatchQueue.global().async(group: busy) {
+                // A cashier that carries on through the restart: cut off, it reconnects and goes on
+                // with the next change (whether the cut one was applied, the server's seq will say).
+                var next = 40
+                while next < 70 {
+                    do {
+                        try Self.makeChanges(next..<70, port: port, pauseMicroseconds: 5_000) { next = $0 + 1 }
+                    } catch {
+                        failure.update { $0 = "\(error)" }
+                        next += 1 // the cut-off change may or may not have been applied: skip it
+                    }
                 }
             }
+            usleep(50_000)
+            live.stop()
+            live = try Self.restart(data: data, port: port)
+            busy.wait()
+            try Self.makeChanges(70..<90, port: port)
+
+            // The server's own view is the truth the board must end on.
+            let truth = try LineClient(port: port).command("STOCK")
+            let final = try #require(Int(truth.split(separator: " ")[2].dropFirst(4)), "STOCK reply: \(truth)")
+            #expect(final >= 80, "too few changes applied (\(failure.get ?? "no error")): \(truth)")
+            #expect(eventually { boardReached(final) }, "board did not reach \(final): \(display.output) \(display.errors)")
+
+            let seqs = printedSeqs(display.output)
+            #expect(seqs == Array(0...final), "missing or repeated seqs: \(seqs)")
+            let lastLine = display.output.split(separator: "\n").last.map(String.init)
+            #expect(lastLine == String(truth.dropFirst("OK STOCK ".count)), "board ended on \(lastLine ?? "nothing"), server says \(truth)")
+
+            // SIGTERM ends the board cleanly (not by the SIGKILL fallback).
+            display.stop()
+            #expect(display.process.terminationReason == .exit && display.process.terminationStatus == 0,
+                    "board did not exit on SIGTERM: \(display.process.terminationReason) \(display.process.terminationStatus)")
         }
-        usleep(50_000)
-        live.stop()
-        live = try Self.restart(data: data, port: port, work: work)
-        busy.wait()
-        try Self.makeChanges(70..<90, port: port)
+    }
 
-        // The server's own view is the truth the board must end on.
-        let truth = try LineClient(port: port).command("STOCK")
-        let final = try #require(Int(truth.split(separator: " ")[2].dropFirst(4)), "STOCK reply: \(truth)")
-        #expect(final >= 80, "too few changes applied (\(failure.get ?? "no error")): \(truth)")
-        #expect(eventually { boardReached(final) }, "board did not reach \(final): \(display.output) \(display.errors)")
-
-        let seqs = printedSeqs(display.output)
-        #expect(seqs == Array(0...final), "missing or repeated seqs: \(seqs)")
-        let lastLine = display.output.split(separator: "\n").last.map(String.init)
-        #expect(lastLine == String(truth.dropFirst("OK STOCK ".count)), "board ended on \(lastLine ?? "nothing"), server says \(truth)")
-
-        // SIGTERM ends the board cleanly (not by the SIGKILL fallback).
-        display.stop()
-        #expect(display.process.terminationReason == .exit && display.process.terminationStatus == 0,
-                "board did not exit on SIGTERM: \(display.process.terminationReason) \(display.process.terminationStatus)")
+    /// Runs `body` with a juice-server on port 0 over a fresh data directory (`work`/data) and a
+    /// `--plain` juice-board watching it; then stops both (the server `body` left running) and
+    /// removes `work`.
+    static func withServerAndBoard(_ name: String,
+                                   _ body: (_ server: inout ExecutableServer, _ board: ChildProcess, _ work: String) throws -> Void) throws {
+        let work = temporaryDirectory(name)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        var server = try ExecutableServer(["--data", work + "/data", "--port", "0"])
+        let board = try ChildProcess(executable("juice-board"), ["--plain", "--port", String(server.port)], directory: work)
+        defer { board.stop(); server.stop() }
+        try body(&server, board, work)
     }
 
     /// Starts the server again on the same port, retrying while the old socket lets go.
-    static func restart(data: String, port: Int, work: String) throws -> ExecutableServer {
+    static func restart(data: String, port: Int, extraArguments: [String] = []) throws -> ExecutableServer {
         var server: ExecutableServer? = nil
         var lastError: Error? = nil
         eventually {
-            do { server = try ExecutableServer(["--data", data, "--port", String(port)]) } catch { lastError = error }
+            do { server = try ExecutableServer(["--data", data, "--port", String(port)] + extraArguments) } catch { lastError = error }
             return server != nil
         }
         guard let server else { throw lastError ?? TestError("server did not restart") }
@@ -116,43 +124,32 @@ import Testing
 @Suite(.serialized) struct LiveMenuChangeTests {
     @Test(.timeLimit(.minutes(3)))
     func aMenuChangedAcrossARestartShowsUpOnTheBoard() throws {
-        let board = executable("juice-board")
         try #require(FileManager.default.isExecutableFile(atPath: executable("juice-server")))
-        let work = temporaryDirectory("juice-board-menu")
-        let data = work + "/data"
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        try LiveReconnectTests.withServerAndBoard("juice-board-menu") { live, display, work in
+            let data = work + "/data", port = live.port
+            #expect(eventually { printedSeqs(display.output).contains(0) })
+            try LiveReconnectTests.makeChanges(0..<3, port: port)
+            #expect(eventually { printedSeqs(display.output).contains(3) })
 
-        var live = try ExecutableServer(["--data", data, "--port", "0"])
-        let port = live.port
-        let display = try ChildProcess(board, ["--plain", "--port", String(port)], directory: work)
-        defer { display.stop(); live.stop() }
-        #expect(eventually { printedSeqs(display.output).contains(0) })
-        try LiveReconnectTests.makeChanges(0..<3, port: port)
-        #expect(eventually { printedSeqs(display.output).contains(3) })
+            // The server's own menu file, plus one fruit and one juice made from it.
+            let printed = try DemoScriptTests.run([executable("juice-server"), "--print-menu"])
+            var menu = try #require(try JSONSerialization.jsonObject(with: Data(printed.output.utf8)) as? [String: Any])
+            menu["fruits"] = (menu["fruits"] as? [Any] ?? []) + [["name": "lemon", "aliases": ["레몬"], "initial_stock": 7]]
+            menu["juices"] = (menu["juices"] as? [Any] ?? []) + [["name": "lemonade", "aliases": ["레모네이드"],
+                                                                  "recipe": [["fruit": "lemon", "amount": 2]]]]
+            let menuPath = work + "/menu.json"
+            try JSONSerialization.data(withJSONObject: menu).write(to: URL(fileURLWithPath: menuPath))
 
-        // The server's own menu file, plus one fruit and one juice made from it.
-        let printed = try DemoScriptTests.run([executable("juice-server"), "--print-menu"])
-        var menu = try #require(try JSONSerialization.jsonObject(with: Data(printed.output.utf8)) as? [String: Any])
-        menu["fruits"] = (menu["fruits"] as? [Any] ?? []) + [["name": "lemon", "aliases": ["레몬"], "initial_stock": 7]]
-        menu["juices"] = (menu["juices"] as? [Any] ?? []) + [["name": "lemonade", "aliases": ["레모네이드"],
-                                                              "recipe": [["fruit": "lemon", "amount": 2]]]]
-        let menuPath = work + "/menu.json"
-        try JSONSerialization.data(withJSONObject: menu).write(to: URL(fileURLWithPath: menuPath))
+            live.stop()
+            live = try LiveReconnectTests.restart(data: data, port: port, extraArguments: ["--menu", menuPath])
+            try LiveReconnectTests.makeChanges(3..<5, port: port)
 
-        live.stop()
-        var restarted: ExecutableServer? = nil
-        eventually {
-            restarted = try? ExecutableServer(["--data", data, "--port", String(port), "--menu", menuPath])
-            return restarted != nil
+            let truth = try LineClient(port: port).command("STOCK")
+            #expect(truth.contains(" lemon=7"), "server STOCK: \(truth)")
+            let expectedLast = String(truth.dropFirst("OK STOCK ".count))
+            #expect(eventually { display.output.split(separator: "\n").last.map(String.init) == expectedLast },
+                    "board: \(display.output) \(display.errors); server: \(truth)")
+            #expect(printedSeqs(display.output).last == 5)
         }
-        live = try #require(restarted, "server did not restart with the new menu")
-        try LiveReconnectTests.makeChanges(3..<5, port: port)
-
-        let truth = try LineClient(port: port).command("STOCK")
-        #expect(truth.contains(" lemon=7"), "server STOCK: \(truth)")
-        let expectedLast = String(truth.dropFirst("OK STOCK ".count))
-        #expect(eventually { display.output.split(separator: "\n").last.map(String.init) == expectedLast },
-                "board: \(display.output) \(display.errors); server: \(truth)")
-        #expect(printedSeqs(display.output).last == 5)
     }
 }

@@ -5,6 +5,18 @@ import JuiceCore
 
 /// The protocol rules, fed line by line: startup, interleaved events, and SINCE resumption.
 @Suite struct SessionTests {
+    /// `session` after a lost connection and a reconnect that has read the greeting and the
+    /// unchanged MENU and MENU ALIASES replies: the next reply it expects answers SINCE.
+    func reconnectedAwaitingSince(_ session: BoardSession) -> BoardSession {
+        var session = session
+        session.connectionLost(attempt: 1)
+        session.connectionOpened()
+        _ = session.receive(Wire.hello, now: t0)
+        _ = session.receive(Wire.menu, now: t0)
+        _ = session.receive(Wire.aliases, now: t0)
+        return session
+    }
+
     @Test func startupAsksForMenuAliasesAndStockAfterTheGreeting() {
         var session = BoardSession(serverAddress: "127.0.0.1:7878")
         session.connectionOpened()
@@ -90,12 +102,7 @@ import JuiceCore
     }
 
     @Test func sinceBeyondHistoryGetsAFullSnapshotThatReplacesTheState() {
-        var session = syncedSession(seq: 3)
-        session.connectionLost(attempt: 1)
-        session.connectionOpened()
-        _ = session.receive(Wire.hello, now: t0)
-        _ = session.receive(Wire.menu, now: t0)
-        _ = session.receive(Wire.aliases, now: t0)
+        var session = reconnectedAwaitingSince(syncedSession(seq: 3))
         _ = session.receive("OK SINCE 3 20000", now: t0)
         let out = session.receive(Wire.fullEvent(seq: 20000, [1, 2, 3, 4, 5]), now: t0)
         #expect(out.changes.map(PlainFormat.line) == ["seq=20000 strawberry=1 banana=2 pineapple=3 kiwi=4 mango=5"])
@@ -103,12 +110,7 @@ import JuiceCore
     }
 
     @Test func aWipedStoreBelowOurSeqIsTakenAsTheNewTruth() {
-        var session = syncedSession(seq: 30, values: [0, 0, 0, 0, 0])
-        session.connectionLost(attempt: 1)
-        session.connectionOpened()
-        _ = session.receive(Wire.hello, now: t0)
-        _ = session.receive(Wire.menu, now: t0)
-        _ = session.receive(Wire.aliases, now: t0)
+        var session = reconnectedAwaitingSince(syncedSession(seq: 30, values: [0, 0, 0, 0, 0]))
         _ = session.receive("OK SINCE 30 2", now: t0)
         var out = session.receive(Wire.fullEvent(seq: 2, [10, 10, 10, 8, 6]), now: t0)
         #expect(out.changes.map(\.seq) == [2])
@@ -146,12 +148,7 @@ import JuiceCore
     }
 
     @Test func aServerWithoutSinceFallsBackToStock() {
-        var session = syncedSession(seq: 3)
-        session.connectionLost(attempt: 1)
-        session.connectionOpened()
-        _ = session.receive(Wire.hello, now: t0)
-        _ = session.receive(Wire.menu, now: t0)
-        _ = session.receive(Wire.aliases, now: t0)
+        var session = reconnectedAwaitingSince(syncedSession(seq: 3))
         #expect(session.receive("ERR UNKNOWN_COMMAND SINCE", now: t0).commands == ["STOCK"])
         let out = session.receive(Wire.stock(seq: 9, [1, 2, 3, 4, 5]), now: t0)
         #expect(out.changes.map(\.seq) == [9])

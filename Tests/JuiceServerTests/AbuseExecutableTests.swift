@@ -49,8 +49,7 @@ import Testing
         let last = try server.peer()
         #expect(last.nextLine() != .timeout)
         last.close()
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
         let seconds = Int(Date().timeIntervalSince(started).rounded(.up))
         let lines = server.log().split(separator: "\n")
         let bound = 10 + 2 * 21 * (seconds + 1)
@@ -66,8 +65,7 @@ import Testing
         _ = p.nextLine()
         p.write("GET / HTTP/1.1\r\n")
         #expect(p.waitClosed())
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
         let log = server.log()
         #expect(!log.contains(" connect 127.0.0.1"), "\(log)")
         #expect(!log.contains(" disconnect 127.0.0.1"), "\(log)")
@@ -85,11 +83,7 @@ import Testing
 
     /// PROTOCOL.md: the token file's first line, trimmed. A second line (a note) is not part of it.
     @Test func aTokenFileWithASecondLineUsesItsFirstLine() throws {
-        let dir = temporaryDirectory("juice-token-file")
-        defer { removeTemporary(dir) }
-        let file = dir + "/token"
-        try "s3cret\n# rotated\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let server = try ExecutableServer(["--in-memory", "--manager-token-file", file])
+        let server = try HardeningTests.serverWithTokenFile("s3cret\n# rotated\n")
         let p = try server.peer()
         _ = p.nextLine()
         #expect(p.ask("AUTH s3cret") == "OK AUTH")

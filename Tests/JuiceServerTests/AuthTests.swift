@@ -8,6 +8,16 @@ import Testing
 extension HardeningTests {
     // MARK: - 7. Auth
 
+    /// An in-memory server whose manager token comes from a file holding `contents`. The file
+    /// is gone once the server listens: the server reads it only at start.
+    static func serverWithTokenFile(_ contents: String) throws -> ExecutableServer {
+        let dir = temporaryDirectory("juice-token-file")
+        defer { removeTemporary(dir) }
+        let file = dir + "/token"
+        try contents.write(toFile: file, atomically: true, encoding: .utf8)
+        return try ExecutableServer(["--in-memory", "--manager-token-file", file])
+    }
+
     @Test func managerTokenFromTheEnvironmentGuardsRestockAndSet() throws {
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
         let cashier = try server.peer()
@@ -46,11 +56,7 @@ extension HardeningTests {
     }
 
     @Test func managerTokenFromAFile() throws {
-        let dir = temporaryDirectory("juice-hard-token")
-        defer { removeTemporary(dir) }
-        let file = dir + "/token"
-        try "s3cret\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let server = try ExecutableServer(["--in-memory", "--manager-token-file", file])
+        let server = try Self.serverWithTokenFile("s3cret\n")
         let c = try server.peer()
         _ = c.nextLine()
         #expect(c.ask("RESTOCK kiwi 1").hasPrefix("ERR FORBIDDEN "))

@@ -47,11 +47,9 @@ import Testing
         let port = first.port
         let clients = try (0..<5).map { _ in try first.client() }
         for c in clients { #expect(try c.command("PING") == "OK PONG") }
-        first.signal(SIGTERM)
-        #expect(first.waitForExit() == 0)
+        #expect(first.terminate() == 0)
         let second = try ExecutableServer(["--in-memory", "--port", "\(port)"])
         #expect(try second.client().command("PING") == "OK PONG")
-        second.signal(SIGTERM)
-        #expect(second.waitForExit() == 0)
+        #expect(second.terminate() == 0)
     }
 }

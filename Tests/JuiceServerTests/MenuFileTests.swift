@@ -45,8 +45,7 @@ import Testing
         #expect(try c.command("ORDER lemonade").hasPrefix("ERR OUT_OF_STOCK needs lemon=2 has lemon=0"))
         #expect(try c.command("ORDER strawberry").hasPrefix("ERR UNKNOWN_JUICE"))
         #expect(try c.command("MENU ALIASES") == "OK MENU ALIASES fruit:lemon=레몬 fruit:mango=망고 fruit:kiwi= juice:lemonade=레모네이드 juice:mango-kiwi=")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
         let (status, output) = try ExecutableServer.run(["--menu", menu, "--print-menu"])
         #expect(status == 0 && output.contains("\"lemonade\""))
     }
@@ -57,8 +56,7 @@ import Testing
         defer { removeTemporary(dir) }
         let data = dir + "/data"
         var server = try ExecutableServer(["--data", data])
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
         let withApple = try String(decoding: JSONSerialization.data(withJSONObject: [
             "fruits": ["strawberry", "banana", "pineapple", "kiwi", "mango", "apple"].map { ["name": $0] },
             "juices": [["name": "apple", "recipe": [["fruit": "apple", "amount": 3]]]],
@@ -67,8 +65,7 @@ import Testing
         for flags in [["--initial-stock", "50"], []] {
             server = try ExecutableServer(["--data", data, "--menu", menu, "--accept-menu-change"] + flags)
             #expect(try server.client().command("STOCK") == "OK STOCK seq=0 strawberry=10 banana=10 pineapple=10 kiwi=10 mango=10 apple=50")
-            server.signal(SIGTERM)
-            #expect(server.waitForExit() == 0)
+            #expect(server.terminate() == 0)
         }
     }
 
@@ -77,8 +74,7 @@ import Testing
         defer { removeTemporary(dir) }
         let server = try ExecutableServer(["--in-memory", "--menu", write(Self.lemonadeMenu, in: dir), "--initial-stock", "3"])
         #expect(try server.client().command("STOCK") == "OK STOCK seq=0 lemon=3 mango=3 kiwi=3")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
     }
 
     @Test(arguments: [
@@ -123,8 +119,7 @@ import Testing
         let data = dir + "/data"
         var server = try ExecutableServer(["--data", data])
         #expect(try server.client().command("SET pineapple 0").hasPrefix("OK SET"))
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
         #expect(FileManager.default.fileExists(atPath: data + "/menu.json"))
 
         // The lemonade menu drops strawberry and banana, which still have stock (and pineapple, which has none).
@@ -139,8 +134,7 @@ import Testing
         let c = try server.client()
         #expect(try c.command("STOCK") == "OK STOCK seq=1 lemon=6 mango=10 kiwi=10")
         #expect(try c.command("ORDER mango-kiwi") == "OK ORDER mango-kiwi 1 seq=2 mango=8 kiwi=9")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
 
         // Adding a fruit and a juice just works; going back to the default menu would drop the
         // lemons still in stock, so that is refused.
@@ -149,13 +143,11 @@ import Testing
             .replacingOccurrences(of: "\"juices\": [", with: "\"juices\": [ { \"name\": \"banana\", \"recipe\": [ { \"fruit\": \"banana\", \"amount\": 2 } ] },")
         server = try ExecutableServer(["--data", data, "--menu", write(bigger, in: dir, name: "bigger.json")])
         #expect(try server.client().command("STOCK") == "OK STOCK seq=2 lemon=6 mango=8 kiwi=9 banana=10")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
         let (refused, message) = try ExecutableServer.run(["--data", data, "--port", "0"])
         #expect(refused != 0 && message.contains("lemon=6"))
         server = try ExecutableServer(["--data", data, "--menu", write(bigger, in: dir, name: "bigger.json")])
         #expect(try server.client().command("STOCK mango") == "OK STOCK seq=2 mango=8")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
     }
 }

@@ -33,6 +33,20 @@ import Testing
         return (fds[0], fds[1])
     }
 
+    /// Makes a poller, then a socket pair (after it, so neither end can reuse the number of the
+    /// poller's own descriptor), and runs `call` with both on the poller's queue, as the server
+    /// calls a poller; `call` owns the pair. The error `call` throws, or nil.
+    static func refusal(_ kind: Kind, _ call: (any ClientPoller, Int32, Int32) throws(SystemError) -> Void) throws -> SystemError? {
+        let queue = DispatchQueue(label: "poller-test")
+        let poller = try make(kind, queue: queue)
+        defer { queue.sync { poller.cancel() } }
+        let (a, b) = try socketPair()
+        return queue.sync { () -> SystemError? in
+            do throws(SystemError) { try call(poller, a, b) } catch { return error }
+            return nil
+        }
+    }
+
     /// Collects what the poller reports, on its queue.
     final class Collector: @unchecked Sendable {
         // @unchecked: `events` is touched only on `queue` (handlers there, reads through sync).
@@ -46,32 +60,22 @@ import Testing
 
     @Test(arguments: kinds)
     func addingAClosedDescriptorFails(kind: Kind) throws {
-        let queue = DispatchQueue(label: "poller-test")
-        let poller = try Self.make(kind, queue: queue)
-        defer { queue.sync { poller.cancel() } }
-        let (a, b) = try Self.socketPair()
-        Platform.close(a)
-        Platform.close(b)
         // Before the fix, epoll_ctl's EBADF was dropped: the client would never have been read.
-        let error = queue.sync { () -> SystemError? in
-            do throws(SystemError) { try poller.add(fd: a, id: 1) } catch { return error }
-            return nil
+        let error = try Self.refusal(kind) { poller, a, b throws(SystemError) in
+            Platform.close(a)
+            Platform.close(b)
+            try poller.add(fd: a, id: 1)
         }
         #expect(error?.code == EBADF)
     }
 
     @Test(arguments: kinds)
     func changingAClientNeverAddedFails(kind: Kind) throws {
-        let queue = DispatchQueue(label: "poller-test")
-        let poller = try Self.make(kind, queue: queue)
-        defer { queue.sync { poller.cancel() } }
-        let (a, b) = try Self.socketPair()
-        defer { Platform.close(a); Platform.close(b) }
-        let failed = queue.sync { () -> Bool in
-            do { try poller.watch(fd: a, id: 7, read: true, write: true) } catch { return true }
-            return false
+        let error = try Self.refusal(kind) { poller, a, b throws(SystemError) in
+            defer { Platform.close(a); Platform.close(b) }
+            try poller.watch(fd: a, id: 7, read: true, write: true)
         }
-        #expect(failed)
+        #expect(error != nil)
     }
 
     @Test(arguments: kinds)

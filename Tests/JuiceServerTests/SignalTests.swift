@@ -17,7 +17,7 @@ extension HardeningTests {
         let cashier = try server.peer()
         _ = cashier.nextLine()
         #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=999998")
-        let outcome = Locked<(status: Int32?, seconds: Double)>((nil, 0))
+        let outcome = Locked(SignalledExit(status: nil, seconds: 0))
         let lines = Locked<[Int: [String]]>([:])
         let cashierHasData = Locked(false)
         let pipelined = 3000
@@ -27,10 +27,8 @@ extension HardeningTests {
                 // them), then SIGTERM.
                 cashier.write(Array(String(repeating: "ORDER banana\r\n", count: pipelined).utf8))
                 _ = eventually { cashierHasData.get }
-                let start = Date()
-                server.signal(SIGTERM)
-                let status = server.waitForExit()
-                outcome.update { $0 = (status, Date().timeIntervalSince(start)) }
+                let exited = signalAndWaitForExit(server, SIGTERM)
+                outcome.update { $0 = exited }
             } else {
                 let p = n < idle.count ? idle[n] : cashier
                 if n == idle.count {
@@ -43,8 +41,8 @@ extension HardeningTests {
             }
         }
         let result = outcome.get
-        print("SIGTERM with \(idle.count + 1) clients: exit \(result.status.map(String.init) ?? "none") after \(String(format: "%.3f", result.seconds)) s")
-        #expect(result.status == 0, "exit status \(result.status.map(String.init) ?? "none: still running")")
+        print("SIGTERM with \(idle.count + 1) clients: \(result.summary)")
+        #expect(result.status == 0, "exit status \(result.shownStatus)")
         let all = lines.get
         for n in 0...idle.count {
             #expect(all[n]?.last == "EVENT BYE shutting down", "client \(n) ended with \(all[n]?.suffix(2) ?? [])")
@@ -60,8 +58,7 @@ extension HardeningTests {
         _ = c.nextLine()
         let k = replies.count + 1
         #expect(c.ask("STOCK banana") == "OK STOCK seq=\(k) banana=\(1_000_000 - 2 * k)")
-        again.signal(SIGTERM)
-        #expect(again.waitForExit() == 0)
+        #expect(again.terminate() == 0)
     }
 
     @Test func sigtermWithAClientThatNeverReadsStillExitsInTime() throws {
@@ -73,14 +70,11 @@ extension HardeningTests {
         _ = control.nextLine()
         #expect(control.ask("PING") == "OK PONG")
         waitForIdleCPU(server)
-        let start = Date()
-        server.signal(SIGTERM)
         // The drain gives up on the stuck client at its own deadline (1.5 s); a server that
         // waited for the client instead would still be running when this wait gives up.
-        let status = server.waitForExit()
-        let seconds = Date().timeIntervalSince(start)
-        print("SIGTERM with a client that never reads: exit \(status.map(String.init) ?? "none") after \(String(format: "%.3f", seconds)) s")
-        #expect(status == 0, "exit status \(status.map(String.init) ?? "none: still running")")
+        let exited = signalAndWaitForExit(server, SIGTERM)
+        print("SIGTERM with a client that never reads: \(exited.summary)")
+        #expect(exited.status == 0, "exit status \(exited.shownStatus)")
     }
 
     /// The stuck client keeps the drain busy until its deadline (1.5 s), after which the server
@@ -96,12 +90,26 @@ extension HardeningTests {
         // Only once the first signal has been handled (the drain has begun) is the next one a
         // second signal: two sent closer together may be delivered as one.
         #expect(eventually { server.log().contains("shutting down:") }, "no drain after SIGINT: \(server.log())")
-        let start = Date()
-        server.signal(SIGINT)
-        let status = server.waitForExit()
-        let seconds = Date().timeIntervalSince(start)
-        print("second SIGINT: exit \(status.map(String.init) ?? "none") after \(String(format: "%.3f", seconds)) s")
-        #expect(status == 1, "exit status \(status.map(String.init) ?? "none: still running") (0: the drain ran to its end)")
+        let exited = signalAndWaitForExit(server, SIGINT)
+        print("second SIGINT: \(exited.summary)")
+        #expect(exited.status == 1, "exit status \(exited.shownStatus) (0: the drain ran to its end)")
         #expect(server.log().contains("second signal: exiting now"), "\(server.log().suffix(500))")
+    }
+
+    /// What a signal led to: the exit status (nil: still running when the wait gave up) and how
+    /// long the exit took, printed for the log and never asserted on.
+    struct SignalledExit {
+        var status: Int32?
+        var seconds: Double
+        var shownStatus: String { status.map(String.init) ?? "none: still running" }
+        var summary: String { "exit \(shownStatus) after \(String(format: "%.3f", seconds)) s" }
+    }
+
+    /// Sends `signal` and waits for the server to exit.
+    func signalAndWaitForExit(_ server: ExecutableServer, _ signal: Int32) -> SignalledExit {
+        let start = Date()
+        server.signal(signal)
+        let status = server.waitForExit()
+        return SignalledExit(status: status, seconds: Date().timeIntervalSince(start))
     }
 }

@@ -21,16 +21,7 @@ import Testing
         // A listener of our own that sends a fixed script, so only the client is under test.
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        try #require(ok, "cannot listen: errno \(errno)")
+        let port = try #require(bindLoopbackPortZero(listener, listenBacklog: 1), "cannot listen: errno \(errno)")
         let lines = 100_000
         let script = Array(("EVENT HELLO test\r\n" + (0..<lines).map { $0 % 2 == 0 ? "OK \($0)\r\n" : "EVENT STOCK seq=\($0)\n" }.joined()).utf8)
         let served = DispatchSemaphore(value: 0)
@@ -45,7 +36,7 @@ import Testing
             close(peer)
             served.signal()
         }.start()
-        let client = try LineClient(port: Int(UInt16(bigEndian: address.sin_port)))
+        let client = try LineClient(port: port)
         #expect(client.greeting == "EVENT HELLO test")
         var mismatches = 0
         for i in stride(from: 0, to: lines, by: 2) where try client.reply() != "OK \(i)" { mismatches += 1 }

@@ -99,10 +99,16 @@ public final class ExecutableServer: @unchecked Sendable {
         return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
     }
 
+    /// SIGTERM and wait for the exit: its status, or nil if the server is still running at the
+    /// deadline. A test that expects a clean shutdown checks `terminate() == 0`.
+    public func terminate() -> Int32? {
+        signal(SIGTERM)
+        return waitForExit()
+    }
+
     /// SIGTERM and wait for the exit; SIGKILL if it does not come.
     public func stop() {
-        signal(SIGTERM)
-        if waitForExit() == nil { kill9() }
+        if terminate() == nil { kill9() }
     }
 
     public func kill9() {

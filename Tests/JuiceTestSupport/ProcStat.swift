@@ -1,24 +1,11 @@
 import Foundation
 import Glibc
+import JuicePlatform
 
 /// Readings from /proc for a process (Linux).
 public enum ProcStat {
-    /// A /proc file's whole text. Read to EOF by hand: these files report size 0, and
-    /// Foundation's String(contentsOfFile:) stops after the first page of a long one
-    /// (/proc/net/tcp on a busy machine).
-    public static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return n == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-    }
+    /// A /proc file's whole text (the platform layer's reader, shared with juice-bench).
+    public static func read(_ path: String) -> String? { Platform.readProcFile(path) }
 
     /// A "Vm..." field of /proc/<pid>/status in bytes (VmRSS, VmHWM), or nil.
     public static func status(_ pid: Int32, _ field: String) -> Int? {
