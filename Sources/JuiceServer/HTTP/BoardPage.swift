@@ -9,36 +9,11 @@
 /// each fruit `data-fruit` + `data-stock`, and `#conn` with `live`/`reconnecting` in its text and
 /// `data-state`. Tests/browser drives this page in a real browser.
 enum BoardPage {
-    static let html: String = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Juice board</title>
-<style>
-:root {
-  --bg: #0d1016; --panel: #161b24; --line: #252d3b; --text: #f3f5f8; --muted: #8f9bb0;
-  --good: #3ddc84; --low: #ffb020; --out: #ff5d5d; --accent: #ffcf3f;
-}
-* { box-sizing: border-box; }
-html, body { margin: 0; background: var(--bg); color: var(--text); }
-body {
-  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK KR",
-               "Apple SD Gothic Neo", "Malgun Gothic", sans-serif;
-  min-height: 100vh; display: flex; flex-direction: column;
-  padding: clamp(12px, 2vw, 40px); gap: clamp(12px, 1.6vw, 32px);
-}
-header { display: flex; align-items: center; justify-content: space-between; gap: 16px; }
-h1 { margin: 0; font-size: clamp(26px, 3.2vw, 64px); letter-spacing: .02em; }
-h1 span { color: var(--accent); }
-h2 { margin: 0 0 clamp(8px, 1vw, 20px); font-size: clamp(16px, 1.4vw, 28px); color: var(--muted);
-     text-transform: uppercase; letter-spacing: .12em; font-weight: 600; }
-#conn { display: inline-flex; align-items: center; gap: .5em; font-size: clamp(14px, 1.2vw, 24px);
-        color: var(--muted); padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px; }
-#conn::before { content: ""; width: .7em; height: .7em; border-radius: 50%; background: var(--low); }
-#conn[data-state="live"]::before { background: var(--good); box-shadow: 0 0 .6em var(--good); }
-#conn[data-state="reconnecting"] { color: var(--low); }
+    static let html: String = PageStyle.head(title: "Juice board") + #"""
+body { padding: clamp(12px, 2vw, 40px); gap: clamp(12px, 1.6vw, 32px); }
+h1 { font-size: clamp(26px, 3.2vw, 64px); letter-spacing: .02em; }
+h2 { margin: 0 0 clamp(8px, 1vw, 20px); font-size: clamp(16px, 1.4vw, 28px); }
+#conn { font-size: clamp(14px, 1.2vw, 24px); }
 main { flex: 1; display: grid; grid-template-columns: minmax(0, 2.1fr) minmax(0, 1fr);
        gap: clamp(12px, 1.6vw, 32px); }
 main > section { display: flex; flex-direction: column; min-height: 0; }

@@ -10,36 +10,12 @@
 /// Test hooks: each juice row `data-juice` + `data-sold` + `data-lost`, each fruit `data-fruit` +
 /// `data-short`, the token form `#token` + `#token-submit`, `#conn` as on the board.
 enum DashboardPage {
-    static let html: String = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Juice sales</title>
-<style>
-:root {
-  --bg: #0d1016; --panel: #161b24; --line: #252d3b; --text: #f3f5f8; --muted: #8f9bb0;
-  --good: #3ddc84; --lost: #ff5d5d; --low: #ffb020; --accent: #ffcf3f;
-}
-* { box-sizing: border-box; }
-html, body { margin: 0; background: var(--bg); color: var(--text); }
-body {
-  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK KR",
-               "Apple SD Gothic Neo", "Malgun Gothic", sans-serif;
-  padding: clamp(12px, 1.6vw, 32px); display: flex; flex-direction: column; gap: clamp(12px, 1.2vw, 22px);
-  min-height: 100vh;
-}
-header { display: flex; align-items: center; justify-content: space-between; gap: 16px; flex-wrap: wrap; }
-h1 { margin: 0; font-size: clamp(24px, 2.4vw, 46px); }
-h1 span { color: var(--accent); }
-h2 { margin: 0 0 .8em; font-size: clamp(14px, 1vw, 20px); color: var(--muted); text-transform: uppercase;
-     letter-spacing: .12em; font-weight: 600; }
-#conn { display: inline-flex; align-items: center; gap: .5em; font-size: clamp(13px, 1vw, 18px);
-        color: var(--muted); padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px; }
-#conn::before { content: ""; width: .7em; height: .7em; border-radius: 50%; background: var(--low); }
-#conn[data-state="live"]::before { background: var(--good); box-shadow: 0 0 .6em var(--good); }
-#conn[data-state="reconnecting"] { color: var(--low); }
+    static let html: String = PageStyle.head(title: "Juice sales") + #"""
+body { padding: clamp(12px, 1.6vw, 32px); gap: clamp(12px, 1.2vw, 22px); }
+header { flex-wrap: wrap; }
+h1 { font-size: clamp(24px, 2.4vw, 46px); }
+h2 { margin: 0 0 .8em; font-size: clamp(14px, 1vw, 20px); }
+#conn { font-size: clamp(13px, 1vw, 18px); }
 body:not(.showing) #conn { visibility: hidden; }   /* nothing to be live about before the sales show */
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 16px; padding: clamp(14px, 1.4vw, 26px); }
 #auth { max-width: 560px; align-self: center; width: 100%; margin-top: 8vh; display: none; }
@@ -50,14 +26,14 @@ body.asking #auth { display: block; }
          background: #0b0e13; color: var(--text); }
 button { font: inherit; font-size: 18px; padding: .55em 1.1em; border-radius: 10px; border: 0; cursor: pointer;
          background: var(--accent); color: #1d1600; font-weight: 700; }
-#auth-error { color: var(--lost); min-height: 1.4em; margin-top: .8em; }
+#auth-error { color: var(--out); min-height: 1.4em; margin-top: .8em; }
 #data { display: none; flex-direction: column; gap: clamp(12px, 1.4vw, 26px); }
 body.showing #data { display: flex; }
 body.asking #data { display: none; }
 #totals { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: clamp(10px, 1.2vw, 22px); }
 .tile b { display: block; font-size: clamp(30px, 2.8vw, 56px); font-variant-numeric: tabular-nums; line-height: 1.1; }
 .tile span { color: var(--muted); font-size: clamp(13px, .9vw, 17px); }
-.tile.good b { color: var(--good); } .tile.lost b { color: var(--lost); }
+.tile.good b { color: var(--good); } .tile.lost b { color: var(--out); }
 .cols { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: clamp(12px, 1.4vw, 26px); }
 .row { display: grid; grid-template-columns: minmax(7em, 13em) minmax(0, 1fr) 9.5em; align-items: center;
        gap: 1em; padding: .45em 0; border-bottom: 1px solid var(--line); font-size: clamp(14px, 1vw, 19px); }
@@ -66,7 +42,7 @@ body.asking #data { display: none; }
 .row svg { width: 100%; height: 1.3em; display: block; }
 .row .nums { text-align: right; font-variant-numeric: tabular-nums; color: var(--muted); white-space: nowrap; }
 .row .nums b { color: var(--text); }
-.row .nums .l.some { color: var(--lost); }
+.row .nums .l.some { color: var(--out); }
 .legend { color: var(--muted); font-size: 14px; display: flex; gap: 1.2em; margin-top: .8em; }
 .legend i { display: inline-block; width: .8em; height: .8em; border-radius: 2px; margin-right: .4em; vertical-align: -1px; }
 #advice { font-size: clamp(18px, 1.6vw, 30px); font-weight: 700; margin-bottom: .6em; }
@@ -107,14 +83,14 @@ footer button { font-size: 13px; padding: .3em .8em; background: transparent; co
   </section>
   <div class="cols">
     <section class="panel"><h2>Sold and lost per juice</h2><div id="juices"></div>
-      <div class="legend"><span><i style="background: var(--good)"></i>sold</span><span><i style="background: var(--lost)"></i>lost (refused: not enough fruit)</span></div>
+      <div class="legend"><span><i style="background: var(--good)"></i>sold</span><span><i style="background: var(--out)"></i>lost (refused: not enough fruit)</span></div>
     </section>
     <section class="panel"><h2>Lost sales by fruit</h2><div id="advice"></div><div id="fruits"></div>
       <div class="legend"><span><i style="background: var(--low)"></i>orders refused because this fruit was short</span></div>
     </section>
   </div>
   <section id="chart" class="panel"><h2>Orders per minute, last hour</h2><div id="chart-body"></div>
-    <div class="legend"><span><i style="background: var(--good)"></i>served</span><span><i style="background: var(--lost)"></i>refused</span></div>
+    <div class="legend"><span><i style="background: var(--good)"></i>served</span><span><i style="background: var(--out)"></i>refused</span></div>
   </section>
 </div>
 <footer><span id="mode"></span><span id="updated"></span></footer>

@@ -51,12 +51,24 @@ def load_menu(path):
             INITIAL[x["name"]] = x["initial_stock"]
 
 
-def page(swift_file):
-    """The HTML inside the Swift raw string literal #\"\"\" ... \"\"\"# of a page file."""
+def swift_source(swift_file):
     with open(os.path.join(ROOT, "Sources", "JuiceServer", "HTTP", swift_file), encoding="utf-8") as f:
-        text = f.read()
-    match = re.search(r'#"""\n(.*?)\n"""#', text, re.S)
-    return match.group(1)
+        return f.read()
+
+
+def page(swift_file):
+    """The HTML inside the Swift raw string literal #\"\"\" ... \"\"\"# of a page file, after the
+    shared head that `PageStyle.head(title:)` (PageStyle.swift) writes before it."""
+    text = swift_source(swift_file)
+    html = re.search(r'#"""\n(.*?)\n"""#', text, re.S).group(1)
+    title = re.search(r'PageStyle\.head\(title: "(.*?)"\)', text)
+    if not title:
+        return html
+    style = swift_source("PageStyle.swift")
+    head = re.search(r'\n        """\n(.*?)\n        """', style, re.S).group(1)
+    head = "\n".join(line[8:] for line in head.split("\n")).replace("\\(title)", title.group(1))
+    base_css = re.search(r'#"""\n(.*?)\n"""#', style, re.S).group(1)
+    return head + base_css + html
 
 
 class Store:

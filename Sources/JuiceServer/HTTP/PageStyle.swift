@@ -1,0 +1,47 @@
+/// The document head and base CSS shared by the board (`BoardPage`) and the sales dashboard
+/// (`DashboardPage`), so the two pages keep one palette, one font stack and one live indicator.
+///
+/// `head(title:)` opens the document through an open `<style>` that already holds `baseCSS`; each
+/// page goes on with its own rules (which come later, so they refine these: sizes, spacing) and
+/// closes `</style></head>` itself. Fonts are system fonts only: a shop's network may be offline.
+enum PageStyle {
+    static func head(title: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        <style>
+
+        """ + baseCSS
+    }
+
+    /// The palette (`--out` is the red of "no fruit": sold out on the board, lost sales on the
+    /// dashboard), the reset, the page column, the headings' common look and `#conn`, the
+    /// live/reconnecting indicator whose `data-state` both pages' scripts set.
+    static let baseCSS: String = #"""
+:root {
+  --bg: #0d1016; --panel: #161b24; --line: #252d3b; --text: #f3f5f8; --muted: #8f9bb0;
+  --good: #3ddc84; --low: #ffb020; --out: #ff5d5d; --accent: #ffcf3f;
+}
+* { box-sizing: border-box; }
+html, body { margin: 0; background: var(--bg); color: var(--text); }
+body {
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK KR",
+               "Apple SD Gothic Neo", "Malgun Gothic", sans-serif;
+  min-height: 100vh; display: flex; flex-direction: column;
+}
+header { display: flex; align-items: center; justify-content: space-between; gap: 16px; }
+h1 { margin: 0; }
+h1 span { color: var(--accent); }
+h2 { color: var(--muted); text-transform: uppercase; letter-spacing: .12em; font-weight: 600; }
+#conn { display: inline-flex; align-items: center; gap: .5em;
+        color: var(--muted); padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px; }
+#conn::before { content: ""; width: .7em; height: .7em; border-radius: 50%; background: var(--low); }
+#conn[data-state="live"]::before { background: var(--good); box-shadow: 0 0 .6em var(--good); }
+#conn[data-state="reconnecting"] { color: var(--low); }
+
+"""#
+}
