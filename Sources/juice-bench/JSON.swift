@@ -1,4 +1,7 @@
+import JuiceCore
+
 /// A minimal JSON value with ordered object keys, so the output reads the same every run.
+/// Strings and objects are written by the server's own `JSONText` (control characters as `\u00XX`).
 indirect enum JSON {
     case null
     case bool(Bool)
@@ -13,30 +16,9 @@ indirect enum JSON {
         case .bool(let value): return value ? "true" : "false"
         case .int(let value): return String(value)
         case .number(let value, let decimals): return value.isFinite ? formatFixed(value, decimals) : "null"
-        case .string(let value): return JSON.quote(value)
+        case .string(let value): return JSONText.string(value)
         case .object(let members):
-            return "{" + members.map { JSON.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+            return JSONText.object(members.map { ($0.0, $0.1.text) })
         }
-    }
-
-    static func quote(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

@@ -150,7 +150,7 @@ import Testing
     @Test func jsonStringsAreEscaped() throws {
         let text = JSON.object([("s", .string("a\"b\\c\nd\te\u{1}f 망고")), ("n", .number(.nan, decimals: 1)),
                                 ("x", .number(1.25, decimals: 1)), ("b", .bool(true)), ("z", .null)]).text
-        #expect(text == #"{"s":"a\"b\\c\nd\te\u0001f 망고","n":null,"x":1.3,"b":true,"z":null}"#)
+        #expect(text == #"{"s":"a\"b\\c\u000ad\u0009e\u0001f 망고","n":null,"x":1.3,"b":true,"z":null}"#)
         let o = try Self.object(text)
         #expect(o["s"] as? String == "a\"b\\c\nd\te\u{1}f 망고")
     }
