@@ -15,8 +15,7 @@ import Testing
         #expect(try c.command("RESTOCK banana 5") == "OK RESTOCK seq=2 banana=15")
         #expect(try c.command("SET pineapple 0") == "OK SET seq=3 pineapple=0")
         let before = try c.command("STOCK")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
 
         server = try ExecutableServer(["--data", dir])
         c = try server.client()
@@ -24,8 +23,7 @@ import Testing
         let stats = values(try c.command("STATS"))
         #expect(stats["orders_served"] == 1 && stats["orders_refused"] == 1 && stats["sold_mango-kiwi"] == 2 && stats["seq"] == 3)
         #expect(try c.command("ORDER banana") == "OK ORDER banana 1 seq=4 banana=13")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
     }
 
     /// 8 cashiers order and restock while the server is killed with SIGKILL mid-stream. After a
@@ -83,32 +81,24 @@ import Testing
         var expected = values(stock)
         expected.removeValue(forKey: "seq")
         #expect(expected == state)
-        restarted.signal(SIGTERM)
-        #expect(restarted.waitForExit() == 0)
+        #expect(restarted.terminate() == 0)
     }
 
     @Test func aTornTailIsCutOffAndTheRestKept() throws {
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }
-        var server = try ExecutableServer(["--data", dir])
-        var c = try server.client()
-        for _ in 0..<3 { #expect(try c.command("ORDER banana").hasPrefix("OK ORDER")) }
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        let (journal, bytes) = try journalAfter(bananaOrders: 3, in: dir)
         // Cut the last record in half, as a crash mid-write would.
-        let journal = dir + "/journal"
-        let bytes = [UInt8](FileManager.default.contents(atPath: journal)!)
         let end = try #require(bytes.lastIndex(of: 10)) + 1  // past the last record (the rest is preallocated zeros)
         #expect(truncate(journal, off_t(end - 10)) == 0)
 
-        server = try ExecutableServer(["--data", dir])
+        var server = try ExecutableServer(["--data", dir])
         #expect(server.log().contains("torn"))
         #expect(server.log().contains("journal"))
-        c = try server.client()
+        let c = try server.client()
         #expect(try c.command("STOCK banana") == "OK STOCK seq=2 banana=6")
         #expect(try c.command("ORDER banana") == "OK ORDER banana 1 seq=3 banana=4")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
 
         // Junk after the last record is a torn tail too.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal))
@@ -117,20 +107,14 @@ import Testing
         try handle.close()
         server = try ExecutableServer(["--data", dir])
         #expect(try server.client().command("STOCK banana") == "OK STOCK seq=3 banana=4")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
     }
 
     @Test func corruptionInTheMiddleRefusesToStartAndSaysWhere() throws {
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }
-        let server = try ExecutableServer(["--data", dir])
-        let c = try server.client()
-        for _ in 0..<5 { #expect(try c.command("ORDER banana").hasPrefix("OK ORDER")) }
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
-        let journal = dir + "/journal"
-        var bytes = [UInt8](FileManager.default.contents(atPath: journal)!)
+        let (journal, written) = try journalAfter(bananaOrders: 5, in: dir)
+        var bytes = written
         let lines = bytes.indices.filter { bytes[$0] == 10 }
         let secondRecord = lines[0] + 1
         let target = lines[1] - 3  // a digit inside the second record's payload
@@ -148,17 +132,11 @@ import Testing
     func aChecksumValidImpossibleRecordRefusesToStartAndChangesNothing(payload: String) throws {
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }
-        let server = try ExecutableServer(["--data", dir])
-        let c = try server.client()
-        for _ in 0..<3 { #expect(try c.command("ORDER banana").hasPrefix("OK ORDER")) }
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
-        let journal = dir + "/journal"
-        var bytes = [UInt8](FileManager.default.contents(atPath: journal)!)
-        let end = try #require(bytes.lastIndex(of: 10)) + 1
+        let (journal, written) = try journalAfter(bananaOrders: 3, in: dir)
+        let end = try #require(written.lastIndex(of: 10)) + 1
         let body = Array(payload.utf8)
         let crc = String(CRC32.checksum(body), radix: 16)
-        bytes = Array(bytes[..<end]) + Array("\(body.count) \(String(repeating: "0", count: 8 - crc.count) + crc) ".utf8) + body + [10]
+        let bytes = Array(written[..<end]) + Array("\(body.count) \(String(repeating: "0", count: 8 - crc.count) + crc) ".utf8) + body + [10]
         #expect(FileManager.default.createFile(atPath: journal, contents: Data(bytes)))
         let files = ["journal", "snapshot", "menu.json"]
         let before = files.map { FileManager.default.contents(atPath: dir + "/" + $0) }
@@ -176,8 +154,7 @@ import Testing
         var c = try server.client()
         #expect(try c.command("ORDER mango-kiwi key=till-1:0001") == "OK ORDER mango-kiwi 1 seq=1 mango=8 kiwi=9")
         #expect(try c.command("ORDER strawberry key=till-1:0002") == "ERR OUT_OF_STOCK needs strawberry=16 has strawberry=10")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
 
         server = try ExecutableServer(["--data", dir])
         c = try server.client()
@@ -188,8 +165,7 @@ import Testing
         #expect(try c.command("ORDER banana key=till-1:0001").hasPrefix("ERR KEY_REUSED "))
         #expect(try c.command("ORDER banana key=bad/key").hasPrefix("ERR BAD_ARGUMENT "))
         #expect(try c.command("STOCK") == "OK STOCK seq=1 strawberry=10 banana=10 pineapple=10 kiwi=9 mango=8")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
     }
 
     @Test func sinceReplaysFromZeroFromTheMiddleAndBeyondCompaction() throws {
@@ -209,8 +185,7 @@ import Testing
         #expect(try c.command("SINCE 61") == "OK SINCE 61 60")  // ahead: another store
         #expect(try c.nextEvent() == "EVENT STOCK seq=60 strawberry=1000 banana=880 pineapple=1000 kiwi=1000 mango=1000")
         #expect(eventually { server.log().contains("compacted the journal") })
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
         #expect(FileManager.default.fileExists(atPath: dir + "/snapshot"))
 
         // After a restart the history only reaches back to the last compaction.
@@ -219,8 +194,7 @@ import Testing
         #expect(try c.command("STOCK banana") == "OK STOCK seq=60 banana=880")
         #expect(try c.command("SINCE 0") == "OK SINCE 0 60")
         #expect(try c.nextEvent() == "EVENT STOCK seq=60 strawberry=1000 banana=880 pineapple=1000 kiwi=1000 mango=1000")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
     }
 
     /// A display resuming with SINCE while cashiers keep ordering sees every seq once, in order.
@@ -251,8 +225,7 @@ import Testing
         }
         ordered.wait()
         #expect(try cashier.command("PING") == "OK PONG")
-        server.signal(SIGTERM)
-        #expect(server.waitForExit() == 0)
+        #expect(server.terminate() == 0)
     }
 
     @Test func aSecondServerCannotOpenTheSameDataDirectory() throws {
@@ -261,8 +234,17 @@ import Testing
         let first = try ExecutableServer(["--data", dir])
         let (status, output) = try ExecutableServer.run(["--data", dir, "--port", "0"])
         #expect(status != 0 && output.contains("in use"))
-        first.signal(SIGTERM)
-        #expect(first.waitForExit() == 0)
+        #expect(first.terminate() == 0)
+    }
+
+    /// A data directory's journal after `orders` banana orders and a clean stop: its path and bytes.
+    private func journalAfter(bananaOrders orders: Int, in dir: String) throws -> (path: String, bytes: [UInt8]) {
+        let server = try ExecutableServer(["--data", dir])
+        let c = try server.client()
+        for _ in 0..<orders { #expect(try c.command("ORDER banana").hasPrefix("OK ORDER")) }
+        #expect(server.terminate() == 0)
+        let path = dir + "/journal"
+        return (path, [UInt8](FileManager.default.contents(atPath: path)!))
     }
 }
 
