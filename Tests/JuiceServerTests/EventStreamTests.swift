@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+/// `GET /events` as a browser's EventSource reads it: the full state first, then every change
+/// as the line protocol's `EVENT STOCK` has it, resumable with `Last-Event-ID` with no gap and
+/// no duplicate, kept alive by comments, and never ahead of the journal.
+@Suite struct EventStreamTests {
+    static let fruits = ["strawberry", "banana", "pineapple", "kiwi", "mango"]
+
+    /// The data of a full-state message: every fruit, in menu order.
+    static func fullState(seq: UInt64, _ stock: [Int]) -> String {
+        "{\"seq\":\(seq),\"stock\":{" + zip(fruits, stock).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}}"
+    }
+
+    /// Reads the next data message and checks its id, event name and data exactly.
+    static func expectMessage(_ stream: EventStreamClient, id: UInt64, data: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .message(let message) = stream.nextEvent() else {
+            Issue.record("no message with id \(id)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(message.id == String(id) && message.event == "stock" && message.data == data,
+                "expected id \(id) \(data), got \(message)", sourceLocation: sourceLocation)
+    }
+
+    /// Reads messages until seq `last`, checking that they run on from `next` one by one.
+    static func expectRun(_ stream: EventStreamClient, from next: UInt64, through last: UInt64,
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+        for expected in next...last {
+            guard case .message(let message) = stream.nextEvent(), message.seq == expected else {
+                Issue.record("expected id \(expected)", sourceLocation: sourceLocation)
+                return
+            }
+        }
+    }
+
+    @Test func theFullStateComesFirstThenEachChangeInOrder() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let cashier = try server.client()
+        #expect(try cashier.command("ORDER banana").hasPrefix("OK ORDER banana 1 seq=1 "))
+        #expect(try cashier.command("SET strawberry 40").hasPrefix("OK SET seq=2 "))
+        #expect(try cashier.command("RESTOCK mango 3").hasPrefix("OK RESTOCK seq=3 "))
+        let stream = try EventStreamClient(port: server.httpPort)
+        #expect(stream.head.first == "HTTP/1.1 200 OK")
+        #expect(stream.header("Content-Type") == "text/event-stream; charset=utf-8")
+        #expect(stream.header("Cache-Control") == "no-store")
+        #expect(stream.header("Content-Length") == nil, "a stream has no length")
+        // Not seq 0: the state as it is now, with its seq as the id.
+        Self.expectMessage(stream, id: 3, data: Self.fullState(seq: 3, [40, 8, 10, 10, 13]))
+        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=4 mango=9 kiwi=8")
+        #expect(try cashier.command("RESTOCK kiwi 5") == "OK RESTOCK seq=5 kiwi=13")
+        #expect(try cashier.command("ORDER strawberry-banana") == "OK ORDER strawberry-banana 1 seq=6 strawberry=30 banana=7")
+        #expect(try cashier.command("ORDER strawberry 9").hasPrefix("ERR OUT_OF_STOCK"))
+        #expect(try cashier.command("SET pineapple 0") == "OK SET seq=7 pineapple=0")
+        // Only the fruits each change touched, exactly like EVENT STOCK; a refusal is no change.
+        Self.expectMessage(stream, id: 4, data: #"{"seq":4,"stock":{"mango":9,"kiwi":8}}"#)
+        Self.expectMessage(stream, id: 5, data: #"{"seq":5,"stock":{"kiwi":13}}"#)
+        Self.expectMessage(stream, id: 6, data: #"{"seq":6,"stock":{"strawberry":30,"banana":7}}"#)
+        Self.expectMessage(stream, id: 7, data: #"{"seq":7,"stock":{"pineapple":0}}"#)
+        #expect(stream.nextEvent(timeout: 0.2) == .timeout, "nothing more than the changes made")
+    }
+
+    /// A browser that reconnects with `Last-Event-ID: 25` gets 26...30 and then live changes.
+    @Test func lastEventIDResumesWithTheChangesAfterIt() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let cashier = try server.client()
+        #expect(try cashier.command("EVENTS OFF") == "OK EVENTS off")
+        for i in 1...30 { #expect(try cashier.command("RESTOCK banana 1") == "OK RESTOCK seq=\(i) banana=\(10 + i)") }
+        let stream = try EventStreamClient(port: server.httpPort, lastEventID: "25")
+        #expect(stream.status == 200)
+        for seq in 26...30 { Self.expectMessage(stream, id: UInt64(seq), data: "{\"seq\":\(seq),\"stock\":{\"banana\":\(10 + seq)}}") }
+        #expect(try cashier.command("SET banana 3") == "OK SET seq=31 banana=3")
+        Self.expectMessage(stream, id: 31, data: #"{"seq":31,"stock":{"banana":3}}"#)
+        // Up to date already: nothing until the next change.
+        let current = try EventStreamClient(port: server.httpPort, lastEventID: "31")
+        #expect(try cashier.command("SET banana 4") == "OK SET seq=32 banana=4")
+        Self.expectMessage(current, id: 32, data: #"{"seq":32,"stock":{"banana":4}}"#)
+    }
+
+    /// A resume from far back streams thousands of messages through a small receive buffer, so
+    /// the catch-up is paced by the socket; changes made meanwhile follow it, each exactly once.
+    @Test(arguments: [false, true])
+    func changesDuringACatchUpFollowItWithoutGapOrDuplicate(durable: Bool) throws {
+        let directory = temporaryDirectory("juice-stream-catchup")
+        defer { removeTemporary(directory) }
+        let history = UInt64(BoundedWorkTests.history)
+        let server = try BoundedWorkTests.serverWithHistory(durable ? ["--data", directory] : ["--in-memory"])
+        let stream = try EventStreamClient(port: server.httpPort, lastEventID: "0", receiveBuffer: 4096)
+        for seq in UInt64(1)...100 { Self.expectMessage(stream, id: seq, data: "{\"seq\":\(seq),\"stock\":{\"kiwi\":\(seq % 100)}}") }
+        let manager = try server.client()
+        #expect(try manager.command("EVENTS OFF") == "OK EVENTS off")
+        let extra: UInt64 = 300
+        for i in 1...extra { #expect(try manager.command("SET mango \(i)") == "OK SET seq=\(history + i) mango=\(i)") }
+        Self.expectRun(stream, from: 101, through: history)
+        for i in 1...extra { Self.expectMessage(stream, id: history + i, data: "{\"seq\":\(history + i),\"stock\":{\"mango\":\(i)}}") }
+        #expect(try manager.command("SET banana 1") == "OK SET seq=\(history + extra + 1) banana=1")
+        Self.expectMessage(stream, id: history + extra + 1, data: "{\"seq\":\(history + extra + 1),\"stock\":{\"banana\":1}}")
+    }
+
+    /// An id the store never reached (another store, a wiped one), or one older than the
+    /// 10,000 changes kept: one full-state message, then live changes.
+    @Test func anIDAheadOrOutOfTheHistoryGetsTheFullState() throws {
+        let server = try BoundedWorkTests.serverWithHistory()
+        let history = UInt64(BoundedWorkTests.history)
+        let cashier = try server.client()
+        #expect(try cashier.command("EVENTS OFF") == "OK EVENTS off")
+        for i in 1...5 { #expect(try cashier.command("SET mango \(i)").hasPrefix("OK SET seq=\(history + UInt64(i)) ")) }
+        let now = history + 5
+        let full = Self.fullState(seq: now, [10, 10, 10, 0, 5])
+        for lastEventID in ["\(now + 1)", "99999", "4", "1"] {
+            let stream = try EventStreamClient(port: server.httpPort, lastEventID: lastEventID)
+            Self.expectMessage(stream, id: now, data: full)
+            stream.close()
+        }
+        // The history keeps seq 6...10,005: from 5 on, it can still replay every change.
+        let oldest = try EventStreamClient(port: server.httpPort, lastEventID: "5")
+        Self.expectMessage(oldest, id: 6, data: #"{"seq":6,"stock":{"kiwi":6}}"#)
+        let ahead = try EventStreamClient(port: server.httpPort, lastEventID: "\(now + 100)")
+        Self.expectMessage(ahead, id: now, data: full)
+        #expect(try cashier.command("SET mango 7") == "OK SET seq=\(now + 1) mango=7")
+        Self.expectMessage(ahead, id: now + 1, data: "{\"seq\":\(now + 1),\"stock\":{\"mango\":7}}")
+    }
+
+    /// Anything but a decimal seq counts as no id: the full state, never a guess at a number
+    /// (a sloppy parse of "2abc" or "+2" would resume from 2 and send seq 3 first).
+    @Test(arguments: ["abc", "2abc", "+2", "-1", "2.0", "0x2", "1e0", "", "٢", "99999999999999999999999"])
+    func aGarbageLastEventIDGetsTheFullState(lastEventID: String) throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let cashier = try server.client()
+        for i in 1...3 { #expect(try cashier.command("SET kiwi \(i)").hasPrefix("OK SET seq=\(i) ")) }
+        let stream = try EventStreamClient(port: server.httpPort, lastEventID: lastEventID)
+        #expect(stream.status == 200)
+        Self.expectMessage(stream, id: 3, data: Self.fullState(seq: 3, [10, 10, 10, 3, 10]))
+    }
+
+    /// Idle streams get a `: ping` comment (every 15 s), so proxies and browsers keep them.
+    /// The wait is bounded at 40 s: over two periods, however busy the machine.
+    @Test func anIdleStreamGetsPingComments() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let stream = try EventStreamClient(port: server.httpPort)
+        Self.expectMessage(stream, id: 0, data: Self.fullState(seq: 0, [10, 10, 10, 10, 10]))
+        let deadline = Date().addingTimeInterval(40)
+        var ping: EventStreamMessage?
+        while ping == nil, deadline.timeIntervalSinceNow > 0 {
+            guard case .message(let block) = stream.nextBlock(timeout: max(0, deadline.timeIntervalSinceNow)) else { break }
+            if block.comments.contains("ping") { ping = block }
+        }
+        let received = try #require(ping, "no `: ping` within 40 s")
+        #expect(received.data == nil && received.id == nil, "a ping is a comment only: \(received)")
+        // Still a live stream after it.
+        let cashier = try server.client()
+        #expect(try cashier.command("SET kiwi 2") == "OK SET seq=1 kiwi=2")
+        Self.expectMessage(stream, id: 1, data: #"{"seq":1,"stock":{"kiwi":2}}"#)
+    }
+
+    /// With a journal, an event never reaches a browser before its change is on disk. The test
+    /// hook makes every journal sync hang, so the ORDER below is written but never durable.
+    @Test func anEventWaitsUntilItsChangeIsDurable() throws {
+        let directory = temporaryDirectory("juice-stream-durable")
+        defer { removeTemporary(directory) }
+        let server = try ExecutableServer(["--data", directory + "/data"], environment: ["JUICE_TEST_HANG_JOURNAL_SYNC": "1"])
+        let stream = try EventStreamClient(port: server.httpPort)
+        // The durable state (nothing yet) is shown at once: the stream works.
+        Self.expectMessage(stream, id: 0, data: Self.fullState(seq: 0, [10, 10, 10, 10, 10]))
+        let cashier = try server.client()
+        try cashier.send("ORDER banana")
+        let journal = directory + "/data/journal"
+        #expect(eventually(timeout: 20) { readText(journal).contains("banana=8") }, "the order never reached the journal")
+        // A negative check, bounded: the change was applied and written before this wait
+        // starts, so a server that ignored the gate would send it within milliseconds; 1.5 s is
+        // ample for that even on a busy machine, and nothing can make the hung sync complete.
+        #expect(stream.nextEvent(timeout: 1.5) == .timeout, "an event went out before its change was durable")
+        #expect(cashier.nextLine(timeout: 0.1) == .timeout, "the ORDER was acknowledged before it was durable")
+        // A browser arriving now is not shown seq 1 either.
+        let late = try EventStreamClient(port: server.httpPort, readHead: false)
+        var lines: [String] = []
+        while case .line(let line) = late.connection.nextLine(timeout: 0.5) { lines.append(line) }
+        #expect(!lines.contains { $0.hasPrefix("id: 1") || $0.contains("\"banana\":8") }, "\(lines)")
+    }
+}
