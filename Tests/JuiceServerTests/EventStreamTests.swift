@@ -12,26 +12,31 @@ import Testing
         "{\"seq\":\(seq),\"stock\":{" + zip(fruits, stock).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}}"
     }
 
-    /// Reads the next data message and checks its id, event name and data exactly.
+    /// Reads the next data message and checks its id, event name and data exactly. False
+    /// (and an issue recorded) if it is not that, so a caller can stop at the first miss.
+    @discardableResult
     static func expectMessage(_ stream: EventStreamClient, id: UInt64, data: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
-        guard case .message(let message) = stream.nextEvent() else {
-            Issue.record("no message with id \(id)", sourceLocation: sourceLocation)
-            return
+                              sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let read = stream.nextEvent()
+        guard case .message(let message) = read, message.id == String(id), message.event == "stock", message.data == data else {
+            Issue.record("expected id \(id) \(data), got \(read)", sourceLocation: sourceLocation)
+            return false
         }
-        #expect(message.id == String(id) && message.event == "stock" && message.data == data,
-                "expected id \(id) \(data), got \(message)", sourceLocation: sourceLocation)
+        return true
     }
 
     /// Reads messages until seq `last`, checking that they run on from `next` one by one.
+    @discardableResult
     static func expectRun(_ stream: EventStreamClient, from next: UInt64, through last: UInt64,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+                          sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         for expected in next...last {
-            guard case .message(let message) = stream.nextEvent(), message.seq == expected else {
-                Issue.record("expected id \(expected)", sourceLocation: sourceLocation)
-                return
+            let read = stream.nextEvent()
+            guard case .message(let message) = read, message.seq == expected else {
+                Issue.record("expected id \(expected), got \(read)", sourceLocation: sourceLocation)
+                return false
             }
         }
+        return true
     }
 
     @Test func theFullStateComesFirstThenEachChangeInOrder() throws {
@@ -68,7 +73,9 @@ import Testing
         for i in 1...30 { #expect(try cashier.command("RESTOCK banana 1") == "OK RESTOCK seq=\(i) banana=\(10 + i)") }
         let stream = try EventStreamClient(port: server.httpPort, lastEventID: "25")
         #expect(stream.status == 200)
-        for seq in 26...30 { Self.expectMessage(stream, id: UInt64(seq), data: "{\"seq\":\(seq),\"stock\":{\"banana\":\(10 + seq)}}") }
+        for seq in 26...30 {
+            guard Self.expectMessage(stream, id: UInt64(seq), data: "{\"seq\":\(seq),\"stock\":{\"banana\":\(10 + seq)}}") else { return }
+        }
         #expect(try cashier.command("SET banana 3") == "OK SET seq=31 banana=3")
         Self.expectMessage(stream, id: 31, data: #"{"seq":31,"stock":{"banana":3}}"#)
         // Up to date already: nothing until the next change.
@@ -77,24 +84,50 @@ import Testing
         Self.expectMessage(current, id: 32, data: #"{"seq":32,"stock":{"banana":4}}"#)
     }
 
-    /// A resume from far back streams thousands of messages through a small receive buffer, so
-    /// the catch-up is paced by the socket; changes made meanwhile follow it, each exactly once.
+    /// A server with 100 fruits and a juice of all of them, after `orders` orders of it: each
+    /// event lists 100 fruits (~1.7 KB), so a resume from 0 is some 17 MB, far more than the
+    /// kernel's socket buffers hold: the catch-up is still being streamed, paced by the
+    /// client's small receive buffer, while the test makes more changes.
+    static func wideServer(orders: Int, _ arguments: [String]) throws -> ExecutableServer {
+        let directory = temporaryDirectory("juice-wide-menu")
+        defer { removeTemporary(directory) }
+        let fruits = (0..<100).map { String(format: "f%02d", $0) }
+        let menu = "{\"fruits\":[" + fruits.map { "{\"name\":\"\($0)\",\"initial_stock\":1000000000}" }.joined(separator: ",")
+            + "],\"juices\":[{\"name\":\"all\",\"recipe\":[" + fruits.map { "{\"fruit\":\"\($0)\",\"amount\":1}" }.joined(separator: ",") + "]}]}"
+        try menu.write(toFile: directory + "/menu.json", atomically: true, encoding: .utf8)
+        let server = try ExecutableServer(arguments + ["--menu", directory + "/menu.json"])
+        let cashier = try server.client()
+        #expect(try cashier.command("EVENTS OFF") == "OK EVENTS off")
+        #expect(cashier.write(String(repeating: "ORDER all\n", count: orders)))
+        for i in 1...orders {
+            guard case .line(let reply) = cashier.nextLine(), reply.hasPrefix("OK ORDER all 1 seq=\(i) ") else {
+                Issue.record("setting up: order \(i) not served")
+                break
+            }
+        }
+        return server
+    }
+
+    /// Changes made while a resume is being streamed follow it, each exactly once, in memory
+    /// and with the journal (where events wait for fsync).
     @Test(arguments: [false, true])
     func changesDuringACatchUpFollowItWithoutGapOrDuplicate(durable: Bool) throws {
         let directory = temporaryDirectory("juice-stream-catchup")
         defer { removeTemporary(directory) }
         let history = UInt64(BoundedWorkTests.history)
-        let server = try BoundedWorkTests.serverWithHistory(durable ? ["--data", directory] : ["--in-memory"])
+        let server = try Self.wideServer(orders: Int(history), durable ? ["--data", directory] : ["--in-memory"])
         let stream = try EventStreamClient(port: server.httpPort, lastEventID: "0", receiveBuffer: 4096)
-        for seq in UInt64(1)...100 { Self.expectMessage(stream, id: seq, data: "{\"seq\":\(seq),\"stock\":{\"kiwi\":\(seq % 100)}}") }
+        guard Self.expectRun(stream, from: 1, through: 100) else { return }
         let manager = try server.client()
         #expect(try manager.command("EVENTS OFF") == "OK EVENTS off")
         let extra: UInt64 = 300
-        for i in 1...extra { #expect(try manager.command("SET mango \(i)") == "OK SET seq=\(history + i) mango=\(i)") }
-        Self.expectRun(stream, from: 101, through: history)
-        for i in 1...extra { Self.expectMessage(stream, id: history + i, data: "{\"seq\":\(history + i),\"stock\":{\"mango\":\(i)}}") }
-        #expect(try manager.command("SET banana 1") == "OK SET seq=\(history + extra + 1) banana=1")
-        Self.expectMessage(stream, id: history + extra + 1, data: "{\"seq\":\(history + extra + 1),\"stock\":{\"banana\":1}}")
+        for i in 1...extra { #expect(try manager.command("SET f07 \(i)") == "OK SET seq=\(history + i) f07=\(i)") }
+        guard Self.expectRun(stream, from: 101, through: history) else { return }
+        for i in 1...extra {
+            guard Self.expectMessage(stream, id: history + i, data: "{\"seq\":\(history + i),\"stock\":{\"f07\":\(i)}}") else { return }
+        }
+        #expect(try manager.command("SET f99 1") == "OK SET seq=\(history + extra + 1) f99=1")
+        Self.expectMessage(stream, id: history + extra + 1, data: "{\"seq\":\(history + extra + 1),\"stock\":{\"f99\":1}}")
     }
 
     /// An id the store never reached (another store, a wiped one), or one older than the
@@ -171,10 +204,12 @@ import Testing
         // ample for that even on a busy machine, and nothing can make the hung sync complete.
         #expect(stream.nextEvent(timeout: 1.5) == .timeout, "an event went out before its change was durable")
         #expect(cashier.nextLine(timeout: 0.1) == .timeout, "the ORDER was acknowledged before it was durable")
-        // A browser arriving now is not shown seq 1 either.
-        let late = try EventStreamClient(port: server.httpPort, readHead: false)
-        var lines: [String] = []
-        while case .line(let line) = late.connection.nextLine(timeout: 0.5) { lines.append(line) }
-        #expect(!lines.contains { $0.hasPrefix("id: 1") || $0.contains("\"banana\":8") }, "\(lines)")
+        // A browser arriving now is not shown seq 1 either, as the full state or as a resume.
+        for lastEventID in [nil, "0"] {
+            let late = try EventStreamClient(port: server.httpPort, lastEventID: lastEventID, readHead: false)
+            var lines: [String] = []
+            while case .line(let line) = late.connection.nextLine(timeout: 0.5) { lines.append(line) }
+            #expect(!lines.contains { $0.hasPrefix("id: 1") || $0.contains("\"banana\":8") }, "\(lines)")
+        }
     }
 }

@@ -24,6 +24,8 @@ extension Server {
         #expect(reader.nextLine() != .timeout)
         #expect(reader.write(String(repeating: "STATS\n", count: 10_000)))
         #expect(await eventually { await server.pendingOutputBytes() > 0 }, "no output ever queued")
+        let stream = try EventStreamClient(port: http)
+        #expect(stream.nextEvent().isMessage)
 
         let stopped = Locked<Bool?>(nil)
         await server.shutdown(deadline: 30) { durable in stopped.update { $0 = durable } }
@@ -33,6 +35,8 @@ extension Server {
         #expect(health.header("Retry-After") == "1")
         #expect(try HTTPClient.get(port: http, "/state").status == 503)
         #expect(stopped.get == nil, "the drain ended while the reader had output pending")
+        // Event streams just end (a browser reconnects by itself, to another server or later).
+        #expect(stream.nextEvent() == .closed)
 
         // The reader takes what it is owed; then the drain ends and the server stops.
         #expect(reader.waitClosed(), "the server never closed the reader")
