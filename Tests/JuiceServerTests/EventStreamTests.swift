@@ -65,6 +65,18 @@ import Testing
         #expect(stream.nextEvent(timeout: 0.2) == .timeout, "nothing more than the changes made")
     }
 
+    /// Whatever a browser sends after its request is ignored: the stream goes on.
+    @Test func bytesSentOnAnOpenStreamAreIgnored() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let stream = try EventStreamClient(port: server.httpPort)
+        Self.expectMessage(stream, id: 0, data: Self.fullState(seq: 0, [10, 10, 10, 10, 10]))
+        #expect(stream.connection.write("GET /state HTTP/1.1\r\n\r\nORDER banana\r\n" + String(repeating: "x", count: 100_000)))
+        let cashier = try server.client()
+        #expect(try cashier.command("SET kiwi 1") == "OK SET seq=1 kiwi=1")
+        Self.expectMessage(stream, id: 1, data: #"{"seq":1,"stock":{"kiwi":1}}"#)
+        #expect(try cashier.command("STOCK banana") == "OK STOCK seq=1 banana=10")
+    }
+
     /// A browser that reconnects with `Last-Event-ID: 25` gets 26...30 and then live changes.
     @Test func lastEventIDResumesWithTheChangesAfterIt() throws {
         let server = try ExecutableServer(["--in-memory"])

@@ -120,6 +120,18 @@ import Testing
         #expect(health.status == 200 && health.text == "ok\n")
     }
 
+    /// One request per connection: a second, pipelined one is never answered (nor a body read
+    /// as one); HEAD /events answers the stream's head and closes, opening no stream.
+    @Test func oneRequestPerConnection() throws {
+        let server = try Self.server()
+        let http = server.httpPort
+        let pipelined = try HTTPClient.exchange(port: http, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /state HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(pipelined.status == 200 && pipelined.text == "ok\n", "\(pipelined.text)")
+        let head = try HTTPClient.request("HEAD", port: http, "/events")
+        #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream; charset=utf-8" && head.body.isEmpty)
+        #expect(try HTTPClient.get(port: http, "/metrics").text.contains("juice_clients{kind=\"events\"} 0\n"))
+    }
+
     /// A query string is not part of the route: `/state?x=1` is /state, `/?lang=ko` the board.
     @Test func queriesAreIgnoredForRouting() throws {
         let server = try Self.server()
