@@ -46,6 +46,9 @@ final class HTTPProtocol: @unchecked Sendable {
     }
 
     func accepted(_ conn: Connection) {
+        // Not a display until it asks for /events: live events (in the line form, by default)
+        // would otherwise go out ahead of its response while it is still sending its request.
+        conn.eventsOn = false
         awaiting[conn.id] = conn
     }
 

@@ -1,0 +1,197 @@
+import Foundation
+import Glibc
+
+/// One HTTP response as the bytes on the wire showed it: the status line, the header fields in
+/// the order sent, and the body (everything after the blank line, up to the server's close).
+public struct HTTPReply: Sendable {
+    public let statusLine: String
+    public let status: Int
+    public let headers: [HeaderField]
+    public let body: [UInt8]
+
+    public struct HeaderField: Sendable, Equatable {
+        public let name: String
+        public let value: String
+    }
+
+    /// The first value of a header field, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body as JSON (object), parsed by Foundation's parser, not ours.
+    public func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            throw TestError("not a JSON object: \(text.prefix(200))")
+        }
+        return object
+    }
+
+    /// Splits raw response bytes at the first blank line (CRLF CRLF).
+    public static func parse(_ bytes: [UInt8]) throws -> HTTPReply {
+        guard let end = bytes.indices.dropLast(3).first(where: { bytes[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }) else {
+            throw TestError("no complete response head in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+        }
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw TestError("not a status line: \(lines[0])")
+        }
+        let headers = try lines.dropFirst().map { line -> HeaderField in
+            guard let colon = line.firstIndex(of: ":") else { throw TestError("not a header field: \(line)") }
+            return HeaderField(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return HTTPReply(statusLine: lines[0], status: status, headers: headers, body: Array(bytes[(end + 4)...]))
+    }
+}
+
+/// A raw HTTP client for tests: request bytes in (exactly as given, so a test can send anything
+/// a hostile client would), the server's answer out, read until the server closes (every
+/// non-stream response closes the connection after its body).
+public enum HTTPClient {
+    /// Sends `raw` to 127.0.0.1:`port` and reads until the server closes.
+    public static func exchange(port: Int, _ raw: [UInt8], timeout: Double = testDeadline) throws -> HTTPReply {
+        let connection = try LineClient.peer(port: port)
+        connection.keepReceived = true
+        guard connection.write(raw) else { throw TestError("sending the request failed: errno \(errno)") }
+        guard connection.waitClosed(timeout: timeout) else {
+            throw TestError("the server did not close within \(timeout) s (have \(connection.received.count) bytes)")
+        }
+        return try HTTPReply.parse(connection.received)
+    }
+
+    public static func exchange(port: Int, _ raw: String, timeout: Double = testDeadline) throws -> HTTPReply {
+        try exchange(port: port, Array(raw.utf8), timeout: timeout)
+    }
+
+    /// `METHOD path HTTP/1.x` with a Host header and `headers` (each "Name: value").
+    public static func request(_ method: String, port: Int, _ target: String, headers: [String] = [], version: String = "1.1") throws -> HTTPReply {
+        let head = "\(method) \(target) HTTP/\(version)\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n"
+        return try exchange(port: port, head)
+    }
+
+    public static func get(port: Int, _ target: String, headers: [String] = []) throws -> HTTPReply {
+        try request("GET", port: port, target, headers: headers)
+    }
+}
+
+/// One event-stream block (the lines up to a blank line), as an `EventSource` reads it.
+public struct EventStreamMessage: Sendable, Equatable {
+    public var id: String?
+    public var event: String?
+    /// The `data:` lines joined with LF, or nil if the block had none.
+    public var data: String?
+    public var retry: String?
+    /// Comment lines (`: ping`), without the colon and the space after it.
+    public var comments: [String] = []
+
+    /// The id as a seq.
+    public var seq: UInt64? { id.flatMap { UInt64($0) } }
+
+    /// A stock message's data: its seq and the fruits it lists.
+    public func stock() throws -> (seq: UInt64, stock: [String: Int]) {
+        guard let data, let object = try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any],
+              let seq = (object["seq"] as? NSNumber)?.uint64Value, let stock = object["stock"] as? [String: Int] else {
+            throw TestError("not a stock message: \(self)")
+        }
+        return (seq, stock)
+    }
+}
+
+/// A browser's event stream over a real socket: sends `GET /events` (with `Last-Event-ID` if
+/// given), reads the response head, then hands out one block at a time.
+public final class EventStreamClient: @unchecked Sendable {
+    // @unchecked: owned by one thread at a time, like `LineClient`.
+    public let connection: LineClient
+    public private(set) var head: [String] = []
+    /// The block being read when a wait ran out: kept, so the next call goes on with it.
+    private var partial = EventStreamMessage()
+    private var partialHasLines = false
+
+    public init(port: Int, lastEventID: String? = nil, receiveBuffer: Int? = nil, readHead: Bool = true) throws {
+        connection = try LineClient.peer(port: port, receiveBuffer: receiveBuffer)
+        let resume = lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? ""
+        try connection.sendRaw(Array("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(resume)\r\n".utf8))
+        if readHead { try readResponseHead() }
+    }
+
+    /// Reads the status line and header fields, up to the blank line.
+    public func readResponseHead(timeout: Double = testDeadline) throws {
+        while true {
+            let line = try connection.readLine(timeout: timeout)
+            if line.isEmpty { return }
+            head.append(line)
+        }
+    }
+
+    public var status: Int? { head.first.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } }
+
+    public func header(_ name: String) -> String? {
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == name.lowercased() else { continue }
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    public enum Read: Equatable, Sendable {
+        case message(EventStreamMessage)
+        case closed
+        case timeout
+    }
+
+    /// The next block, whatever it holds (a comment-only block included).
+    public func nextBlock(timeout: Double = testDeadline) -> Read {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            switch connection.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            case .closed: return .closed
+            case .timeout: return .timeout
+            case .line(let line) where line.isEmpty:
+                guard partialHasLines else { continue }
+                defer { partial = EventStreamMessage(); partialHasLines = false }
+                return .message(partial)
+            case .line(let line):
+                partialHasLines = true
+                if line.hasPrefix(":") {
+                    partial.comments.append(String(line.dropFirst().drop { $0 == " " }))
+                    continue
+                }
+                let colon = line.firstIndex(of: ":") ?? line.endIndex
+                let field = String(line[..<colon])
+                var value = colon < line.endIndex ? line[line.index(after: colon)...] : ""
+                if value.first == " " { value = value.dropFirst() }
+                switch field {
+                case "id": partial.id = String(value)
+                case "event": partial.event = String(value)
+                case "data": partial.data = partial.data.map { $0 + "\n" + value } ?? String(value)
+                case "retry": partial.retry = String(value)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// The next block carrying data (skipping `retry:` and comment-only blocks).
+    public func nextEvent(timeout: Double = testDeadline) -> Read {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let read = nextBlock(timeout: max(0, deadline.timeIntervalSinceNow))
+            if case .message(let message) = read, message.data == nil { continue }
+            return read
+        }
+    }
+
+    /// The same, throwing when the stream closed or nothing came in time.
+    public func event(timeout: Double = testDeadline) throws -> EventStreamMessage {
+        switch nextEvent(timeout: timeout) {
+        case .message(let message): return message
+        case .closed: throw TestError("the event stream closed")
+        case .timeout: throw TestError("no event within \(timeout) s")
+        }
+    }
+
+    public func close() { connection.close() }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Reads Prometheus exposition text with the reference parser, Python's prometheus_client
+/// (`pip install prometheus_client`; .ci/run installs it), so a test checks the format against
+/// what a real scraper accepts, not against our own reading of it.
+public enum PrometheusParser {
+    /// python3 on PATH, if this machine has one.
+    public static let python3: String? = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+        .map { $0 + "/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Every sample, keyed `name{label="value",...}` (labels sorted; no braces without labels).
+    /// Throws if the parser refuses the text.
+    public static func samples(_ text: String) throws -> [String: Double] {
+        guard let python3 else { throw TestError("python3 is not installed") }
+        let script = """
+        import json, sys
+        from prometheus_client.parser import text_string_to_metric_families
+        out = {}
+        for family in text_string_to_metric_families(sys.stdin.buffer.read().decode("utf-8")):
+            for s in family.samples:
+                labels = ",".join('%s="%s"' % (k, v) for k, v in sorted(s.labels.items()))
+                out[s.name + ("{" + labels + "}" if labels else "")] = s.value
+        print(json.dumps(out))
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python3)
+        process.arguments = ["-c", script]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let parsed = try JSONSerialization.jsonObject(with: out) as? [String: Double] else {
+            throw TestError("prometheus_client's parser refused the text: \(String(decoding: err, as: UTF8.self))")
+        }
+        return parsed
+    }
+}
