@@ -84,7 +84,9 @@ import Testing
     func changesDuringACatchUpFollowItWithoutGapOrDuplicate(durable: Bool) throws {
         let directory = temporaryDirectory("juice-catchup")
         defer { removeTemporary(directory) }
-        let server = try Self.serverWithHistory(durable ? ["--data", directory] : ["--in-memory"])
+        // Events of 100 fruits each: the catch-up (~17 MB) cannot sit whole in the kernel's socket
+        // buffers, so it is still streaming, paced by this display, while the changes are made.
+        let server = try EventStreamTests.wideServer(orders: Self.history, durable ? ["--data", directory] : ["--in-memory"])
         let display = try server.peer(receiveBuffer: 4096)
         _ = display.nextLine()
         #expect(display.write("SINCE 0\n"))
@@ -94,7 +96,7 @@ import Testing
         }
         var expected: UInt64 = 1
         // Take the first few lines, then make changes while the rest of the catch-up waits for
-        // this display's full socket (its small receive buffer holds a few KiB of 300).
+        // this display's full socket.
         for _ in 0..<100 {
             guard case .line(let line) = display.nextLine(), line.hasPrefix("EVENT STOCK seq=\(expected) ") else {
                 Issue.record("catch-up line \(expected) missing")
@@ -108,7 +110,7 @@ import Testing
         manager.write("EVENTS OFF\n")
         _ = manager.nextLine()
         for i in 1...extra {
-            manager.write("SET mango \(i)\n")
+            manager.write("SET f00 \(i)\n")
             guard case .line(let reply) = manager.nextLine(), reply.hasPrefix("OK SET seq=\(Self.history + i) ") else {
                 Issue.record("SET \(i) not answered")
                 return

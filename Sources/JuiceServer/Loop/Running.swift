@@ -96,6 +96,10 @@ final class Running: @unchecked Sendable {
             let busy = kind == .line ? Wire.busy : HTTPResponse.plain(.serviceUnavailable, "busy: max clients reached",
                                                                       headers: [("Retry-After", "1")]).bytes()
             busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
+            // Discard what it already sent and end our side first: closing with unread input
+            // would make the kernel reset the connection, which can destroy the answer.
+            _ = Socket.receive(fd, into: readBuffer)
+            Platform.shutdownWrite(fd)
             Platform.close(fd)
             return
         }
