@@ -2,47 +2,14 @@ import Foundation
 import Testing
 @testable import JuiceCore
 
-/// python3, if this machine has one: the Prometheus format is checked with the Python client's
-/// own parser (`pip install prometheus_client`; .ci/run installs it).
-let python3: String? = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-    .map { $0 + "/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+/// python3, if this machine has one (the Prometheus format is checked with the Python client's
+/// own parser).
+let python3 = PrometheusParser.python3
 
-/// Parses exposition text with prometheus_client and returns what it read: each family's
-/// name, type and help, and each sample as name, labels and value.
+/// Parses exposition text with prometheus_client: each family's name, type and help, and each
+/// sample as name, labels and value.
 func prometheusParse(_ text: String) throws -> [[String: Any]] {
-    let script = """
-    import json, sys
-    try:
-        from prometheus_client.parser import text_string_to_metric_families
-    except ImportError:
-        sys.exit("prometheus_client is not installed: pip install prometheus_client")
-    text = sys.stdin.buffer.read().decode("utf-8")
-    print(json.dumps([{"name": f.name, "type": f.type, "help": f.documentation,
-                       "samples": [[s.name, s.labels, s.value] for s in f.samples]}
-                      for f in text_string_to_metric_families(text)]))
-    """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python3!)
-    process.arguments = ["-c", script]
-    let input = Pipe(), output = Pipe(), errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    input.fileHandleForWriting.write(Data(text.utf8))
-    try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw MetricsParseError(message: String(decoding: err, as: UTF8.self))
-    }
-    return try #require(try JSONSerialization.jsonObject(with: out) as? [[String: Any]])
-}
-
-struct MetricsParseError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { "python3 with prometheus_client's parser failed: \(message)" }
+    try PrometheusParser.families(text)
 }
 
 @Suite("Metrics")

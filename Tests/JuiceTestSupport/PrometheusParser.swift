@@ -11,7 +11,6 @@ public enum PrometheusParser {
     /// Every sample, keyed `name{label="value",...}` (labels sorted; no braces without labels).
     /// Throws if the parser refuses the text.
     public static func samples(_ text: String) throws -> [String: Double] {
-        guard let python3 else { throw TestError("python3 is not installed") }
         let script = """
         import json, sys
         from prometheus_client.parser import text_string_to_metric_families
@@ -22,6 +21,33 @@ public enum PrometheusParser {
                 out[s.name + ("{" + labels + "}" if labels else "")] = s.value
         print(json.dumps(out))
         """
+        let out = try run(script, input: text)
+        guard let parsed = try JSONSerialization.jsonObject(with: out) as? [String: Double] else {
+            throw TestError("prometheus_client's parser gave no samples")
+        }
+        return parsed
+    }
+
+    /// Every family as read: `name`, `type`, `help`, and `samples` as [name, labels, value].
+    public static func families(_ text: String) throws -> [[String: Any]] {
+        let script = """
+        import json, sys
+        from prometheus_client.parser import text_string_to_metric_families
+        text = sys.stdin.buffer.read().decode("utf-8")
+        print(json.dumps([{"name": f.name, "type": f.type, "help": f.documentation,
+                           "samples": [[s.name, s.labels, s.value] for s in f.samples]}
+                          for f in text_string_to_metric_families(text)]))
+        """
+        guard let parsed = try JSONSerialization.jsonObject(with: run(script, input: text)) as? [[String: Any]] else {
+            throw TestError("prometheus_client's parser gave no families")
+        }
+        return parsed
+    }
+
+    /// Runs a Python script with `input` on stdin; its stdout, or a throw with its stderr
+    /// (a refused text, or prometheus_client missing: `pip install prometheus_client`).
+    private static func run(_ script: String, input text: String) throws -> Data {
+        guard let python3 else { throw TestError("python3 is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python3)
         process.arguments = ["-c", script]
@@ -35,9 +61,9 @@ public enum PrometheusParser {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let parsed = try JSONSerialization.jsonObject(with: out) as? [String: Double] else {
-            throw TestError("prometheus_client's parser refused the text: \(String(decoding: err, as: UTF8.self))")
+        guard process.terminationStatus == 0 else {
+            throw TestError("python3 with prometheus_client's parser failed: \(String(decoding: err, as: UTF8.self))")
         }
-        return parsed
+        return out
     }
 }
