@@ -92,6 +92,9 @@ final class HTTPProtocol: @unchecked Sendable {
         switch routes.route(request, peer: conn.peer) {
         case .response(let response, let gate):
             output.send(conn, response.bytes(includeBody: !head), waitingFor: gate)
+            // A failed send (the peer reset) closed it already: closing again would act on a
+            // descriptor number that may be someone else's by now.
+            if conn.isClosed { return }
             conn.phase = .closing
             finish(conn)
         case .eventStream(let lastEventID):
@@ -105,6 +108,7 @@ final class HTTPProtocol: @unchecked Sendable {
 
     private func answer(_ conn: Connection, _ response: HTTPResponse, head: Bool) {
         output.send(conn, response.bytes(includeBody: !head))
+        if conn.isClosed { return }
         conn.phase = .closing
         finish(conn)
     }
