@@ -37,6 +37,9 @@ struct HTTPRequestReader {
 
     private(set) var buffer: [UInt8] = []
     private var done = false
+    /// Whether the request line has been seen whole (and passed), and how far its end was looked for.
+    private var firstLineChecked = false
+    private var firstLineScanned = 0
 
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard !done else { return .incomplete }
@@ -50,10 +53,13 @@ struct HTTPRequestReader {
             if buffer.count > HTTPRequestReader.maxHeadBytes {
                 return refuse(.headerFieldsTooLarge, "the request line and headers may hold at most \(HTTPRequestReader.maxHeadBytes) bytes")
             }
-            // A complete first line that is not a request line is refused at once.
-            if let lf = buffer.firstIndex(of: 10), case .failure(let error) = Self.requestLine(buffer[..<lf]) {
-                return refuse(error.status, error.message)
+            // A complete first line that is not a request line is refused at once. Checked once,
+            // looking for its end only in what is new (a head sent a byte at a time stays linear).
+            if !firstLineChecked, let lf = buffer[firstLineScanned...].firstIndex(of: 10) {
+                firstLineChecked = true
+                if case .failure(let error) = Self.requestLine(buffer[..<lf]) { return refuse(error.status, error.message) }
             }
+            firstLineScanned = buffer.count
             return .incomplete
         }
         if end > HTTPRequestReader.maxHeadBytes {

@@ -146,6 +146,8 @@ public actor Server {
     private func finish(durable: Bool) {
         guard case .draining(let running, let done) = state else { return }
         state = .stopped
+        // Anyone who connected to the HTTP side while the journal was still finishing.
+        running.closeAll(reason: "shutdown")
         running.stopPolling()
         if lockFD >= 0 {
             Platform.close(lockFD)
