@@ -13,3 +13,11 @@ enum BenchError: Error {
 func errnoDescription(_ code: Int32 = errno) -> String {
     Platform.describe(code)
 }
+
+extension BenchError {
+    var message: String {
+        switch self {
+        case .usage(let message, _), .fatal(let message): return message
+        }
+    }
+}

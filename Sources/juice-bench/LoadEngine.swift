@@ -1,18 +1,5 @@
 import JuicePlatform
 
-/// The lines a run sends and the rules for reading what comes back, pre-encoded as bytes.
-struct WireSettings {
-    var requests: [ByteString]
-    var setup: [ByteString]
-    var watchSetup: [ByteString]
-    var watchSetupReplyLines: Int
-    var probe: ByteString?
-    var replySkip: [ByteString]
-    var eventMatch: [ByteString]
-    var greetingLines: Int
-    var watcherFraming = WatcherFraming.lines
-}
-
 /// Drives every connection of a run from the calling thread: non-blocking sockets and one
 /// level-triggered readiness set (epoll; kqueue on Darwin), no thread per connection. Per-role behaviour (what a line means)
 /// lives in LoadEngine+Lines.swift, the phases of a run in LoadRun.swift and IdleRun.swift.
@@ -304,14 +291,6 @@ final class LoadEngine {
         if connection.watchingWritable {
             connection.watchingWritable = false
             epoll.modify(connection.fd, token: connection.token, interest: BlockingPoller.readable)
-        }
-    }
-}
-
-extension BenchError {
-    var message: String {
-        switch self {
-        case .usage(let message, _), .fatal(let message): return message
         }
     }
 }

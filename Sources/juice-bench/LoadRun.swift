@@ -41,6 +41,19 @@ struct LoadResult {
     var eventsPerSecond: Double { measuredSeconds > 0 ? Double(events) / measuredSeconds : 0 }
 }
 
+/// The lines a run sends and the rules for reading what comes back, pre-encoded as bytes.
+struct WireSettings {
+    var requests: [ByteString]
+    var setup: [ByteString]
+    var watchSetup: [ByteString]
+    var watchSetupReplyLines: Int
+    var probe: ByteString?
+    var replySkip: [ByteString]
+    var eventMatch: [ByteString]
+    var greetingLines: Int
+    var watcherFraming = WatcherFraming.lines
+}
+
 extension WireSettings {
     init(_ plan: LoadPlan) {
         self.init(requests: plan.requests.map { ByteString($0, appendingCRLF: true) },
