@@ -81,6 +81,11 @@ extension Platform {
         sigaction(signal, &action, nil)
     }
 
+    /// There is no /proc here: nothing to read (callers report the figure as unknown).
+    public static func readProcFile(_ path: String) -> String? {
+        nil
+    }
+
     /// Resident memory of another process, in KiB. There is no /proc here: ask ps(1) (macOS
     /// only; iOS runs no other processes to measure).
     public static func residentKilobytes(pid: Int32) -> Int? {

@@ -81,7 +81,7 @@ public enum Log {
     }
 
     private static func log(_ level: LogLevel, _ prefix: String, _ message: String, _ category: Category?, reportAll: Bool = false) {
-        let now = monotonicNow()
+        let now = Platform.monotonicNanoseconds()
         // Decide under the lock, write outside it: a slow stderr must not hold up the other thread.
         let (write, reports) = state.withLock { s -> (Bool, [(Category, Int)]) in
             var reports: [(Category, Int)] = []
@@ -99,12 +99,6 @@ public enum Log {
             emit("warning: ", "\(n) similar lines suppressed (\(kind.name) lines: at most \(LogThrottle.perWindow) a second are logged)")
         }
         if write { emit(prefix, message) }
-    }
-
-    private static func monotonicNow() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 
     private static func emit(_ level: String, _ message: String) {

@@ -1,14 +1,12 @@
 import JuicePlatform
 import JuiceCore
 
-/// The wall clock, in whole unix seconds: what stamps orders into `MinuteCounts`. The coarse
-/// clock is read from the vDSO without a system call (it is called on every order), and a
-/// resolution of a few milliseconds is plenty for per-minute counts.
+/// The wall clock, in whole unix seconds: what stamps orders into `MinuteCounts`. `time()` is
+/// read without a system call on Linux (vDSO) and exists on every platform; whole seconds are
+/// plenty for per-minute counts.
 enum WallClock {
     @Sendable static func unixSeconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME_COARSE, &now)
-        return Int64(now.tv_sec)
+        Int64(time(nil))
     }
 }
 
@@ -39,16 +37,7 @@ enum ProcessFigures {
     }()
 
     private static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        Platform.readProcFile(path)
     }
 }
 

@@ -30,7 +30,7 @@ enum Socket {
         let fd = Platform.makeStreamSocket(family: family)
         guard fd >= 0 else { throw SystemError("socket") }
         // A restarted server must bind at once, even with old connections in TIME_WAIT.
-        setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        Platform.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
@@ -75,10 +75,6 @@ enum Socket {
     static func configureClient(_ fd: Int32) {
         Platform.setNoDelay(fd)
         Platform.setKeepAlive(fd, idle: 60, interval: 10, count: 6)
-    }
-
-    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
-        Platform.setOption(fd, level, name, value)
     }
 
     /// A peer that went away is an EPIPE for this connection, never a SIGPIPE for the process.
