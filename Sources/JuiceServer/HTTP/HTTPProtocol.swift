@@ -136,15 +136,7 @@ final class HTTPProtocol: @unchecked Sendable {
             finish(conn)
             return
         }
-        var rounds = 0
-        while conn.catchUp != nil, !conn.isClosed, conn.outbox.pendingBytes < CatchUpStream.chunk {
-            if rounds == LineProtocol.roundsPerTurn {
-                fanOut.markDirty(conn)
-                break
-            }
-            rounds += 1
-            catchUp.sendNext(conn)
-        }
+        _ = catchUp.pump(conn)
         output.updateInterest(conn)
     }
 

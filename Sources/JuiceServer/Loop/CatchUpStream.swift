@@ -9,6 +9,23 @@ struct CatchUpStream {
     /// A piece is about this many bytes.
     static let chunk = 32 * 1024
 
+    /// Sends pieces while the client keeps up (its pending output under a piece), at most
+    /// `LineProtocol.roundsPerTurn` per wake-up, after which the next flush pass comes back for
+    /// more. Returns true once the catch-up is over.
+    func pump(_ conn: Connection) -> Bool {
+        var pieces = 0
+        while conn.catchUp != nil && !conn.isClosed {
+            guard conn.outbox.pendingBytes < CatchUpStream.chunk else { return false }
+            guard pieces < LineProtocol.roundsPerTurn else {
+                fanOut.markDirty(conn)
+                return false
+            }
+            pieces += 1
+            sendNext(conn)
+        }
+        return conn.catchUp == nil
+    }
+
     /// Sends the next piece. Once it reaches the seq the catch-up started at and every change
     /// broadcast since (a client gets no live events while it catches up), live events take
     /// over from the next seq: no gap, no duplicate.

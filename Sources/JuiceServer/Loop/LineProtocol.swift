@@ -143,30 +143,28 @@ final class LineProtocol {
     func carryOn(_ conn: Connection) {
         var rounds = 0
         while !conn.isFinishing {
+            // A SINCE's catch-up goes first: the commands after it wait for it.
+            if conn.catchUp != nil && !catchUp.pump(conn) { break }
             let pending = conn.outbox.pendingBytes
             if pending >= outputBudget { conn.throttled = true }
             if pending <= outputBudget / 4 { conn.throttled = false }
+            guard conn.hasDeferredInput else {
+                if conn.phase == .inputEnded { conn.phase = .closing }
+                break
+            }
+            guard !conn.throttled else { break }
             if rounds == LineProtocol.roundsPerTurn {
                 // A fair share for this wake-up: the next flush pass comes back for more.
                 fanOut.markDirty(conn)
                 break
             }
             rounds += 1
-            if conn.catchUp != nil {
-                guard pending < CatchUpStream.chunk else { break }
-                catchUp.sendNext(conn)
-            } else if conn.hasDeferredInput {
-                guard !conn.throttled else { break }
-                let input = conn.deferred
-                let consumed = input.withUnsafeBytes { runLines(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...])) }
-                conn.deferredStart += consumed
-                if !conn.hasDeferredInput {
-                    conn.deferred = []
-                    conn.deferredStart = 0
-                }
-            } else {
-                if conn.phase == .inputEnded { conn.phase = .closing }
-                break
+            let input = conn.deferred
+            let consumed = input.withUnsafeBytes { runLines(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...])) }
+            conn.deferredStart += consumed
+            if !conn.hasDeferredInput {
+                conn.deferred = []
+                conn.deferredStart = 0
             }
         }
         if conn.isFinishing {
