@@ -6,11 +6,12 @@ struct HTTPRequest: Equatable {
     let query: String?
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
     let minorVersion: Int
-    let headers: [(name: String, value: String)]
+    let headers: [Header]
 
-    static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.method == b.method && a.path == b.path && a.query == b.query && a.minorVersion == b.minorVersion
-            && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)
+    struct Header: Equatable {
+        /// Lowercased.
+        let name: String
+        let value: String
     }
 
     /// The first value of a header, if present.
@@ -119,7 +120,7 @@ struct HTTPRequestReader {
         guard lines.count - 1 <= maxHeaders else {
             return .failure(ParseError(.headerFieldsTooLarge, "at most \(maxHeaders) header fields"))
         }
-        var headers: [(name: String, value: String)] = []
+        var headers: [HTTPRequest.Header] = []
         for line in lines.dropFirst() {
             guard let first = line.first, first != 32, first != 9 else {
                 return .failure(ParseError("folded or empty header line"))
@@ -135,7 +136,7 @@ struct HTTPRequestReader {
                 return .failure(ParseError("control character in a header value"))
             }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            headers.append((name, String(decoding: value, as: UTF8.self)))
+            headers.append(HTTPRequest.Header(name: name, value: String(decoding: value, as: UTF8.self)))
         }
         let target = start.target
         let question = target.firstIndex(of: UInt8(ascii: "?"))

@@ -15,9 +15,9 @@ struct HTTPRoutes {
     let store: FruitStore
     let auth: ManagerAuth
     /// Whether shutdown has begun (`/healthz` then answers 503).
-    let isDraining: () -> Bool
+    var isDraining: () -> Bool = { false }
     /// The values `/metrics` reports that only the server knows (clients by kind).
-    let clientCounts: () -> (line: Int, events: Int)
+    var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
     private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
     private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]

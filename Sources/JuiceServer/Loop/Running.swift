@@ -50,8 +50,7 @@ final class Running: @unchecked Sendable {
         lines = LineProtocol(store: store, menu: config.menu, session: session, output: output, fanOut: fanOut)
         let (output, fanOut, auth) = (output, fanOut, auth)
         http = httpAcceptor.map { _ in
-            HTTPProtocol(store: store, output: output, fanOut: fanOut, routes: HTTPRoutes(store: store, auth: auth,
-                         isDraining: { false }, clientCounts: { (0, 0) }), queue: queue)
+            HTTPProtocol(store: store, output: output, fanOut: fanOut, routes: HTTPRoutes(store: store, auth: auth), queue: queue)
         }
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
@@ -64,8 +63,8 @@ final class Running: @unchecked Sendable {
         acceptor.clientCount = { [unowned self] in connections.count }
         httpAcceptor?.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, kind: .http) }
         httpAcceptor?.clientCount = { [unowned self] in connections.count }
-        http?.routes = HTTPRoutes(store: store, auth: auth, isDraining: { [unowned self] in !accepting },
-                                  clientCounts: { [unowned self] in clientCounts })
+        http?.routes.isDraining = { [unowned self] in !accepting }
+        http?.routes.clientCounts = { [unowned self] in clientCounts }
         http?.finish = { [unowned self] conn in finishIfDone(conn) }
         http?.close = { [unowned self] conn, reason in close(conn, reason: reason) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
