@@ -17,9 +17,9 @@ import Testing
         for i in 1...history { script += "SET kiwi \(i % 100)\n" }
         script += "PING\n"
         #expect(manager.write(script))
-        #expect(manager.nextLine() == .line("OK EVENTS off"))
+        #expect(manager.nextLine() == .got("OK EVENTS off"))
         for i in 1...history + 1 {
-            guard case .line(let line) = manager.nextLine(), i <= history ? line.hasPrefix("OK SET seq=\(i) ") : line == "OK PONG" else {
+            guard case .got(let line) = manager.nextLine(), i <= history ? line.hasPrefix("OK SET seq=\(i) ") : line == "OK PONG" else {
                 Issue.record("setting up the history: reply \(i) missing or wrong")
                 break
             }
@@ -59,23 +59,23 @@ import Testing
         _ = display.nextLine()
         #expect(display.write("SINCE 0\nPING\nSINCE 9990\nPING\nSINCE 0\nSTOCK kiwi\n"))
         func expectCatchUp(from after: Int) {
-            guard case .line(let head) = display.nextLine(), head == "OK SINCE \(after) \(Self.history)" else {
+            guard case .got(let head) = display.nextLine(), head == "OK SINCE \(after) \(Self.history)" else {
                 Issue.record("no OK SINCE \(after) header")
                 return
             }
             for seq in after + 1...Self.history {
-                guard case .line(let line) = display.nextLine(), line == "EVENT STOCK seq=\(seq) kiwi=\(seq % 100)" else {
+                guard case .got(let line) = display.nextLine(), line == "EVENT STOCK seq=\(seq) kiwi=\(seq % 100)" else {
                     Issue.record("catch-up from \(after): line for seq \(seq) missing or wrong")
                     return
                 }
             }
         }
         expectCatchUp(from: 0)
-        #expect(display.nextLine() == .line("OK PONG"))
+        #expect(display.nextLine() == .got("OK PONG"))
         expectCatchUp(from: 9990)
-        #expect(display.nextLine() == .line("OK PONG"))
+        #expect(display.nextLine() == .got("OK PONG"))
         expectCatchUp(from: 0)
-        #expect(display.nextLine() == .line("OK STOCK seq=\(Self.history) kiwi=0"))
+        #expect(display.nextLine() == .got("OK STOCK seq=\(Self.history) kiwi=0"))
     }
 
     /// Changes made while a display is catching up reach it after the catch-up, each exactly
@@ -90,7 +90,7 @@ import Testing
         let display = try server.peer(receiveBuffer: 4096)
         _ = display.nextLine()
         #expect(display.write("SINCE 0\n"))
-        guard case .line(let head) = display.nextLine(), head.hasPrefix("OK SINCE 0 ") else {
+        guard case .got(let head) = display.nextLine(), head.hasPrefix("OK SINCE 0 ") else {
             Issue.record("no OK SINCE header")
             return
         }
@@ -98,7 +98,7 @@ import Testing
         // Take the first few lines, then make changes while the rest of the catch-up waits for
         // this display's full socket.
         for _ in 0..<100 {
-            guard case .line(let line) = display.nextLine(), line.hasPrefix("EVENT STOCK seq=\(expected) ") else {
+            guard case .got(let line) = display.nextLine(), line.hasPrefix("EVENT STOCK seq=\(expected) ") else {
                 Issue.record("catch-up line \(expected) missing")
                 return
             }
@@ -111,14 +111,14 @@ import Testing
         _ = manager.nextLine()
         for i in 1...extra {
             manager.write("SET f00 \(i)\n")
-            guard case .line(let reply) = manager.nextLine(), reply.hasPrefix("OK SET seq=\(Self.history + i) ") else {
+            guard case .got(let reply) = manager.nextLine(), reply.hasPrefix("OK SET seq=\(Self.history + i) ") else {
                 Issue.record("SET \(i) not answered")
                 return
             }
         }
         let last = UInt64(Self.history + extra)
         while expected <= last {
-            guard case .line(let line) = display.nextLine(), line.hasPrefix("EVENT STOCK seq=") else {
+            guard case .got(let line) = display.nextLine(), line.hasPrefix("EVENT STOCK seq=") else {
                 Issue.record("stream ended before seq \(expected)")
                 return
             }
@@ -130,7 +130,7 @@ import Testing
             expected += 1
         }
         #expect(display.write("PING\n"))
-        #expect(display.nextLine() == .line("OK PONG"), "nothing after seq \(last)")
+        #expect(display.nextLine() == .got("OK PONG"), "nothing after seq \(last)")
     }
 
     /// A client that sends its commands and half-closes (`nc -q`) still gets a whole catch-up
@@ -141,14 +141,14 @@ import Testing
         _ = client.nextLine()
         #expect(client.write("SINCE 9000\nPING\n"))
         shutdown(client.fd, Int32(SHUT_WR))
-        #expect(client.nextLine() == .line("OK SINCE 9000 \(Self.history)"))
+        #expect(client.nextLine() == .got("OK SINCE 9000 \(Self.history)"))
         for seq in 9001...Self.history {
-            guard case .line(let line) = client.nextLine(), line.hasPrefix("EVENT STOCK seq=\(seq) ") else {
+            guard case .got(let line) = client.nextLine(), line.hasPrefix("EVENT STOCK seq=\(seq) ") else {
                 Issue.record("seq \(seq) missing")
                 return
             }
         }
-        #expect(client.nextLine() == .line("OK PONG"))
+        #expect(client.nextLine() == .got("OK PONG"))
         #expect(client.nextLine() == .closed)
     }
 }

@@ -18,7 +18,7 @@ import Testing
     static func expectMessage(_ stream: EventStreamClient, id: UInt64, data: String,
                               sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let read = stream.nextEvent()
-        guard case .message(let message) = read, message.id == String(id), message.event == "stock", message.data == data else {
+        guard case .got(let message) = read, message.id == String(id), message.event == "stock", message.data == data else {
             Issue.record("expected id \(id) \(data), got \(read)", sourceLocation: sourceLocation)
             return false
         }
@@ -31,7 +31,7 @@ import Testing
                           sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         for expected in next...last {
             let read = stream.nextEvent()
-            guard case .message(let message) = read, message.seq == expected else {
+            guard case .got(let message) = read, message.seq == expected else {
                 Issue.record("expected id \(expected), got \(read)", sourceLocation: sourceLocation)
                 return false
             }
@@ -112,7 +112,7 @@ import Testing
         #expect(try cashier.command("EVENTS OFF") == "OK EVENTS off")
         #expect(cashier.write(String(repeating: "ORDER all\n", count: orders)))
         for i in 1...orders {
-            guard case .line(let reply) = cashier.nextLine(), reply.hasPrefix("OK ORDER all 1 seq=\(i) ") else {
+            guard case .got(let reply) = cashier.nextLine(), reply.hasPrefix("OK ORDER all 1 seq=\(i) ") else {
                 Issue.record("setting up: order \(i) not served")
                 break
             }
@@ -187,7 +187,7 @@ import Testing
         let deadline = Date().addingTimeInterval(40)
         var ping: EventStreamMessage?
         while ping == nil, deadline.timeIntervalSinceNow > 0 {
-            guard case .message(let block) = stream.nextBlock(timeout: max(0, deadline.timeIntervalSinceNow)) else { break }
+            guard case .got(let block) = stream.nextBlock(timeout: max(0, deadline.timeIntervalSinceNow)) else { break }
             if block.comments.contains("ping") { ping = block }
         }
         let received = try #require(ping, "no `: ping` within 40 s")
@@ -220,7 +220,7 @@ import Testing
         for lastEventID in [nil, "0"] {
             let late = try EventStreamClient(port: server.httpPort, lastEventID: lastEventID, readHead: false)
             var lines: [String] = []
-            while case .line(let line) = late.connection.nextLine(timeout: 0.5) { lines.append(line) }
+            while case .got(let line) = late.connection.nextLine(timeout: 0.5) { lines.append(line) }
             #expect(!lines.contains { $0.hasPrefix("id: 1") || $0.contains("\"banana\":8") }, "\(lines)")
         }
     }

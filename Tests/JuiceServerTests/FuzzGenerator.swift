@@ -127,7 +127,7 @@ enum Fuzz {
                     problems: Locked<[String]>, stats: Locked<(batches: Int, strings: Int, reconnects: Int, unexpectedCloses: Int)>) {
         var rng = SeededRNG(seed: seed)
         func connect() -> LineClient? {
-            guard let p = try? LineClient.peer(port: port), case .line(let hello) = p.nextLine(), hello.hasPrefix("EVENT HELLO") else {
+            guard let p = try? LineClient.peer(port: port), case .got(let hello) = p.nextLine(), hello.hasPrefix("EVENT HELLO") else {
                 problems.update { $0.append("seed \(seed): could not connect") }
                 return nil
             }
@@ -167,7 +167,7 @@ enum Fuzz {
             var reconnect = false
             reading: while true {
                 switch peer.nextLine() {
-                case .line(let l):
+                case .got(let l):
                     record(l)
                     if !closing && l.contains("'\(sentinel)'") { break reading }
                 case .closed:
@@ -194,6 +194,6 @@ enum Fuzz {
         }
         // Leave politely and read what is left (replies to the last batch came before the sentinel).
         peer.write("QUIT\r\n")
-        while case .line(let l) = peer.nextLine() { record(l) }
+        while case .got(let l) = peer.nextLine() { record(l) }
     }
 }

@@ -19,7 +19,7 @@ extension HardeningTests {
         let pings = Locked(0)
         let stats = Locked((batches: 0, strings: 0, reconnects: 0, unexpectedCloses: 0))
         let watcher = try LineClient.peer(port: s.port)
-        guard case .line(let hello) = watcher.nextLine(), hello.hasPrefix("EVENT HELLO") else {
+        guard case .got(let hello) = watcher.nextLine(), hello.hasPrefix("EVENT HELLO") else {
             Issue.record("no greeting for the watcher")
             return
         }
@@ -62,7 +62,7 @@ extension HardeningTests {
                         if target < 0 || seen >= target { break }
                     }
                     switch watcher.nextLine(timeout: 0.3) {
-                    case .line(let l):
+                    case .got(let l):
                         if l.hasPrefix("EVENT STOCK") { watched.update { $0.append(l) } }
                     case .closed:
                         problems.update { $0.append("the watcher was disconnected") }

@@ -141,7 +141,7 @@ import Testing
             #expect(refused.header("Retry-After") == "1")
         }
         let line = try server.peer()
-        #expect(line.nextLine() == .line("ERR BUSY max clients reached"))
+        #expect(line.nextLine() == .got("ERR BUSY max clients reached"))
         #expect(line.waitClosed())
         // A slot freed is a slot taken again.
         streams.removeLast().close()
@@ -177,8 +177,8 @@ import Testing
                 var next: UInt64 = 1
                 while !(done.get && next > sent.get) {
                     switch reader.nextEvent(timeout: 0.5) {
-                    case .message(let message) where message.seq == next: next += 1
-                    case .message(let message): readerProblem.update { $0 = "expected \(next), got \(message)" }; return
+                    case .got(let message) where message.seq == next: next += 1
+                    case .got(let message): readerProblem.update { $0 = "expected \(next), got \(message)" }; return
                     case .closed: readerProblem.update { $0 = "closed at \(next)" }; return
                     case .timeout: continue
                     }
@@ -195,7 +195,7 @@ import Testing
 
 extension EventStreamClient.Read {
     var isMessage: Bool {
-        if case .message = self { return true }
+        if case .got = self { return true }
         return false
     }
 }

@@ -30,7 +30,7 @@ extension HardeningTests {
                 results.update { $0.append("\(first)|closed=\(closed)") }
             }
         }
-        let expected = "line(\"ERR LINE_TOO_LONG a line may hold at most 4096 bytes; closing\")|closed=true"
+        let expected = "got(\"ERR LINE_TOO_LONG a line may hold at most 4096 bytes; closing\")|closed=true"
         #expect(results.get == Array(repeating: expected, count: senders), "\(results.get)")
         let rssAfter = server.rss
         let peak = server.peakRSS
@@ -65,7 +65,7 @@ extension HardeningTests {
             _ = p.nextLine()
             p.write(payload)
             p.reset()
-            guard let control = try? server.peer(), case .line = control.nextLine(),
+            guard let control = try? server.peer(), case .got = control.nextLine(),
                   control.ask("PING") == "OK PONG" else { break }
             survived += 1
         }
@@ -83,7 +83,7 @@ extension HardeningTests {
         _ = p.nextLine()
         func ask(_ bytes: [UInt8]) -> String {
             p.write(bytes)
-            if case .line(let l) = p.nextReply() { return l }
+            if case .got(let l) = p.nextReply() { return l }
             return "<none>"
         }
         let iac: UInt8 = 0xFF

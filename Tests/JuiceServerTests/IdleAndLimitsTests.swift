@@ -63,7 +63,7 @@ extension HardeningTests {
         var served: [LineClient] = []
         var pending: [LineClient] = []
         for p in peers {
-            if p.bufferedBytes > 0, case .line(let l) = p.nextLine(timeout: 0.1), l.hasPrefix("EVENT HELLO") {
+            if p.bufferedBytes > 0, case .got(let l) = p.nextLine(timeout: 0.1), l.hasPrefix("EVENT HELLO") {
                 served.append(p)
             } else {
                 pending.append(p)

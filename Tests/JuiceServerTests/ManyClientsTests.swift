@@ -92,7 +92,7 @@ extension HardeningTests {
         #expect(bystander.ask("STOCK") == "OK STOCK seq=5 strawberry=10 banana=0 pineapple=10 kiwi=10 mango=10")
         // The watcher saw the five orders that went through, and nothing else.
         var seqs: [Int] = []
-        while seqs.count < 5, case .line(let l) = watcher.nextLine() {
+        while seqs.count < 5, case .got(let l) = watcher.nextLine() {
             if l.hasPrefix("EVENT STOCK") { seqs.append(values(l)["seq"] ?? -1) }
         }
         #expect(seqs == [1, 2, 3, 4, 5])
@@ -110,7 +110,7 @@ extension HardeningTests {
         var clients = try (0..<5).map { _ in try s.client() }
         for c in clients { #expect(try c.command("PING") == "OK PONG") }
         let sixth = try LineClient.peer(port: s.port)
-        #expect(sixth.nextLine() == .line("ERR BUSY max clients reached"))
+        #expect(sixth.nextLine() == .got("ERR BUSY max clients reached"))
         #expect(sixth.waitClosed())
         clients.removeFirst()  // one leaves
         var accepted: LineClient?

@@ -78,7 +78,7 @@ struct SlowConsumerRun {
                 var expected = 2
                 while !(sendingDone.get && expected > sent.get + 1) {
                     switch cashier.nextLine(timeout: 0.5) {
-                    case .line(let l):
+                    case .got(let l):
                         guard !l.hasPrefix("EVENT") else { continue }
                         let want = "OK ORDER banana 1 seq=\(expected) banana=\(1_000_000_000 - 2 * (expected - 1))"
                         if seqField(l) != expected || l.utf8.count != want.utf8.count || !l.hasSuffix(String(1_000_000_000 - 2 * (expected - 1))) {
@@ -98,7 +98,7 @@ struct SlowConsumerRun {
                 var next = 2
                 while !(sendingDone.get && next > sent.get + 1) {
                     switch display.nextLine(timeout: 0.5) {
-                    case .line(let l):
+                    case .got(let l):
                         guard l.hasPrefix("EVENT STOCK") else { continue }
                         let seq = seqField(l) ?? -1
                         if seq != next {

@@ -56,7 +56,7 @@ extension HardeningTests {
             } else {
                 var next = 2
                 while next <= burst + 1 {
-                    guard case .line(let l) = display.nextLine() else {
+                    guard case .got(let l) = display.nextLine() else {
                         lastLine.update { $0 = "<closed or timeout>" }
                         break
                     }
@@ -102,7 +102,7 @@ extension HardeningTests {
             } else {
                 var count = 0
                 while count < total {
-                    guard case .line(let l) = display.nextLine() else {
+                    guard case .got(let l) = display.nextLine() else {
                         lastLine.update { $0 = "<closed or timeout>" }
                         break
                     }

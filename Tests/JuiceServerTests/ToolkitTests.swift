@@ -43,7 +43,7 @@ import Testing
         #expect(mismatches == 0)
         // Events that came between replies were kept aside; the last one follows the last reply.
         #expect(client.events.count == lines / 2 - 1 && client.events.last == "EVENT STOCK seq=\(lines - 3)")
-        #expect(client.nextLine() == .line("EVENT STOCK seq=\(lines - 1)"))
+        #expect(client.nextLine() == .got("EVENT STOCK seq=\(lines - 1)"))
         #expect(client.nextLine() == .closed)
         #expect(throws: TestError.self) { try client.readLine() }
         served.wait()

@@ -136,11 +136,7 @@ public final class EventStreamClient: @unchecked Sendable {
         return nil
     }
 
-    public enum Read: Equatable, Sendable {
-        case message(EventStreamMessage)
-        case closed
-        case timeout
-    }
+    public typealias Read = JuiceTestSupport.Read<EventStreamMessage>
 
     /// The next block, whatever it holds (a comment-only block included).
     public func nextBlock(timeout: Double = testDeadline) -> Read {
@@ -149,11 +145,11 @@ public final class EventStreamClient: @unchecked Sendable {
             switch connection.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
             case .closed: return .closed
             case .timeout: return .timeout
-            case .line(let line) where line.isEmpty:
+            case .got(let line) where line.isEmpty:
                 guard partialHasLines else { continue }
                 defer { partial = EventStreamMessage(); partialHasLines = false }
-                return .message(partial)
-            case .line(let line):
+                return .got(partial)
+            case .got(let line):
                 partialHasLines = true
                 if line.hasPrefix(":") {
                     partial.comments.append(String(line.dropFirst().drop { $0 == " " }))
@@ -176,21 +172,12 @@ public final class EventStreamClient: @unchecked Sendable {
 
     /// The next block carrying data (skipping `retry:` and comment-only blocks).
     public func nextEvent(timeout: Double = testDeadline) -> Read {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let read = nextBlock(timeout: max(0, deadline.timeIntervalSinceNow))
-            if case .message(let message) = read, message.data == nil { continue }
-            return read
-        }
+        .first(within: timeout, { nextBlock(timeout: $0) }, where: { $0.data != nil })
     }
 
     /// The same, throwing when the stream closed or nothing came in time.
     public func event(timeout: Double = testDeadline) throws -> EventStreamMessage {
-        switch nextEvent(timeout: timeout) {
-        case .message(let message): return message
-        case .closed: throw TestError("the event stream closed")
-        case .timeout: throw TestError("no event within \(timeout) s")
-        }
+        try nextEvent(timeout: timeout).value("an event", timeout: timeout)
     }
 
     public func close() { connection.close() }

@@ -1,13 +1,6 @@
 import Foundation
 import Glibc
 
-/// What a non-throwing read found.
-public enum LineRead: Equatable, Sendable {
-    case line(String)
-    case closed
-    case timeout
-}
-
 /// A TCP line client over a real socket, the one every test uses, with two faces:
 /// - throwing calls (`send`, `readLine`, `reply`, `command`, `nextEvent`) for plain tests: a
 ///   closed connection or a missed deadline is an error;
@@ -115,7 +108,7 @@ public final class LineClient: @unchecked Sendable {
     public func nextLine(timeout: Double = testDeadline) -> LineRead {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let line = takeLine() { return .line(line) }
+            if let line = takeLine() { return .got(line) }
             if sawEOF { return .closed }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { return .timeout }
@@ -125,11 +118,7 @@ public final class LineClient: @unchecked Sendable {
 
     /// The next line that is not an EVENT (events are dropped).
     public func nextReply(timeout: Double = testDeadline) -> LineRead {
-        while true {
-            let r = nextLine(timeout: timeout)
-            if case .line(let l) = r, l.hasPrefix("EVENT") { continue }
-            return r
-        }
+        .first(within: timeout, { nextLine(timeout: $0) }, where: { !$0.hasPrefix("EVENT") })
     }
 
     /// Sends a line and returns the next non-EVENT line, or a marker: `<send failed>`,
@@ -137,7 +126,7 @@ public final class LineClient: @unchecked Sendable {
     public func ask(_ line: String, timeout: Double = testDeadline) -> String {
         guard write(line + "\r\n") else { return "<send failed>" }
         switch nextReply(timeout: timeout) {
-        case .line(let l): return l
+        case .got(let l): return l
         case .closed: return "<closed>"
         case .timeout: return "<timeout>"
         }
@@ -209,11 +198,8 @@ public final class LineClient: @unchecked Sendable {
 
     /// The next line (without CRLF), waiting up to `timeout` seconds.
     public func readLine(timeout: Double = testDeadline) throws -> String {
-        switch nextLine(timeout: timeout) {
-        case .line(let l): return l
-        case .closed: throw TestError("connection closed (have \(bufferedBytes) bytes: \(String(decoding: buffer[bufferStart...], as: UTF8.self)))")
-        case .timeout: throw TestError("no line within \(timeout) s (have \(bufferedBytes) bytes)")
-        }
+        try nextLine(timeout: timeout).value("a line", timeout: timeout,
+                                             holding: " (have \(bufferedBytes) bytes: \(String(decoding: buffer[bufferStart...], as: UTF8.self)))")
     }
 
     /// The next reply, keeping EVENT lines aside in `events`.
