@@ -68,15 +68,15 @@ extension JournalRecord {
         case "F":
             try f.count(exactly: 3)
             return .fruit(name: try f.name(1), stock: try f.int(2, "stock", stock))
-        case "D":
+        case "D", "L", "T":
+            // A snapshot's sales tallies (sold, lost, short) all read as a name and a counter.
             try f.count(exactly: 3)
-            return .sold(juice: try f.name(1), count: try f.number(2, "sold", counter))
-        case "L":
-            try f.count(exactly: 3)
-            return .lost(juice: try f.name(1), count: try f.number(2, "lost", counter))
-        case "T":
-            try f.count(exactly: 3)
-            return .short(fruit: try f.name(1), count: try f.number(2, "short", counter))
+            let name = try f.name(1)
+            switch f.tag {
+            case "D": return .sold(juice: name, count: try f.number(2, "sold", counter))
+            case "L": return .lost(juice: name, count: try f.number(2, "lost", counter))
+            default: return .short(fruit: name, count: try f.number(2, "short", counter))
+            }
         case "K":
             try f.count(exactly: 5)
             return .key(key: try f.key(1), juice: try f.name(2), count: try f.int(3, "count", 1...Limits.maxOrderCount),
