@@ -67,11 +67,7 @@ extension LoadPlan {
     /// `fanout` with browsers instead of displays: the same paced cashier, latency and seq
     /// check, the watchers being event streams on the HTTP port.
     static func events(_ options: EventsOptions) -> LoadPlan {
-        var fanout = FanoutOptions()
-        fanout.common = options.common
-        fanout.watchers = options.streams
-        fanout.juice = options.juice
-        var plan = LoadPlan.fanout(fanout)
+        var plan = LoadPlan.fanout(options.fanout)
         plan.mode = "events"
         plan.eventMatch = []
         plan.watcherFraming = .eventStream

@@ -33,12 +33,15 @@ struct FanoutOptions: SubcommandOptions {
     var juice = "mango-kiwi"
 }
 
-/// `fanout` with browsers: the cashier on `--port`, the streams on the HTTP port.
+/// `fanout` with browsers: the cashier on `--port`, the streams (`--streams`, the fan-out's
+/// watchers) on the HTTP port.
 struct EventsOptions: SubcommandOptions {
-    var common = CommonOptions()
+    var fanout = FanoutOptions()
     var httpPort = 7879
-    var streams = 1000
-    var juice = "mango-kiwi"
+    var common: CommonOptions {
+        get { fanout.common }
+        set { fanout.common = newValue }
+    }
 }
 
 struct IdleOptions: SubcommandOptions {
@@ -180,9 +183,14 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         if rest.contains("--help") || rest.contains("-h") { return .help(subcommand: first) }
         var reader = ArgumentReader(subcommand: first, arguments: rest)
         switch first {
-        case "orders": return .orders(try parseOrders(&reader))
-        case "fanout": return .fanout(try parseFanout(&reader))
-        case "events": return .events(try parseEvents(&reader))
+        case "orders":
+            return .orders(try parseLoad(&reader, juice: \.juice,
+                                         numbers: ["--conns": (\.connections, 1...Int.max), "--pipeline": (\.pipeline, 1...65536)]))
+        case "fanout":
+            return .fanout(try parseLoad(&reader, juice: \.juice, numbers: ["--watchers": (\.watchers, 1...Int.max)]))
+        case "events":
+            return .events(try parseLoad(&reader, juice: \.fanout.juice,
+                                         numbers: ["--streams": (\.fanout.watchers, 1...Int.max), "--http-port": (\.httpPort, 1...65535)]))
         case "idle": return .idle(try parseIdle(&reader))
         default: return .raw(try parseRaw(&reader))
         }
@@ -191,36 +199,19 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
     }
 }
 
-private func parseOrders(_ reader: inout ArgumentReader) throws(BenchError) -> OrdersOptions {
-    return try reader.parseFlags { flag, options, reader throws(BenchError) in
-        switch flag {
-        case "--conns": options.connections = try reader.int(for: flag, min: 1)
-        case "--pipeline": options.pipeline = try reader.int(for: flag, min: 1, max: 65536)
-        case "--juice": options.juice = try reader.string(for: flag)
-        default: return false
-        }
-        return true
-    }
-}
-
-private func parseFanout(_ reader: inout ArgumentReader) throws(BenchError) -> FanoutOptions {
-    return try reader.parseFlags { flag, options, reader throws(BenchError) in
-        switch flag {
-        case "--watchers": options.watchers = try reader.int(for: flag, min: 1)
-        case "--juice": options.juice = try reader.string(for: flag)
-        default: return false
-        }
-        return true
-    }
-}
-
-private func parseEvents(_ reader: inout ArgumentReader) throws(BenchError) -> EventsOptions {
-    return try reader.parseFlags { flag, options, reader throws(BenchError) in
-        switch flag {
-        case "--http-port": options.httpPort = try reader.int(for: flag, min: 1, max: 65535)
-        case "--streams": options.streams = try reader.int(for: flag, min: 1)
-        case "--juice": options.juice = try reader.string(for: flag)
-        default: return false
+/// `orders`, `fanout` and `events` take the same kinds of flags: the juice to order, and whole
+/// numbers (how many cashiers, watchers or streams; the pipeline depth; the HTTP port).
+private func parseLoad<Options: SubcommandOptions>(
+    _ reader: inout ArgumentReader, juice: WritableKeyPath<Options, String>,
+    numbers: [String: (WritableKeyPath<Options, Int>, ClosedRange<Int>)]
+) throws(BenchError) -> Options {
+    try reader.parseFlags { flag, options, reader throws(BenchError) in
+        if flag == "--juice" {
+            options[keyPath: juice] = try reader.string(for: flag)
+        } else if let (field, range) = numbers[flag] {
+            options[keyPath: field] = try reader.int(for: flag, min: range.lowerBound, max: range.upperBound)
+        } else {
+            return false
         }
         return true
     }

@@ -48,7 +48,7 @@ func runJuiceBench(_ arguments: [String]) -> Int32 {
             try StockSetup.stockUp(options.common.endpoint, juice: options.juice)
             return report(try LoadEngine.run(.fanout(options)), json: options.common.json)
         case .events(let options):
-            try StockSetup.stockUp(options.common.endpoint, juice: options.juice)
+            try StockSetup.stockUp(options.common.endpoint, juice: options.fanout.juice)
             return report(try LoadEngine.run(.events(options)), json: options.common.json)
         case .raw(let options):
             return report(try LoadEngine.run(.raw(options)), json: options.common.json)

@@ -30,7 +30,7 @@ import Testing
 
     @Test func eventsIsFanoutWithEventStreamsOnTheHTTPPort() {
         var options = EventsOptions()
-        options.streams = 12
+        options.fanout.watchers = 12
         options.httpPort = 8080
         options.common.endpoint.port = 9000
         let plan = LoadPlan.events(options)

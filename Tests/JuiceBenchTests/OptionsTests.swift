@@ -39,7 +39,7 @@ import Testing
         guard case .fanout(let f) = try parseCommand(["fanout"]) else { Issue.record("not fanout"); return }
         #expect(f.watchers == 1000 && f.juice == "mango-kiwi")
         guard case .events(let e) = try parseCommand(["events"]) else { Issue.record("not events"); return }
-        #expect(e.streams == 1000 && e.httpPort == 7879 && e.juice == "mango-kiwi" && e.common.endpoint.port == 7878)
+        #expect(e.fanout.watchers == 1000 && e.httpPort == 7879 && e.fanout.juice == "mango-kiwi" && e.common.endpoint.port == 7878)
     }
 
     @Test func eventsTakesStreamsTheHTTPPortAndTheCommonOptions() throws {
@@ -48,7 +48,7 @@ import Testing
             Issue.record("not events")
             return
         }
-        #expect(e.streams == 30 && e.httpPort == 8080 && e.juice == "kiwi")
+        #expect(e.fanout.watchers == 30 && e.httpPort == 8080 && e.fanout.juice == "kiwi")
         #expect(e.common.endpoint.port == 9000 && e.common.duration == 2 && e.common.json)
     }
 

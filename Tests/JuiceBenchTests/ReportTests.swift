@@ -101,7 +101,7 @@ import Testing
 
     @Test func anEventsReportNamesTheStreamsAndWhereTheyWent() throws {
         var options = EventsOptions()
-        options.streams = 4
+        options.fanout.watchers = 4
         options.httpPort = 7999
         var result = Self.ordersResult()
         result.plan = LoadPlan.events(options)
