@@ -53,21 +53,19 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-if [ "$quick" = 1 ]; then
-    DURATION=${DURATION:-1}
-    WARMUP=${WARMUP:-0.5}
-    WATCHERS=${WATCHERS:-100}
-    STREAMS=${STREAMS:-100}
-    MANY_STREAMS=${MANY_STREAMS:-1000}
-    IDLE_CONNS=${IDLE_CONNS:-1000}
-fi
-DURATION=${DURATION:-5}
-WARMUP=${WARMUP:-1}
-CONNS=${CONNS:-50}
-WATCHERS=${WATCHERS:-1000}
-STREAMS=${STREAMS:-1000}
-MANY_STREAMS=${MANY_STREAMS:-10000}
-IDLE_CONNS=${IDLE_CONNS:-10000}
+# setting NAME FULL QUICK: NAME from the environment, else its default for a full or a --quick run.
+setting() {
+    local default=$2
+    if [ "$quick" = 1 ]; then default=$3; fi
+    printf -v "$1" '%s' "${!1:-$default}"
+}
+setting DURATION 5 1
+setting WARMUP 1 0.5
+setting CONNS 50 50
+setting WATCHERS 1000 100
+setting STREAMS 1000 100
+setting MANY_STREAMS 10000 1000
+setting IDLE_CONNS 10000 1000
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 SCRATCH=${SCRATCH:-$repo/.build-release}
