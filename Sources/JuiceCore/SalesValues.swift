@@ -34,12 +34,11 @@ public struct SalesValues: Sendable, Equatable {
     }
 }
 
-/// Journal writes (each one `fdatasync`) and the records they carried.
+/// Journal writes (each one `fdatasync`) and the records they carried: counters that start at
+/// zero with the journal and only grow.
 public struct JournalCounts: Sendable, Equatable {
-    public var syncs: UInt64
-    public var records: UInt64
-    public init(syncs: UInt64, records: UInt64) {
-        self.syncs = syncs
-        self.records = records
-    }
+    public var syncs: UInt64 = 0
+    public var records: UInt64 = 0
+    /// Nothing written yet: where a journal's counts start.
+    public static let zero = JournalCounts()
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import JuiceCore
+@testable import JuiceCore
 @testable import JuiceServer
 import Testing
 

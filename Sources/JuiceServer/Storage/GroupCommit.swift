@@ -40,7 +40,7 @@ final class GroupCommit: @unchecked Sendable {
     private let journalMaxBytes: Int
     private var compacting = false
     /// Writes (each one fdatasync) and the records they carried, for STATS and `/metrics`.
-    private(set) var counts = JournalCounts(syncs: 0, records: 0)
+    private(set) var counts = JournalCounts.zero
 
     /// Over a journal that holds `journalBytes` of good records up to position `lsn`.
     init(file: JournalFile, snapshotPath: String, directory: String, lsn: UInt64, journalBytes: Int,
