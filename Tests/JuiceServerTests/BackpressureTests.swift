@@ -52,25 +52,25 @@ import Testing
     /// The reviewer's case: 30,000 pipelined PINGs then an over-long line, nothing read yet. The
     /// client must still get every PONG and the LINE_TOO_LONG error, then an orderly close.
     @Test func closingAfterUnreadInputDeliversTheLastReplies() async throws {
-        let s = try await RunningServer.start()
-        let c = try s.client()
-        let payload = Array(String(repeating: "PING\n", count: 30_000).utf8) + Array(repeating: UInt8(ascii: "x"), count: 100_000) + [10]
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            try? c.sendRaw(payload)
-            done.signal()
-        }.start()
-        usleep(300_000)
-        for i in 0..<30_000 {
-            let line = try c.readLine()
-            if line != "OK PONG" {
-                Issue.record("line \(i): \(line)")
-                break
+        try await RunningServer.with { s in
+            let c = try s.client()
+            let payload = Array(String(repeating: "PING\n", count: 30_000).utf8) + Array(repeating: UInt8(ascii: "x"), count: 100_000) + [10]
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                try? c.sendRaw(payload)
+                done.signal()
+            }.start()
+            usleep(300_000)
+            for i in 0..<30_000 {
+                let line = try c.readLine()
+                if line != "OK PONG" {
+                    Issue.record("line \(i): \(line)")
+                    break
+                }
             }
+            #expect(try c.readLine().hasPrefix("ERR LINE_TOO_LONG"))
+            #expect(c.closedByServer())
+            done.wait()
         }
-        #expect(try c.readLine().hasPrefix("ERR LINE_TOO_LONG"))
-        #expect(c.closedByServer())
-        done.wait()
-        await s.stop()
     }
 }

@@ -32,37 +32,37 @@ import Testing
 
     @Test(arguments: ["GET /healthz HTTP/1.1\r\n\r\n", "POST / HTTP/1.1\r\n\r\n", "nonsense\r\n"])
     func aRequestWhoseSenderResetIsClosedOnce(request: String) async throws {
-        let s = try await RunningServer.start()
-        let server = s.server
-        let http = try #require(await server.httpPort)
-        let counting = server.executor.queue.sync {
-            server.assumeIsolated { server -> CountingPoller? in
-                guard let running = server.running else { return nil }
-                let counting = CountingPoller(running.poller)
-                running.poller = counting
-                return counting
+        try await RunningServer.with { s in
+            let server = s.server
+            let http = try #require(await server.httpPort)
+            let counting = server.executor.queue.sync {
+                server.assumeIsolated { server -> CountingPoller? in
+                    guard let running = server.running else { return nil }
+                    let counting = CountingPoller(running.poller)
+                    running.poller = counting
+                    return counting
+                }
             }
+            let poller = try #require(counting)
+            let client = try LineClient.peer(port: http)
+            #expect(await eventually { await server.clientCount == 1 }, "the server never accepted the client")
+            // The loop waits while the request and the reset both arrive: it reads the request,
+            // and its answer meets a reset socket.
+            let loopHeld = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            server.executor.queue.async {
+                loopHeld.signal()
+                release.wait()
+            }
+            loopHeld.wait()
+            #expect(client.write(request))
+            client.reset()
+            release.signal()
+            #expect(await eventually { await server.clientCount == 0 }, "the reset client was never closed")
+            let removals = server.executor.queue.sync { poller.removals }
+            #expect(removals.count == 1)
+            #expect(removals.values.allSatisfy { $0 == 1 }, "closed more than once: \(removals)")
+            #expect((try? HTTPClient.get(port: http, "/healthz"))?.status == 200)
         }
-        let poller = try #require(counting)
-        let client = try LineClient.peer(port: http)
-        #expect(await eventually { await server.clientCount == 1 }, "the server never accepted the client")
-        // The loop waits while the request and the reset both arrive: it reads the request,
-        // and its answer meets a reset socket.
-        let loopHeld = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        server.executor.queue.async {
-            loopHeld.signal()
-            release.wait()
-        }
-        loopHeld.wait()
-        #expect(client.write(request))
-        client.reset()
-        release.signal()
-        #expect(await eventually { await server.clientCount == 0 }, "the reset client was never closed")
-        let removals = server.executor.queue.sync { poller.removals }
-        #expect(removals.count == 1)
-        #expect(removals.values.allSatisfy { $0 == 1 }, "closed more than once: \(removals)")
-        #expect((try? HTTPClient.get(port: http, "/healthz"))?.status == 200)
-        await s.stop()
     }
 }

@@ -77,48 +77,48 @@ extension HardeningTests {
     // MARK: - 6. Telnet and HTTP
 
     @Test func telnetNegotiationIsStrippedAndNothingSentIsEver0xFF() async throws {
-        let s = try await RunningServer.start()
-        let p = try LineClient.peer(port: s.port)
-        p.keepReceived = true
-        _ = p.nextLine()
-        func ask(_ bytes: [UInt8]) -> String {
-            p.write(bytes)
-            if case .got(let l) = p.nextReply() { return l }
-            return "<none>"
+        try await RunningServer.with { s in
+            let p = try LineClient.peer(port: s.port)
+            p.keepReceived = true
+            _ = p.nextLine()
+            func ask(_ bytes: [UInt8]) -> String {
+                p.write(bytes)
+                if case .got(let l) = p.nextReply() { return l }
+                return "<none>"
+            }
+            let iac: UInt8 = 0xFF
+            #expect(ask([iac, 0xFB, 0x01] + Array("PING\r\n".utf8)) == "OK PONG")  // IAC WILL ECHO first
+            #expect(ask(Array("PI".utf8) + [iac, 0xFD, 0x03] + Array("NG\r\n".utf8)) == "OK PONG")  // IAC DO inside
+            #expect(ask([iac, 0xFA, 0x18, 0x01, iac, 0xF0] + Array("STOCK kiwi\r\n".utf8)) == "OK STOCK seq=0 kiwi=10")
+            // A whole command inside IAC SB ... IAC SE is swallowed: the next reply is the PING's.
+            #expect(ask([iac, 0xFA, 0x18] + Array("ORDER banana\r\n".utf8) + [iac, 0xF0] + Array("PING\r\n".utf8)) == "OK PONG")
+            // IAC IP (Ctrl-C) drops the partial line: nothing is ordered.
+            #expect(ask(Array("ORDER ban".utf8) + [iac, 0xF4] + Array("PING\r\n".utf8)) == "OK PONG")
+            #expect(ask(Array("STOCK banana\r\n".utf8)) == "OK STOCK seq=0 banana=10")
+            // Telnet's bare CR is CR NUL: a control character, refused, not a crash.
+            #expect(ask(Array("PING\r\0STOCK\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
+            #expect(ask(Array("\r\0\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
+            // IAC IAC is a literal 0xFF: not UTF-8, refused; the reply carries no 0xFF.
+            #expect(ask(Array("PING".utf8) + [iac, iac] + Array("\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
+            #expect(ask(Array("ORDER ".utf8) + [iac, iac, 0xFE] + Array("\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
+            #expect(ask(Array("PING\r\n".utf8)) == "OK PONG")
+            #expect(!p.received.contains(0xFF), "the server sent a 0xFF byte")
         }
-        let iac: UInt8 = 0xFF
-        #expect(ask([iac, 0xFB, 0x01] + Array("PING\r\n".utf8)) == "OK PONG")  // IAC WILL ECHO first
-        #expect(ask(Array("PI".utf8) + [iac, 0xFD, 0x03] + Array("NG\r\n".utf8)) == "OK PONG")  // IAC DO inside
-        #expect(ask([iac, 0xFA, 0x18, 0x01, iac, 0xF0] + Array("STOCK kiwi\r\n".utf8)) == "OK STOCK seq=0 kiwi=10")
-        // A whole command inside IAC SB ... IAC SE is swallowed: the next reply is the PING's.
-        #expect(ask([iac, 0xFA, 0x18] + Array("ORDER banana\r\n".utf8) + [iac, 0xF0] + Array("PING\r\n".utf8)) == "OK PONG")
-        // IAC IP (Ctrl-C) drops the partial line: nothing is ordered.
-        #expect(ask(Array("ORDER ban".utf8) + [iac, 0xF4] + Array("PING\r\n".utf8)) == "OK PONG")
-        #expect(ask(Array("STOCK banana\r\n".utf8)) == "OK STOCK seq=0 banana=10")
-        // Telnet's bare CR is CR NUL: a control character, refused, not a crash.
-        #expect(ask(Array("PING\r\0STOCK\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
-        #expect(ask(Array("\r\0\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
-        // IAC IAC is a literal 0xFF: not UTF-8, refused; the reply carries no 0xFF.
-        #expect(ask(Array("PING".utf8) + [iac, iac] + Array("\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
-        #expect(ask(Array("ORDER ".utf8) + [iac, iac, 0xFE] + Array("\r\n".utf8)).hasPrefix("ERR BAD_REQUEST"))
-        #expect(ask(Array("PING\r\n".utf8)) == "OK PONG")
-        #expect(!p.received.contains(0xFF), "the server sent a 0xFF byte")
-        await s.stop()
     }
 
     @Test(arguments: ["GET / HTTP/1.1\r\nHost: x\r\n\r\n", "POST /x HTTP/1.0\r\nContent-Length: 0\r\n\r\n", "Host: x\r\n\r\n"])
     func anHTTPProbeGetsOneBadRequestLineThenTheConnectionCloses(request: String) async throws {
-        let s = try await RunningServer.start()
-        let p = try LineClient.peer(port: s.port)
-        p.keepReceived = true
-        _ = p.nextLine()
-        p.write(request)
-        #expect(p.waitClosed())
-        let lines = p.drainLines()
-        #expect(lines.count == 1 && lines[0].hasPrefix("ERR BAD_REQUEST "), "\(lines)")
-        #expect(!p.received.contains(0xFF))
-        let other = try s.client()
-        #expect(try other.command("PING") == "OK PONG")
-        await s.stop()
+        try await RunningServer.with { s in
+            let p = try LineClient.peer(port: s.port)
+            p.keepReceived = true
+            _ = p.nextLine()
+            p.write(request)
+            #expect(p.waitClosed())
+            let lines = p.drainLines()
+            #expect(lines.count == 1 && lines[0].hasPrefix("ERR BAD_REQUEST "), "\(lines)")
+            #expect(!p.received.contains(0xFF))
+            let other = try s.client()
+            #expect(try other.command("PING") == "OK PONG")
+        }
     }
 }

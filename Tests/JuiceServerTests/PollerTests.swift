@@ -146,20 +146,20 @@ import Testing
     }
 
     @Test func aClientThePollerCannotWatchIsClosedAndOthersAreServed() async throws {
-        let s = try await RunningServer.start()
-        let server = s.server
-        server.executor.queue.sync {
-            server.assumeIsolated { server in
-                guard let running = server.running else { return }
-                running.poller = RefusingPoller(running.poller, refusals: 1)
+        try await RunningServer.with { s in
+            let server = s.server
+            server.executor.queue.sync {
+                server.assumeIsolated { server in
+                    guard let running = server.running else { return }
+                    running.poller = RefusingPoller(running.poller, refusals: 1)
+                }
             }
+            // Before the fix the refusal was ignored: this client got its greeting and then no
+            // answer to anything, ever.
+            let refused = try s.client(readGreeting: false)
+            #expect(refused.closedByServer())
+            let served = try s.client()
+            #expect(try served.command("PING") == "OK PONG")
         }
-        // Before the fix the refusal was ignored: this client got its greeting and then no
-        // answer to anything, ever.
-        let refused = try s.client(readGreeting: false)
-        #expect(refused.closedByServer())
-        let served = try s.client()
-        #expect(try served.command("PING") == "OK PONG")
-        await s.stop()
     }
 }

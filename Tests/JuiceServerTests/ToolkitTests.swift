@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import JuiceServer
 
 /// The shared test toolkit's own pieces that a test relies on to mean anything.
 @Suite struct ToolkitTests {
@@ -15,6 +16,19 @@ import Testing
         #expect(port("2026-01-01T00:00:00.000Z juice-server: refused 'juice-server listening on 1.2.3.4:99'\n") == nil)
         #expect(port("2026-01-01T00:00:00.000Z juice-server: error: cannot listen on 127.0.0.1:80: EACCES\n") == nil)
         #expect(port("") == nil)
+    }
+
+    @Test func aServerATestStartedIsStoppedWhenTheTestThrows() async throws {
+        var started: Server?
+        await #expect(throws: TestError.self) {
+            try await RunningServer.with { s in
+                started = s.server
+                #expect(await s.server.isRunning)
+                throw TestError("the test failed here")
+            }
+        }
+        let server = try #require(started)
+        #expect(await !server.isRunning)
     }
 
     @Test func aLineClientReadsAnyMixOfLineEndsAcrossManyLines() throws {
