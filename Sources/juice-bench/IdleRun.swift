@@ -18,7 +18,7 @@ struct IdleResult {
     var rssAfterConnectKilobytes: Int
     var rssAfterKilobytes: Int
     var heldSeconds: Double
-    var lostConnections: Int
+    var losses: ConnectionLosses
     var interrupted: Bool
 
     /// Where the idle connections went: the HTTP port for event streams.
@@ -69,7 +69,7 @@ extension LoadEngine {
         progress.finish()
         return IdleResult(plan: plan, connections: plan.connections, rssBeforeKilobytes: before,
                           rssAfterConnectKilobytes: afterConnect, rssAfterKilobytes: after,
-                          heldSeconds: seconds(monotonicNow() - start), lostConnections: engine.lostConnections,
+                          heldSeconds: seconds(monotonicNow() - start), losses: engine.losses,
                           interrupted: engine.interrupted)
     }
 }

@@ -32,8 +32,7 @@ final class LoadEngine {
 
     /// Set from inside event handling when the run cannot go on; `pump` throws it.
     var failure: BenchError?
-    var lostConnections = 0
-    var firstLossReason: String?
+    var losses = ConnectionLosses()
     var interrupted = false
     /// CPU time of juice-bench at the start of the measured window (captured by `pump`).
     var cpuAtWindowStart: CPUUsage?
@@ -178,8 +177,7 @@ final class LoadEngine {
             failure = .fatal("the server at \(endpoint(of: connection)) closed a new connection before it was ready (\(reason))")
             return
         }
-        lostConnections += 1
-        if firstLossReason == nil { firstLossReason = reason }
+        losses.record(reason)
     }
 
     // MARK: The loop

@@ -30,8 +30,7 @@ struct LoadResult {
     var fanoutLatency: LatencySummary?
     var fanoutCheck: FanoutCheck?
     var expectedEventsPerWatcher: Int
-    var lostConnections: Int
-    var firstLossReason: String?
+    var losses: ConnectionLosses
     var unexpectedReplies: Int
     var interrupted: Bool
     /// juice-bench's own CPU time over the window (nil if the window never started).
@@ -134,8 +133,8 @@ extension LoadEngine {
             errorsIncludingWarmup: engine.totalErrors, firstError: engine.firstErrorReply,
             latency: LatencySummary(engine.latency), requestsSent: engine.totalReplies + outstanding,
             events: engine.windowEvents, fanoutLatency: nil, fanoutCheck: nil,
-            expectedEventsPerWatcher: engine.orderSendTimes.count, lostConnections: engine.lostConnections,
-            firstLossReason: engine.firstLossReason, unexpectedReplies: engine.unexpectedReplies,
+            expectedEventsPerWatcher: engine.orderSendTimes.count, losses: engine.losses,
+            unexpectedReplies: engine.unexpectedReplies,
             interrupted: engine.interrupted, benchCPU: benchCPU)
         if plan.watchers > 0 {
             result.fanoutLatency = LatencySummary(engine.fanoutLatency)

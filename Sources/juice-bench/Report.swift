@@ -57,8 +57,8 @@ func renderTable(_ result: LoadResult) -> String {
         lines.append(row("bench cpu", "\(formatFixed(cpu.utilization(over: result.measuredSeconds) * 100, 0))% of one core "
                          + "(user \(formatFixed(cpu.userSeconds, 2)) s, sys \(formatFixed(cpu.systemSeconds, 2)) s)"))
     }
-    if result.lostConnections > 0 {
-        lines.append(row("LOST", "\(result.lostConnections) connections closed during the run (\(result.firstLossReason ?? "?"))"))
+    if result.losses.count > 0 {
+        lines.append(row("LOST", "\(result.losses.count) connections closed during the run (\(result.losses.firstReason ?? "?"))"))
     }
     if result.unexpectedReplies > 0 {
         lines.append(row("unexpected", "\(result.unexpectedReplies) lines arrived with no request in flight (wrong --reply-skip?)"))
@@ -117,7 +117,7 @@ func renderJSON(_ result: LoadResult) -> String {
         .object([("user_s", .number(cpu.userSeconds, decimals: 3)), ("sys_s", .number(cpu.systemSeconds, decimals: 3)),
                  ("util", .number(cpu.utilization(over: result.measuredSeconds), decimals: 3))])
     } ?? .null))
-    members.append(("lost_connections", .int(result.lostConnections)))
+    members.append(("lost_connections", .int(result.losses.count)))
     members.append(("interrupted", .bool(result.interrupted)))
     return JSON.object(members).text
 }
@@ -133,7 +133,7 @@ func renderTable(_ result: IdleResult) -> String {
         row("RSS after", "\(result.rssAfterKilobytes) kB   (after holding)"),
         row("per connection", "\(kib(result.bytesPerConnectionAdded))   = (after - before) / N   <- the cost of one connection"),
         row("RSS / N", "\(kib(result.bytesPerConnectionTotal))   = after / N (includes the server's baseline)"),
-    ].joined(separator: "\n") + (result.lostConnections > 0 ? "\n" + row("LOST", "\(result.lostConnections) connections closed by the server") : "")
+    ].joined(separator: "\n") + (result.losses.count > 0 ? "\n" + row("LOST", "\(result.losses.count) connections closed by the server") : "")
 }
 
 func renderJSON(_ result: IdleResult) -> String {
@@ -149,7 +149,7 @@ func renderJSON(_ result: IdleResult) -> String {
         ("rss_after_kb", .int(result.rssAfterKilobytes)),
         ("rss_per_conn_bytes", .number(result.bytesPerConnectionAdded, decimals: 0)),
         ("rss_total_per_conn_bytes", .number(result.bytesPerConnectionTotal, decimals: 0)),
-        ("lost_connections", .int(result.lostConnections)),
+        ("lost_connections", .int(result.losses.count)),
         ("interrupted", .bool(result.interrupted)),
     ]).text
 }

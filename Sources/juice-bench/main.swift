@@ -11,9 +11,9 @@ func report(_ result: LoadResult, json: Bool) -> Int32 {
         writeToStandardError("juice-bench: fan-out check failed: \(why)\n")
         status = 1
     }
-    if result.lostConnections > 0 {
-        writeToStandardError("juice-bench: \(result.lostConnections) connections were closed during the run "
-                             + "(\(result.firstLossReason ?? "?")); figures are not trustworthy\n")
+    if result.losses.count > 0 {
+        writeToStandardError("juice-bench: \(result.losses.count) connections were closed during the run "
+                             + "(\(result.losses.firstReason ?? "?")); figures are not trustworthy\n")
         status = 1
     }
     if result.interrupted && status == 0 { status = 130 }
@@ -22,8 +22,8 @@ func report(_ result: LoadResult, json: Bool) -> Int32 {
 
 func report(_ result: IdleResult, json: Bool) -> Int32 {
     print(json ? renderJSON(result) : renderTable(result))
-    if result.lostConnections > 0 {
-        writeToStandardError("juice-bench: \(result.lostConnections) idle connections were closed by the server\n")
+    if result.losses.count > 0 {
+        writeToStandardError("juice-bench: \(result.losses.count) idle connections were closed by the server\n")
         return 1
     }
     return result.interrupted ? 130 : 0

@@ -18,8 +18,8 @@ import Testing
         options.common.warmup = 0.5
         return LoadResult(plan: LoadPlan.orders(options), measuredSeconds: 2, replies: 400, errors: 0, errorsIncludingWarmup: 0,
                    firstError: nil, latency: latency(Array(repeating: 100_000, count: 400)), requestsSent: 500, events: 0,
-                   fanoutLatency: nil, fanoutCheck: nil, expectedEventsPerWatcher: 0, lostConnections: 0,
-                   firstLossReason: nil, unexpectedReplies: 0, interrupted: false,
+                   fanoutLatency: nil, fanoutCheck: nil, expectedEventsPerWatcher: 0, losses: ConnectionLosses(),
+                   unexpectedReplies: 0, interrupted: false,
                    benchCPU: CPUUsage(userSeconds: 0.5, systemSeconds: 0.25))
     }
 
@@ -45,8 +45,8 @@ import Testing
         result.errors = 3
         result.errorsIncludingWarmup = 5
         result.firstError = "ERR OUT_OF_STOCK no mango"
-        result.lostConnections = 2
-        result.firstLossReason = "reset by peer"
+        result.losses.count = 2
+        result.losses.firstReason = "reset by peer"
         result.unexpectedReplies = 1
         result.interrupted = true
         let table = renderTable(result)
@@ -126,7 +126,7 @@ import Testing
         options.httpPort = 7999
         let result = IdleResult(plan: IdlePlan(options), connections: 1000, rssBeforeKilobytes: 10_000,
                                 rssAfterConnectKilobytes: 11_000, rssAfterKilobytes: 11_000, heldSeconds: 2,
-                                lostConnections: 0, interrupted: false)
+                                losses: ConnectionLosses(), interrupted: false)
         #expect(renderTable(result).hasPrefix("juice-bench idle -> 127.0.0.1:7999   1000 idle event streams held 2.0 s"))
         let o = try Self.object(renderJSON(result))
         #expect(o["streams"] as? Bool == true && o["target"] as? String == "127.0.0.1:7999" && o["rss_per_conn_bytes"] as? Double == 1024)
@@ -137,7 +137,7 @@ import Testing
         options.pid = 4242
         let result = IdleResult(plan: IdlePlan(options), connections: 1000, rssBeforeKilobytes: 10_000,
                                 rssAfterConnectKilobytes: 14_000, rssAfterKilobytes: 15_000, heldSeconds: 2,
-                                lostConnections: 0, interrupted: false)
+                                losses: ConnectionLosses(), interrupted: false)
         let table = renderTable(result)
         #expect(table.hasPrefix("juice-bench idle -> 127.0.0.1:7878   1000 idle connections held 2.0 s   server pid 4242"))
         #expect(table.contains("per connection  5.00 KiB"))
@@ -166,9 +166,9 @@ import Testing
         #expect(report(result, json: true) == 0)
         result.interrupted = true
         #expect(report(result, json: true) == 130)
-        result.lostConnections = 1
+        result.losses.count = 1
         #expect(report(result, json: true) == 1)
-        result.lostConnections = 0
+        result.losses.count = 0
         result.interrupted = false
         result.plan.watchers = 2
         result.fanoutCheck = .failed("1 of 2 watchers missed events")
