@@ -71,7 +71,8 @@ Task {
         }
         Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {
-        Log.error("cannot listen on \(config.host):\(config.port): \(error)")
+        // The error names the address that failed (the line port or the HTTP port).
+        Log.error("cannot listen: \(error)")
         exit(1)
     }
 }

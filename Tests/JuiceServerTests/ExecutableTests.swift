@@ -42,6 +42,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
+    /// A port already taken (the line port, or the HTTP port after the line port was bound) is
+    /// a clear error and exit status 1. It used to crash on the HTTP port: the line listener,
+    /// made but not started, was released with its dispatch source inactive (SIGILL).
+    @Test(arguments: ["--port", "--http-port"])
+    func aPortInUseIsAClearErrorNotACrash(taken flag: String) throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        let port = try #require(bindLoopbackPortZero(holder, listenBacklog: 1), "cannot listen: errno \(errno)")
+        let other = flag == "--port" ? "--http-port" : "--port"
+        let (status, output) = try ExecutableServer.run(["--in-memory", flag, "\(port)", other, "0"])
+        #expect(status == 1, "exited \(status): \(output)")
+        #expect(output.contains("bind 127.0.0.1:\(port) failed"), "\(output)")
+        #expect(!output.contains("listening on"), "\(output)")
+    }
+
     @Test func aRestartedServerBindsTheSamePortAtOnce() throws {
         let first = try ExecutableServer(["--in-memory"])
         let port = first.port

@@ -13,6 +13,7 @@ final class Acceptor: @unchecked Sendable {
     /// Resumes accepting after a pause. Made at start: at EMFILE, libdispatch could not create
     /// the timer descriptor it needs for a new timer, and accepting would never resume.
     private let resumeTimer: DispatchSourceTimer
+    private var started = false
     private var paused = false
     private var cancelled = false
     private var lastWarning: UInt64 = 0
@@ -39,7 +40,19 @@ final class Acceptor: @unchecked Sendable {
     }
 
     func start() {
+        started = true
         source.resume()
+    }
+
+    /// An acceptor that never started (a later part of the server failed to start) still owns
+    /// an inactive source, and libdispatch traps when one is released. Cancelled first, then
+    /// activated, it runs only its cancel handler, which closes the socket.
+    deinit {
+        if !started {
+            source.cancel()
+            source.resume()
+        }
+        resumeTimer.cancel()
     }
 
     /// Stops accepting for good; the listening socket closes once the source lets go of it.
