@@ -129,6 +129,9 @@ import Testing
         #expect(pipelined.status == 200 && pipelined.text == "ok\n", "\(pipelined.text)")
         let head = try HTTPClient.request("HEAD", port: http, "/events")
         #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream; charset=utf-8" && head.body.isEmpty)
+        // The head GET would send, less the stream: no Content-Length (a stream has none).
+        #expect(head.header("Content-Length") == nil && head.header("Cache-Control") == "no-store", "\(head.headers)")
+        #expect(head.header("Connection") == "close")
         #expect(try HTTPClient.get(port: http, "/metrics").text.contains("juice_clients{kind=\"events\"} 0\n"))
     }
 

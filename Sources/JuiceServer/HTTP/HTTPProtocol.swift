@@ -91,15 +91,10 @@ final class HTTPProtocol: @unchecked Sendable {
         let head = request.method == "HEAD"
         switch routes.route(request, peer: conn.peer) {
         case .response(let response, let gate):
-            output.send(conn, response.bytes(includeBody: !head), waitingFor: gate)
-            // A failed send (the peer reset) closed it already: closing again would act on a
-            // descriptor number that may be someone else's by now.
-            if conn.isClosed { return }
-            conn.phase = .closing
-            finish(conn)
+            sendAndClose(conn, response.bytes(includeBody: !head), waitingFor: gate)
         case .eventStream(let lastEventID):
             guard !head else {
-                answer(conn, HTTPResponse(.ok, "text/event-stream; charset=utf-8", body: []), head: true)
+                sendAndClose(conn, HTTPResponse.eventStreamHeadOnly)
                 return
             }
             openStream(conn, after: lastEventID)
@@ -107,7 +102,14 @@ final class HTTPProtocol: @unchecked Sendable {
     }
 
     private func answer(_ conn: Connection, _ response: HTTPResponse, head: Bool) {
-        output.send(conn, response.bytes(includeBody: !head))
+        sendAndClose(conn, response.bytes(includeBody: !head))
+    }
+
+    /// One response, then the connection closes (once its output is out).
+    private func sendAndClose(_ conn: Connection, _ bytes: [UInt8], waitingFor gate: UInt64 = 0) {
+        output.send(conn, bytes, waitingFor: gate)
+        // A failed send (the peer reset) closed it already: closing again would act on a
+        // descriptor number that may be someone else's by now.
         if conn.isClosed { return }
         conn.phase = .closing
         finish(conn)

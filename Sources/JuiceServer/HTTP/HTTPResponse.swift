@@ -66,6 +66,13 @@ struct HTTPResponse {
 
     /// The head of an event stream: no length (it ends when the connection does), never cached
     /// or buffered by a proxy; then how soon a browser should reconnect.
-    static let eventStreamHead: [UInt8] = Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
-        + "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\nConnection: keep-alive\r\n\r\n").utf8)
+    static let eventStreamHead = streamHead(connection: "keep-alive")
+    /// `HEAD /events`: the same head with no stream behind it (so no length either, RFC 9110
+    /// 9.3.2), and the connection closes after it.
+    static let eventStreamHeadOnly = streamHead(connection: "close")
+
+    private static func streamHead(connection: String) -> [UInt8] {
+        Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+            + "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\nConnection: \(connection)\r\n\r\n").utf8)
+    }
 }
