@@ -14,9 +14,14 @@ struct StockEvent: Sendable {
         seq = change.seq
         self.lsn = lsn
         touched = change.touched
+        line = StockEvent.line(change, menu: menu)
+    }
+
+    /// A change's `EVENT STOCK` line, CRLF included, as `Wire` builds it.
+    static func line(_ change: Change, menu: Menu) -> [UInt8] {
         var line: [UInt8] = []
         Wire.appendEvent(seq: change.seq, change.touched, menu: menu, to: &line)
-        self.line = line
+        return line
     }
 
     /// Its bytes in a client's format.
@@ -166,7 +171,7 @@ actor FruitStore {
         Wire.appendReply(for: change, menu: menu, to: &result.out)
         journal?.append { JournalRecord(change, lsn: $0, menu: menu) }
         let event = StockEvent(change, lsn: lastLSN, menu: menu)
-        history.append(event)
+        history.append(seq: event.seq, line: event.line)
         result.events.append(event)
     }
 
@@ -192,10 +197,15 @@ actor FruitStore {
                        to out: inout [UInt8]) -> UInt64? {
         var seq = next
         while seq <= limit && out.count < budget {
-            guard let event = history.event(seq: seq) else { return nil }
+            guard let line = history.line(seq: seq) else { return nil }
             switch format {
-            case .line: out.append(contentsOf: event.line)
-            case .stream: Wire.appendStreamEvent(seq: seq, event.touched, menu: menu, to: &out)
+            case .line:
+                out.append(contentsOf: line)
+            case .stream:
+                // The history keeps lines only; the client-side reader gives the values back.
+                guard case .stockEvent(let update) = ServerLine.parse(String(decoding: line, as: UTF8.self)),
+                      let touched = WireReader.fruitValues(update, menu: menu) else { return nil }
+                Wire.appendStreamEvent(seq: seq, touched, menu: menu, to: &out)
             }
             seq += 1
         }

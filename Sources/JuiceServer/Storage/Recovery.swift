@@ -128,6 +128,6 @@ struct Recovery {
 
     private mutating func apply(_ change: Change) {
         ledger.replay(change)
-        history.append(StockEvent(change, lsn: 0, menu: ledger.menu))
+        history.append(seq: change.seq, line: StockEvent.line(change, menu: ledger.menu))
     }
 }
