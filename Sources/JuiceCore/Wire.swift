@@ -24,6 +24,8 @@ public enum Wire {
     public static let authOK = line("OK AUTH")
     /// Sent once to a connection over `--max-clients`, which is then closed.
     public static let busy = line("ERR \(ErrorCode.busy.rawValue) max clients reached")
+    /// Over `--max-clients-per-address`: the others' slots are not this address's to take.
+    public static let busyForAddress = line("ERR \(ErrorCode.busy.rawValue) too many connections from your address")
     /// Sent to every client when the server shuts down.
     public static let byeEvent = line("EVENT BYE shutting down")
     /// Added to the original reply of a keyed order that is repeated (see `KeyMemory`).

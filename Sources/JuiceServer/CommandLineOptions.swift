@@ -33,6 +33,9 @@ public enum CommandLineOptions {
           --no-http                no HTTP side
           --max-clients N          most clients at once, TCP and HTTP together; more get "ERR BUSY"
                                    or HTTP 503 (default 10000)
+          --max-clients-per-address N
+                                   most connections one address may hold, TCP and HTTP together;
+                                   more get "ERR BUSY" or HTTP 503 (default: no limit but --max-clients)
           --max-output-bytes N     unsent output a client may have before it is dropped as slow (default 1048576)
           --idle-timeout SECONDS   close clients that sent nothing for this long (default: off;
                                    browsers' event streams, which only listen, are exempt)
@@ -110,7 +113,7 @@ public enum CommandLineOptions {
                 config.acceptMenuChange = true
             case "--no-http":
                 config.httpPort = nil
-            case "--host", "--port", "--http-port", "--data", "--initial-stock", "--max-clients", "--max-output-bytes", "--idle-timeout",
+            case "--host", "--port", "--http-port", "--data", "--initial-stock", "--max-clients", "--max-clients-per-address", "--max-output-bytes", "--idle-timeout",
                  "--journal-max-bytes", "--manager-token-file", "--menu", "--log-level":
                 guard let v = value(flag) else { return fail("\(flag) needs a value") }
                 switch flag {
@@ -133,6 +136,9 @@ public enum CommandLineOptions {
                 case "--max-clients":
                     guard let n = number(v, 1...1_000_000) else { return outOfRange(flag, v, 1...1_000_000) }
                     config.maxClients = n
+                case "--max-clients-per-address":
+                    guard let n = number(v, 1...1_000_000) else { return outOfRange(flag, v, 1...1_000_000) }
+                    config.maxClientsPerAddress = n
                 case "--max-output-bytes":
                     guard let n = number(v, 1024...(1 << 34)) else { return outOfRange(flag, v, 1024...(1 << 34)) }
                     config.maxOutputBytes = n

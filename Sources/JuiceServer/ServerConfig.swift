@@ -14,6 +14,10 @@ public struct ServerConfig: Sendable {
     /// Where the journal and snapshots live; nil keeps everything in memory (`--in-memory`).
     public var dataDirectory: String? = "./juice-data"
     public var maxClients = 10_000
+    /// Most connections one peer address may hold at once (TCP and HTTP together); nil: no
+    /// limit but `maxClients`. Keeps one host (a runaway screen, a hostile client) from
+    /// taking the slots the tills need.
+    public var maxClientsPerAddress: Int?
     /// A client whose unsent output passes this is disconnected as a slow consumer.
     public var maxOutputBytes = 1 << 20
     /// Close connections that sent nothing for this long (seconds); nil: never.

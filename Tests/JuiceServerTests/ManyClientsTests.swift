@@ -105,6 +105,31 @@ extension HardeningTests {
 
     // MARK: - 10. Max clients
 
+    /// With `--max-clients-per-address 3`, one host's fourth connection (line or HTTP) is BUSY,
+    /// another host is not affected, and a slot freed by a client that left is usable again.
+    @Test func oneAddressCannotTakeMoreThanItsShare() async throws {
+        try await RunningServer.with({ $0.maxClientsPerAddress = 3 }) { s in
+            let http = try #require(await s.server.httpPort)
+            var clients = try (0..<3).map { _ in try s.client() }
+            let fourth = try LineClient.peer(port: s.port)
+            #expect(fourth.nextLine() == .got("ERR BUSY too many connections from your address"))
+            #expect(fourth.waitClosed())
+            let page = try HTTPClient.get(port: http, "/healthz")
+            #expect(page.status == 503 && page.header("Retry-After") == "1", "\(page.text)")
+            // Another address (127.0.0.2 is loopback too, and another host to the server).
+            let others = try (0..<3).map { _ in try LineClient(port: s.port, from: "127.0.0.2") }
+            for c in others + clients { #expect(try c.command("PING") == "OK PONG") }
+            clients.removeFirst()  // one leaves: its slot comes back
+            var accepted: LineClient?
+            _ = eventually {
+                guard let c = try? s.client(readGreeting: false), case .got(let first) = c.nextLine() else { return false }
+                if first.hasPrefix("EVENT HELLO") { accepted = c }
+                return accepted != nil
+            }
+            #expect(try accepted?.command("PING") == "OK PONG")
+        }
+    }
+
     @Test func theSixthClientIsBusyUntilOneLeaves() async throws {
         let s = try await RunningServer.start { $0.maxClients = 5 }
         var clients = try (0..<5).map { _ in try s.client() }

@@ -24,8 +24,11 @@ public final class LineClient: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:port. `receiveBuffer` shrinks SO_RCVBUF before connecting (a slow
     /// consumer whose kernel buffer fills at once); `sendTimeout` makes a send to a server that
-    /// stopped reading fail after that many seconds instead of blocking for good.
-    public init(port: Int, readGreeting: Bool = true, receiveBuffer: Int? = nil, sendTimeout: Int? = nil) throws {
+    /// stopped reading fail after that many seconds instead of blocking for good. `from` binds
+    /// the client to another loopback address first (127.0.0.2: another host, as the server
+    /// sees it).
+    public init(port: Int, readGreeting: Bool = true, receiveBuffer: Int? = nil, sendTimeout: Int? = nil,
+                from sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestError("socket failed: errno \(errno)") }
         if let size = receiveBuffer {
@@ -38,10 +41,19 @@ public final class LineClient: @unchecked Sendable {
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        var result: Int32 = 0
+        if let sourceAddress {
+            address.sin_addr.s_addr = inet_addr(sourceAddress)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
         address.sin_port = in_port_t(UInt16(port)).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        if result == 0 {
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         guard result == 0 else {
             let code = errno

@@ -27,6 +27,8 @@ final class Running: @unchecked Sendable {
     private let store: FruitStore
     private let config: ServerConfig
     private(set) var connections: [UInt64: Connection] = [:]
+    /// Connections per peer address, kept only with `--max-clients-per-address`.
+    private var perAddress: [String: Int] = [:]
     private var nextID: UInt64 = 1
     /// False once shutdown began: line clients are refused, HTTP answers 503.
     private(set) var accepting = true
@@ -90,18 +92,19 @@ final class Running: @unchecked Sendable {
     // MARK: Accepting and reading
 
     private func accepted(fd: Int32, peer: String, kind: Connection.Kind) {
-        guard accepting || kind == .http, connections.count < config.maxClients else {
-            if accepting { Log.warning("refused \(peer): max clients (\(config.maxClients)) reached", category: .busy) }
-            let busy = kind == .line ? Wire.busy : HTTPResponse.plain(.serviceUnavailable, "busy: max clients reached",
-                                                                      headers: [("Retry-After", "1")]).bytes()
-            busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
-            // Discard what it already sent and end our side first: closing with unread input
-            // would make the kernel reset the connection, which can destroy the answer.
-            _ = Socket.receive(fd, into: readBuffer)
-            Platform.shutdownWrite(fd)
-            Platform.close(fd)
+        let limit = config.maxClientsPerAddress
+        let address = limit.map { _ in AuthFailureLimiter.address(ofPeer: peer) }
+        var addressFull = false
+        if let limit, let address { addressFull = perAddress[address, default: 0] >= limit }
+        guard accepting || kind == .http, connections.count < config.maxClients, !addressFull else {
+            if accepting {
+                Log.warning(addressFull ? "refused \(peer): max clients per address (\(limit ?? 0)) reached"
+                                        : "refused \(peer): max clients (\(config.maxClients)) reached", category: .busy)
+            }
+            refuse(fd, kind: kind, addressFull: addressFull)
             return
         }
+        if let address { perAddress[address, default: 0] += 1 }
         Socket.configureClient(fd)
         let id = nextID
         nextID += 1
@@ -121,6 +124,24 @@ final class Running: @unchecked Sendable {
         case .line: lines.greet(conn)
         case .http, .eventStream: http?.accepted(conn)
         }
+    }
+
+    /// BUSY (HTTP: 503) to a connection over a limit, then closed.
+    private func refuse(_ fd: Int32, kind: Connection.Kind, addressFull: Bool) {
+        let busy: [UInt8]
+        switch (kind, addressFull) {
+        case (.line, false): busy = Wire.busy
+        case (.line, true): busy = Wire.busyForAddress
+        default:
+            let why = addressFull ? "busy: too many connections from your address" : "busy: max clients reached"
+            busy = HTTPResponse.plain(.serviceUnavailable, why, headers: [("Retry-After", "1")]).bytes()
+        }
+        busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
+        // Discard what it already sent and end our side first: closing with unread input
+        // would make the kernel reset the connection, which can destroy the answer.
+        _ = Socket.receive(fd, into: readBuffer)
+        Platform.shutdownWrite(fd)
+        Platform.close(fd)
     }
 
     /// One batch of ready clients (the poller's source fired).
@@ -202,6 +223,11 @@ final class Running: @unchecked Sendable {
         guard !conn.isClosed else { return }
         conn.phase = .closed
         connections.removeValue(forKey: conn.id)
+        if config.maxClientsPerAddress != nil {
+            let address = AuthFailureLimiter.address(ofPeer: conn.peer)
+            perAddress[address, default: 1] -= 1
+            if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
+        }
         gate.forget(conn)
         http?.closed(conn)
         poller.removeAndClose(fd: conn.fd, id: conn.id)
