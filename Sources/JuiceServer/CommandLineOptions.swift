@@ -75,9 +75,20 @@ public enum CommandLineOptions {
         """
     }
 
+    /// The flags that take a whole number: the range it must be in, and where it goes.
+    private static let numberFlags: [String: (range: ClosedRange<Int>, unit: String, set: @Sendable (inout ServerConfig, Int) -> Void)] = [
+        "--port": (0...65535, "", { $0.port = $1 }),
+        "--http-port": (0...65535, "", { $0.httpPort = $1 }),
+        "--initial-stock": (0...Limits.maxStock, "", { $0.initialStock = $1; $0.initialStockOverridesMenu = true }),
+        "--max-clients": (1...1_000_000, "", { $0.maxClients = $1 }),
+        "--max-clients-per-address": (1...1_000_000, "", { $0.maxClientsPerAddress = $1 }),
+        "--max-output-bytes": (1024...(1 << 34), "", { $0.maxOutputBytes = $1 }),
+        "--idle-timeout": (1...31_536_000, " seconds", { $0.idleTimeoutSeconds = $1 }),
+        "--journal-max-bytes": (1024...(1 << 40), "", { $0.journalMaxBytes = $1 }),
+    ]
+
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<Action, UsageError> {
         var config = ServerConfig()
-        var initialStockGiven = false
         var tokenFile: String?
         var menuFile: String?
         var printMenu = false
@@ -100,6 +111,13 @@ public enum CommandLineOptions {
         }
         while i < arguments.count {
             let flag = arguments[i]
+            if let numeric = numberFlags[flag] {
+                guard let v = value(flag) else { return fail("\(flag) needs a value") }
+                guard let n = number(v, numeric.range) else { return outOfRange(flag, v, numeric.range, unit: numeric.unit) }
+                numeric.set(&config, n)
+                i += 1
+                continue
+            }
             switch flag {
             case "--help", "-h":
                 return .success(.help)
@@ -113,41 +131,15 @@ public enum CommandLineOptions {
                 config.acceptMenuChange = true
             case "--no-http":
                 config.httpPort = nil
-            case "--host", "--port", "--http-port", "--data", "--initial-stock", "--max-clients", "--max-clients-per-address", "--max-output-bytes", "--idle-timeout",
-                 "--journal-max-bytes", "--manager-token-file", "--menu", "--log-level":
+            case "--host", "--data", "--manager-token-file", "--menu", "--log-level":
                 guard let v = value(flag) else { return fail("\(flag) needs a value") }
                 switch flag {
                 case "--host":
                     guard !v.isEmpty else { return fail("--host needs an address") }
                     config.host = v
-                case "--port":
-                    guard let n = number(v, 0...65535) else { return outOfRange(flag, v, 0...65535) }
-                    config.port = n
-                case "--http-port":
-                    guard let n = number(v, 0...65535) else { return outOfRange(flag, v, 0...65535) }
-                    config.httpPort = n
                 case "--data":
                     guard !v.isEmpty else { return fail("--data needs a directory") }
                     config.dataDirectory = v
-                case "--initial-stock":
-                    guard let n = number(v, 0...Limits.maxStock) else { return outOfRange(flag, v, 0...Limits.maxStock) }
-                    config.initialStock = n
-                    initialStockGiven = true
-                case "--max-clients":
-                    guard let n = number(v, 1...1_000_000) else { return outOfRange(flag, v, 1...1_000_000) }
-                    config.maxClients = n
-                case "--max-clients-per-address":
-                    guard let n = number(v, 1...1_000_000) else { return outOfRange(flag, v, 1...1_000_000) }
-                    config.maxClientsPerAddress = n
-                case "--max-output-bytes":
-                    guard let n = number(v, 1024...(1 << 34)) else { return outOfRange(flag, v, 1024...(1 << 34)) }
-                    config.maxOutputBytes = n
-                case "--idle-timeout":
-                    guard let n = number(v, 1...31_536_000) else { return outOfRange(flag, v, 1...31_536_000, unit: " seconds") }
-                    config.idleTimeoutSeconds = n
-                case "--journal-max-bytes":
-                    guard let n = number(v, 1024...(1 << 40)) else { return outOfRange(flag, v, 1024...(1 << 40)) }
-                    config.journalMaxBytes = n
                 case "--manager-token-file":
                     tokenFile = v
                 case "--log-level":
@@ -173,7 +165,6 @@ public enum CommandLineOptions {
             }
         }
         if printMenu { return .success(.printMenu(config.menu)) }
-        config.initialStockOverridesMenu = initialStockGiven
         if let tokenFile {
             switch ManagerToken.read(file: tokenFile) {
             case .success(let token): config.managerToken = token

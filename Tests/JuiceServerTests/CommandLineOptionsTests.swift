@@ -1,0 +1,40 @@
+import Testing
+@testable import JuiceServer
+
+/// The flags that take a whole number: each sets its value, and refuses one outside its range
+/// (or no value) with a usage message that names the flag and the range.
+@Suite struct CommandLineOptionsTests {
+    @Test func everyNumberFlagSetsItsValue() throws {
+        let parsed = CommandLineOptions.parse(["--port", "0", "--http-port", "9", "--initial-stock", "0", "--max-clients", "7",
+                                               "--max-clients-per-address", "2", "--max-output-bytes", "1024",
+                                               "--idle-timeout", "5", "--journal-max-bytes", "2048"])
+        guard case .success(.run(let c)) = parsed else {
+            Issue.record("not a run: \(parsed)")
+            return
+        }
+        #expect(c.port == 0 && c.httpPort == 9 && c.initialStock == 0 && c.initialStockOverridesMenu)
+        #expect(c.maxClients == 7 && c.maxClientsPerAddress == 2 && c.maxOutputBytes == 1024)
+        #expect(c.idleTimeoutSeconds == 5 && c.journalMaxBytes == 2048)
+        guard case .success(.run(let defaults)) = CommandLineOptions.parse([]) else {
+            Issue.record("the defaults do not parse")
+            return
+        }
+        #expect(!defaults.initialStockOverridesMenu && defaults.maxClientsPerAddress == nil && defaults.idleTimeoutSeconds == nil)
+    }
+
+    @Test(arguments: [
+        (["--port", "65536"], "--port must be 0 to 65535, not '65536'"),
+        (["--http-port", "-1"], "--http-port must be 0 to 65535, not '-1'"),
+        (["--max-clients-per-address", "0"], "--max-clients-per-address must be 1 to 1000000, not '0'"),
+        (["--idle-timeout", "1e3"], "--idle-timeout must be 1 to 31536000 seconds, not '1e3'"),
+        (["--max-output-bytes", "1023"], "--max-output-bytes must be 1024 to 17179869184, not '1023'"),
+        (["--journal-max-bytes"], "--journal-max-bytes needs a value"),
+    ])
+    func aNumberOutOfRangeIsAUsageError(arguments: [String], message: String) {
+        guard case .failure(let error) = CommandLineOptions.parse(arguments) else {
+            Issue.record("\(arguments) was accepted")
+            return
+        }
+        #expect(error.description.hasPrefix("juice-server: \(message)\n"), "\(error.description)")
+    }
+}
