@@ -40,7 +40,7 @@ enum Socket {
             throw error
         }
         guard systemListen(fd, backlog) == 0 else {
-            let error = SystemError("listen")
+            let error = SystemError("listen \(host):\(port)")
             Platform.close(fd)
             throw error
         }

@@ -71,7 +71,7 @@ Task {
         }
         Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {
-        // The error names the address that failed (the line port or the HTTP port).
+        // A bind or listen error names its address (the line port or the HTTP port).
         Log.error("cannot listen: \(error)")
         exit(1)
     }

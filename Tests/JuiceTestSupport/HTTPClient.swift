@@ -177,7 +177,7 @@ public final class EventStreamClient: @unchecked Sendable {
 
     /// The same, throwing when the stream closed or nothing came in time.
     public func event(timeout: Double = testDeadline) throws -> EventStreamMessage {
-        try nextEvent(timeout: timeout).value("an event", timeout: timeout)
+        try nextEvent(timeout: timeout).value("event", timeout: timeout)
     }
 
     public func close() { connection.close() }

@@ -210,7 +210,7 @@ public final class LineClient: @unchecked Sendable {
 
     /// The next line (without CRLF), waiting up to `timeout` seconds.
     public func readLine(timeout: Double = testDeadline) throws -> String {
-        try nextLine(timeout: timeout).value("a line", timeout: timeout,
+        try nextLine(timeout: timeout).value("line", timeout: timeout,
                                              holding: " (have \(bufferedBytes) bytes: \(String(decoding: buffer[bufferStart...], as: UTF8.self)))")
     }
 

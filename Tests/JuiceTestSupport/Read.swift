@@ -19,12 +19,12 @@ public enum Read<Value: Equatable & Sendable>: Equatable, Sendable {
         }
     }
 
-    /// The value, or an error saying what came instead; `holding` describes what the client
-    /// had buffered, for the failure message.
+    /// The value, or an error saying what came instead of it (`what`: "line", "event");
+    /// `holding` describes what the client had buffered, for the failure message.
     public func value(_ what: String, timeout: Double, holding: @autoclosure () -> String = "") throws -> Value {
         switch self {
         case .got(let value): return value
-        case .closed: throw TestError("the connection closed before \(what)\(holding())")
+        case .closed: throw TestError("the connection closed before the next \(what)\(holding())")
         case .timeout: throw TestError("no \(what) within \(timeout) s\(holding())")
         }
     }
