@@ -62,25 +62,28 @@ public enum Log {
         set { state.withLock { $0.level = newValue } }
     }
 
-    public static func info(_ message: String, category: Category? = nil) {
+    // Messages are built only if they are written: a connect flood at --log-level warn, or
+    // past the limit of its kind, costs no string per connection.
+    public static func info(_ message: @autoclosure () -> String, category: Category? = nil) {
         log(.info, "", message, category)
     }
 
-    public static func warning(_ message: String, category: Category? = nil) {
+    public static func warning(_ message: @autoclosure () -> String, category: Category? = nil) {
         log(.warn, "warning: ", message, category)
     }
 
     /// Errors: written at every level, never limited, after any count of suppressed lines.
     public static func error(_ message: String) {
-        log(.error, "error: ", message, nil, reportAll: true)
+        log(.error, "error: ", { message }, nil, reportAll: true)
     }
 
     /// Start and stop lines: the same.
     public static func lifecycle(_ message: String) {
-        log(.error, "", message, nil, reportAll: true)
+        log(.error, "", { message }, nil, reportAll: true)
     }
 
-    private static func log(_ level: LogLevel, _ prefix: String, _ message: String, _ category: Category?, reportAll: Bool = false) {
+    private static func log(_ level: LogLevel, _ prefix: String, _ message: () -> String, _ category: Category?,
+                            reportAll: Bool = false) {
         let now = Platform.monotonicNanoseconds()
         // Decide under the lock, write outside it: a slow stderr must not hold up the other thread.
         let (write, reports) = state.withLock { s -> (Bool, [(Category, Int)]) in
@@ -98,7 +101,7 @@ public enum Log {
         for (kind, n) in reports {
             emit("warning: ", "\(n) similar lines suppressed (\(kind.name) lines: at most \(LogThrottle.perWindow) a second are logged)")
         }
-        if write { emit(prefix, message) }
+        if write { emit(prefix, message()) }
     }
 
     private static func emit(_ level: String, _ message: String) {

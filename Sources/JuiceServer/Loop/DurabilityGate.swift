@@ -9,6 +9,9 @@ final class DurabilityGate {
     private var withHeldOutput: [UInt64: Connection] = [:]
     /// Events waiting for the journal before they may be broadcast, in seq order.
     private var pendingEvents: [StockEvent] = []
+    /// Scratch for `durable(upTo:)`: the connections with nothing held any more. (Removing
+    /// them while iterating the dictionary would copy it on every journal sync.)
+    private var releasedAll: [UInt64] = []
 
     init(durableLSN: UInt64) {
         self.durableLSN = durableLSN
@@ -40,10 +43,12 @@ final class DurabilityGate {
     /// Replies are released before events, as they were produced.
     func durable(upTo lsn: UInt64, released: (Connection) -> Void) -> [StockEvent] {
         durableLSN = lsn
-        for (id, conn) in withHeldOutput {
+        for conn in withHeldOutput.values {
             if conn.outbox.release(durable: lsn) { released(conn) }
-            if !conn.outbox.hasHeld { withHeldOutput.removeValue(forKey: id) }
+            if !conn.outbox.hasHeld { releasedAll.append(conn.id) }
         }
+        for id in releasedAll { withHeldOutput.removeValue(forKey: id) }
+        releasedAll.removeAll(keepingCapacity: true)
         let ready = pendingEvents.prefix { $0.lsn <= lsn }
         guard !ready.isEmpty else { return [] }
         pendingEvents.removeFirst(ready.count)

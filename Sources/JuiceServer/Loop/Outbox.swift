@@ -39,11 +39,14 @@ struct Outbox {
         while count < heldRuns.count && heldRuns[count].durableAfter <= durable { count += 1 }
         guard count > 0 else { return false }
         let end = heldRuns[count - 1].end
-        ready.append(contentsOf: held[0..<end])
         if count == heldRuns.count {
+            // All of it: the usual case (a reply waiting for the sync that just finished).
+            // With nothing else ready, the held buffer simply becomes the ready one.
+            if ready.isEmpty { swap(&ready, &held) } else { ready.append(contentsOf: held) }
             held = []
             heldRuns = []
         } else {
+            ready.append(contentsOf: held[0..<end])
             held.removeFirst(end)
             heldRuns.removeFirst(count)
             for i in heldRuns.indices { heldRuns[i].end -= end }
