@@ -5,7 +5,7 @@
 /// (menu, stock, seq) and then follows `/events` (Server-Sent Events), so a shop's own menu needs
 /// no change here. `?lang=ko` shows the Korean aliases; by default both names are shown.
 ///
-/// Test hooks (see HTTP-CONTRACT.md / PROTOCOL.md): each juice `data-juice` + `data-can-make`,
+/// Test hooks (see PROTOCOL.md, "HTTP"): each juice `data-juice` + `data-can-make`,
 /// each fruit `data-fruit` + `data-stock`, and `#conn` with `live`/`reconnecting` in its text and
 /// `data-state`. Tests/browser drives this page in a real browser.
 enum BoardPage {

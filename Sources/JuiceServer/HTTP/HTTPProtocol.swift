@@ -45,10 +45,10 @@ final class HTTPProtocol: @unchecked Sendable {
         self.timer = timer
     }
 
+    /// What every stream starts with: its head, then how soon to reconnect.
+    private static let streamStart = HTTPResponse.eventStreamHead + Wire.streamRetry
+
     func accepted(_ conn: Connection) {
-        // Not a display until it asks for /events: live events (in the line form, by default)
-        // would otherwise go out ahead of its response while it is still sending its request.
-        conn.eventsOn = false
         awaiting[conn.id] = conn
     }
 
@@ -72,10 +72,9 @@ final class HTTPProtocol: @unchecked Sendable {
         case .refused(let status, let message):
             awaiting.removeValue(forKey: conn.id)
             Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
-            answer(conn, .plain(status, message), head: false)
+            sendAndClose(conn, HTTPResponse.plain(status, message).bytes())
         case .complete(let request):
             awaiting.removeValue(forKey: conn.id)
-            conn.httpReader = HTTPRequestReader()
             respond(conn, to: request)
         }
     }
@@ -101,10 +100,6 @@ final class HTTPProtocol: @unchecked Sendable {
         }
     }
 
-    private func answer(_ conn: Connection, _ response: HTTPResponse, head: Bool) {
-        sendAndClose(conn, response.bytes(includeBody: !head))
-    }
-
     /// One response, then the connection closes (once its output is out).
     private func sendAndClose(_ conn: Connection, _ bytes: [UInt8], waitingFor gate: UInt64 = 0) {
         output.send(conn, bytes, waitingFor: gate)
@@ -120,11 +115,10 @@ final class HTTPProtocol: @unchecked Sendable {
     /// for the journal like the state it precedes, and so does everything after it.
     private func openStream(_ conn: Connection, after lastEventID: UInt64?) {
         conn.kind = .eventStream
-        conn.eventFormat = .stream
         conn.eventsOn = true
         streams[conn.id] = conn
         let start = store.assumeIsolated { $0.openStream(after: lastEventID) }
-        output.send(conn, HTTPResponse.eventStreamHead + Wire.streamRetry, waitingFor: start.gate)
+        output.send(conn, HTTPProtocol.streamStart, waitingFor: start.gate)
         if conn.isClosed { return }
         conn.eventsFrom = start.eventsFrom ?? 0
         conn.catchUp = start.catchUp
@@ -146,8 +140,8 @@ final class HTTPProtocol: @unchecked Sendable {
         ticks += 1
         let now = DispatchTime.now().uptimeNanoseconds
         let deadline = HTTPProtocol.requestDeadline * 1_000_000_000
+        // `close` takes it out of `awaiting` (through `closed`).
         for conn in awaiting.values where now - conn.acceptedAt > deadline {
-            awaiting.removeValue(forKey: conn.id)
             close(conn, "no complete request within \(HTTPProtocol.requestDeadline) s")
         }
         if ticks % HTTPProtocol.pingEvery == 0 {

@@ -167,12 +167,15 @@ struct HTTPRequestReader {
     }
 
     /// RFC 9110 `tchar`.
+    /// RFC 9110's token characters besides letters and digits.
+    private static let tokenPunctuation: [UInt8] = Array("!#$%&'*+-.^_`|~".utf8)
+
     static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(b)
+            return tokenPunctuation.contains(b)
         }
     }
 }

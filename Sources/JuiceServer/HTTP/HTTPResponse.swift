@@ -7,7 +7,6 @@ enum HTTPStatus: Int, Sendable {
     case unauthorized = 401
     case notFound = 404
     case methodNotAllowed = 405
-    case requestTimeout = 408
     case headerFieldsTooLarge = 431
     case serviceUnavailable = 503
     case versionNotSupported = 505
@@ -19,7 +18,6 @@ enum HTTPStatus: Int, Sendable {
         case .unauthorized: return "Unauthorized"
         case .notFound: return "Not Found"
         case .methodNotAllowed: return "Method Not Allowed"
-        case .requestTimeout: return "Request Timeout"
         case .headerFieldsTooLarge: return "Request Header Fields Too Large"
         case .serviceUnavailable: return "Service Unavailable"
         case .versionNotSupported: return "HTTP Version Not Supported"
@@ -67,6 +65,12 @@ struct HTTPResponse {
     /// The head of an event stream: no length (it ends when the connection does), never cached
     /// or buffered by a proxy; then how soon a browser should reconnect.
     static let eventStreamHead = streamHead(connection: "keep-alive")
+
+    /// Over `--max-clients` / `--max-clients-per-address`: built once, sent to every refused
+    /// connection of a flood.
+    static let busy = plain(.serviceUnavailable, "busy: max clients reached", headers: [("Retry-After", "1")]).bytes()
+    static let busyForAddress = plain(.serviceUnavailable, "busy: too many connections from your address",
+                                      headers: [("Retry-After", "1")]).bytes()
     /// `HEAD /events`: the same head with no stream behind it (so no length either, RFC 9110
     /// 9.3.2), and the connection closes after it.
     static let eventStreamHeadOnly = streamHead(connection: "close")

@@ -88,7 +88,7 @@ final class Acceptor: @unchecked Sendable {
                     pause(because: code)
                     return
                 default:
-                    Log.error("accept failed: \(String(cString: strerror(code)))")
+                    Log.error("accept failed: \(Platform.describe(code))")
                     return
                 }
             }
@@ -102,7 +102,7 @@ final class Acceptor: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         if now - lastWarning > 1_000_000_000 {
             lastWarning = now
-            Log.warning("accept: \(String(cString: strerror(code))); pausing new connections for 100 ms (clients: \(clientCount()))")
+            Log.warning("accept: \(Platform.describe(code)); pausing new connections for 100 ms (clients: \(clientCount()))")
         }
         paused = true
         source.suspend()

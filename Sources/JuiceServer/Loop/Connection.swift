@@ -53,8 +53,11 @@ final class Connection {
     /// What it speaks: the line protocol, or HTTP (one request, or an event stream).
     var kind: Kind
     /// How it takes events: `EVENT STOCK` lines, or event-stream messages.
-    var eventFormat = EventFormat.line
-    var eventsOn = true
+    var eventFormat: EventFormat { kind == .eventStream ? .stream : .line }
+    /// A line client gets events from the start (`EVENTS OFF` stops them); an HTTP connection
+    /// only once it asked for /events, so none go out ahead of a response while it is still
+    /// sending its request.
+    var eventsOn: Bool
     /// Live events with a lower seq are skipped: a SINCE already sent them.
     var eventsFrom: UInt64 = 0
     var session: SessionState
@@ -68,6 +71,7 @@ final class Connection {
     init(id: UInt64, fd: Int32, peer: String, kind: Kind = .line, isManager: Bool, now: UInt64) {
         self.id = id
         self.kind = kind
+        self.eventsOn = kind == .line
         self.fd = fd
         self.peer = peer
         self.session = SessionState(isManager: isManager)

@@ -132,9 +132,8 @@ final class Running: @unchecked Sendable {
         switch (kind, addressFull) {
         case (.line, false): busy = Wire.busy
         case (.line, true): busy = Wire.busyForAddress
-        default:
-            let why = addressFull ? "busy: too many connections from your address" : "busy: max clients reached"
-            busy = HTTPResponse.plain(.serviceUnavailable, why, headers: [("Retry-After", "1")]).bytes()
+        case (_, false): busy = HTTPResponse.busy
+        case (_, true): busy = HTTPResponse.busyForAddress
         }
         busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
         // Discard what it already sent and end our side first: closing with unread input
@@ -175,7 +174,7 @@ final class Running: @unchecked Sendable {
             case .http, .eventStream: http?.inputEnded(conn)
             }
         case .failed(let code):
-            close(conn, reason: code == ECONNRESET ? "reset by peer" : String(cString: strerror(code)))
+            close(conn, reason: code == ECONNRESET ? "reset by peer" : Platform.describe(code))
         }
     }
 

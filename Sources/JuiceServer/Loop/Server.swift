@@ -55,12 +55,7 @@ public actor Server {
     }
 
     /// The HTTP port (after `start()`), or nil without the HTTP side.
-    public var httpPort: Int? {
-        switch state {
-        case .running(let running), .draining(let running, _): return running.httpAcceptor?.port
-        case .idle, .stopped: return nil
-        }
-    }
+    public var httpPort: Int? { running?.httpAcceptor?.port }
 
     /// The running server's parts (tests reach in through this).
     var running: Running? {
@@ -75,12 +70,7 @@ public actor Server {
         return false
     }
 
-    public var clientCount: Int {
-        switch state {
-        case .running(let running), .draining(let running, _): return running.connections.count
-        case .idle, .stopped: return 0
-        }
-    }
+    public var clientCount: Int { running?.connections.count ?? 0 }
 
     private func journalDurable(upTo lsn: UInt64) {
         switch state {
