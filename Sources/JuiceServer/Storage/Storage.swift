@@ -47,9 +47,22 @@ struct Storage {
             throw StorageError("cannot create data directory \(directory): \(error.localizedDescription)")
         }
         let lockFD = try storage.lock()
-        try storage.checkMenu(config.menu, accept: config.acceptMenuChange)
-        let snapshot = try storage.read(storage.snapshotPath)
-        let journalFile = try storage.read(storage.journalPath)
+        do {
+            return try storage.recover(config, initialStock: initialStock, loop: loop, lockFD: lockFD)
+        } catch {
+            // A refused start lets the directory go: a later start (in this process, too) must
+            // not find it "in use".
+            Platform.close(lockFD)
+            throw error
+        }
+    }
+
+    /// Judges what is on disk and opens the journal, under the held lock.
+    private func recover(_ config: ServerConfig, initialStock: Int, loop: DispatchQueue,
+                         lockFD: Int32) throws(StorageError) -> Opened {
+        try checkMenu(config.menu, accept: config.acceptMenuChange)
+        let snapshot = try read(snapshotPath)
+        let journalFile = try read(journalPath)
         let ledger = StockLedger(menu: config.menu, initialStock: initialStock, overridingMenu: config.initialStockOverridesMenu)
         let recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
         // Everything on disk has been judged: only now may anything there change.
@@ -57,22 +70,20 @@ struct Storage {
             // A brand-new store: record its initial stock at once. The journal only records the
             // fruits each change touches, so without this a restart with another
             // --initial-stock (or menu) would rebuild untouched fruits wrongly.
-            try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: 0), to: storage.snapshotPath, directory: directory)
+            try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: 0), to: snapshotPath, directory: directory)
         }
         if let torn = recovered.tornTail {
-            Log.warning("journal \(storage.journalPath): torn record at offset \(torn.offset) (\(torn.reason)), \((journalFile?.bytes.count ?? 0) - torn.offset) bytes; cutting it off (a write that a crash interrupted was never acknowledged)")
-            guard truncate(storage.journalPath, off_t(torn.offset)) == 0 else {
-                throw StorageError("cannot cut torn tail of \(storage.journalPath)", errno: errno)
-            }
+            // Cut off by `JournalFile` below, which opens the journal at `journalLength`.
+            Log.warning("journal \(journalPath): torn record at offset \(torn.offset) (\(torn.reason)), \((journalFile?.bytes.count ?? 0) - torn.offset) bytes; cutting it off (a write that a crash interrupted was never acknowledged)")
         }
-        if let saved = FileManager.default.contents(atPath: storage.menuPath), saved != Data(MenuFile.json(config.menu).utf8) {
+        if let saved = FileManager.default.contents(atPath: menuPath), saved != Data(MenuFile.json(config.menu).utf8) {
             // The menu changed: new fruits got their initial stock just now. Record the state
             // under the new menu, so that stock is what every later start sees.
-            try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: recovered.lsn), to: storage.snapshotPath, directory: directory)
+            try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: recovered.lsn), to: snapshotPath, directory: directory)
         }
-        let file = try JournalFile(path: storage.journalPath, directory: directory, validLength: recovered.journalLength)
-        try storage.saveMenu(config.menu)
-        let journal = GroupCommit(file: file, snapshotPath: storage.snapshotPath, directory: directory, lsn: recovered.lsn,
+        let file = try JournalFile(path: journalPath, directory: directory, validLength: recovered.journalLength)
+        try saveMenu(config.menu)
+        let journal = GroupCommit(file: file, snapshotPath: snapshotPath, directory: directory, lsn: recovered.lsn,
                                   journalBytes: recovered.journalLength, journalMaxBytes: config.journalMaxBytes, loop: loop)
         return Opened(ledger: recovered.ledger, history: recovered.history, lsn: recovered.lsn, journal: journal, lockFD: lockFD)
     }
