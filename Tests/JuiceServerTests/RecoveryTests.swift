@@ -84,6 +84,9 @@ import Testing
         ["H 0 0 0 0", "K k banana 1 hello", "E 2"], ["H 0 0 0 0", "K k banana 1 OK ORDER banana\u{1B}[2J", "E 2"],
         ["H 0 0 0 0", "L mango -1", "E 2"], ["H 0 0 0 0", "L mango 9223372036854775808", "E 2"], ["H 0 0 0 0", "T kiwi 1 2", "E 2"],
         ["H 0 0 0 0", "T kiwi", "E 2"], ["H 0 0 0 0", "L mango 3", "E 1"],
+        // Out of the writer's order, or a name or key twice (the last would silently win).
+        ["H 0 0 0 0", "D banana 1", "F banana 10", "E 3"], ["H 0 0 0 0", "F banana 10", "F banana 3", "E 3"],
+        ["H 0 0 0 0", "K k banana 1 OK ORDER banana 1 seq=1 banana=9", "K k banana 1 OK ORDER banana 1 seq=1 banana=9", "E 3"],
     ])
     func snapshotShape(_ records: [String]) throws {
         let refusal = Self.refusal(snapshot: records.flatMap { Self.framed($0) }, journal: nil)
@@ -170,7 +173,8 @@ import Testing
                                      Juice(name: "banana", recipe: [Ingredient(fruit: 1, amount: 2)])])
         let journal = ["R 1 mango-kiwi 1000 - mango=10 kiwi=10", "R 2 kiwi 1 - kiwi=0", "R 3 banana 1 key=b banana=1"]
             .flatMap { Self.framed($0) }
-        let snapshot = ["H 0 0 0 0", "F mango 10", "L durian 5", "T kiwi 3", "L banana 2", "T banana 1", "E 6"].flatMap { Self.framed($0) }
+        // In the writer's order (F, D, L, T, K): recovery refuses any other.
+        let snapshot = ["H 0 0 0 0", "F mango 10", "L durian 5", "L banana 2", "T kiwi 3", "T banana 1", "E 6"].flatMap { Self.framed($0) }
         let recovered = try Self.recover(snapshot: snapshot, journal: journal, menu: menu)
         #expect(recovered.ledger.lost == [1000, 3])
         #expect(recovered.ledger.short == [1, 2], "mango short once; banana once in the snapshot, once in R 3")

@@ -58,7 +58,28 @@ struct Recovery {
         }
         ledger.restore(seq: seq, ordersServed: served, ordersRefused: refused)
         let menu = ledger.menu
+        // The writer puts the kinds in this order and each name (or key) once: anything else
+        // was not written by it, and would otherwise be taken silently (the last one winning).
+        var kindRank = 0
+        var names = Set<String>()
         for (offset, record) in read.records.dropFirst().dropLast() {
+            let (rank, name): (Int, String) = switch record {
+            case .fruit(let name, _): (1, name)
+            case .sold(let name, _): (2, name)
+            case .lost(let name, _): (3, name)
+            case .short(let name, _): (4, name)
+            case .key(let key, _, _, _): (5, key)
+            default: (0, "")
+            }
+            if rank > kindRank {
+                kindRank = rank
+                names.removeAll(keepingCapacity: true)
+            } else if rank > 0 && rank < kindRank {
+                throw Recovery.corrupt("snapshot", file.path, at: offset, "a record out of the order F, D, L, T, K")
+            }
+            if rank > 0 && !names.insert(name).inserted {
+                throw Recovery.corrupt("snapshot", file.path, at: offset, "a second record for '\(name)' of the same kind")
+            }
             switch record {
             case .fruit(let name, let stock):
                 if let i = menu.fruitIndex(name) { ledger.restore(fruit: i, value: stock) }
