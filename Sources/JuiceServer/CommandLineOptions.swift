@@ -105,7 +105,8 @@ public enum CommandLineOptions {
             fail("\(flag) must be \(range.lowerBound) to \(range.upperBound)\(unit), not '\(text)'")
         }
         func number(_ text: String, _ range: ClosedRange<Int>) -> Int? {
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), text.count <= 12, let n = Int(text),
+            // Int(_:) refuses what overflows; the range does the rest (up to 2^40, 13 digits).
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(text),
                   range.contains(n) else { return nil }
             return n
         }

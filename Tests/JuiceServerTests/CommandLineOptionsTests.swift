@@ -22,12 +22,23 @@ import Testing
         #expect(!defaults.initialStockOverridesMenu && defaults.maxClientsPerAddress == nil && defaults.idleTimeoutSeconds == nil)
     }
 
+    /// The top of each range is accepted: 2^40 has 13 digits (a 12-digit cap used to refuse it).
+    @Test func theLargestValuesInRangeAreAccepted() {
+        let parsed = CommandLineOptions.parse(["--journal-max-bytes", "1099511627776", "--max-output-bytes", "17179869184"])
+        guard case .success(.run(let c)) = parsed else {
+            Issue.record("refused: \(parsed)")
+            return
+        }
+        #expect(c.journalMaxBytes == 1 << 40 && c.maxOutputBytes == 1 << 34)
+    }
+
     @Test(arguments: [
         (["--port", "65536"], "--port must be 0 to 65535, not '65536'"),
         (["--http-port", "-1"], "--http-port must be 0 to 65535, not '-1'"),
         (["--max-clients-per-address", "0"], "--max-clients-per-address must be 1 to 1000000, not '0'"),
         (["--idle-timeout", "1e3"], "--idle-timeout must be 1 to 31536000 seconds, not '1e3'"),
         (["--max-output-bytes", "1023"], "--max-output-bytes must be 1024 to 17179869184, not '1023'"),
+        (["--journal-max-bytes", "99999999999999999999"], "--journal-max-bytes must be 1024 to 1099511627776, not '99999999999999999999'"),
         (["--journal-max-bytes"], "--journal-max-bytes needs a value"),
     ])
     func aNumberOutOfRangeIsAUsageError(arguments: [String], message: String) {
