@@ -19,7 +19,7 @@
 #   --no-fanout   skip S3;  --no-events: skip S5, S5b, S6;  --no-idle: skip S4 and S6
 #   --no-dur, --no-redis, --no-limit: skip those columns (juice-dur; redis-mem and redis-dur; limit)
 # Old and new side by side: BASELINE_SERVER=/path/to/an/older/juice-server adds its columns
-#   (base-mem, base-dur; S1-S4 only if it has no HTTP side) and new/old ratios.
+#   (base-mem, base-dur; S1-S5b, or S1-S4 if it has no HTTP side) and new/old ratios.
 # Environment: DURATION (5) WARMUP (1) CONNS (50) WATCHERS (1000) STREAMS (1000)
 #              MANY_STREAMS (10000) IDLE_CONNS (10000, also the idle streams)
 #              SCRATCH (build dir, default <repo>/.build-release)  RESULTS_DIR (keep the JSON)
@@ -238,7 +238,8 @@ start_juice() {
     if [ "${name#base-}" != "$name" ]; then
         binary=$BASELINE_SERVER
         # An older build may have no HTTP side (and no --http-port flag).
-        "$binary" --help 2>/dev/null | grep -q -- --http-port || http=()
+        # (Read whole, not piped into grep -q: an early exit would SIGPIPE the server's --help.)
+        case "$("$binary" --help 2>/dev/null)" in *--http-port*) ;; *) http=() ;; esac
     fi
     "$binary" --port 0 "${http[@]+"${http[@]}"}" --max-clients $((most_conns + WATCHERS + 100)) "$@" >"$out" 2>&1 &
     local pid=$!

@@ -6,8 +6,10 @@ public struct KeyMemory: Sendable {
         public let juice: Int
         public let count: Int
         /// The original reply line as `Wire` built it, without CRLF. Kept as bytes, not as the
-        /// values it was built from, so a retry repeats exactly what was sent, also after a
-        /// restart with a changed menu (the snapshot's `K` records store this line verbatim).
+        /// values it was built from, so a retry repeats what was sent. After a restart, a key
+        /// from the snapshot (`K` records store this line verbatim) repeats it exactly; one
+        /// replayed from the journal gets its reply rebuilt from the `O`/`R` record under the
+        /// current menu (the same line, unless the menu dropped a fruit it named).
         public let reply: [UInt8]
         public init(juice: Int, count: Int, reply: [UInt8]) {
             self.juice = juice

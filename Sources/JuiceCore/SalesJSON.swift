@@ -1,4 +1,4 @@
-/// The `GET /sales` document (HTTP-CONTRACT.md), keys in the contract's order:
+/// The `GET /sales` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///
 ///     {"seq":12,"orders_served":9,"orders_refused":3,
 ///      "juices":[{"name":"mango","aliases":["망고쥬스"],"sold":4,"lost":2}, ...],

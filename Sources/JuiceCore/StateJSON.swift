@@ -1,4 +1,4 @@
-/// The `GET /state` document (HTTP-CONTRACT.md), keys in the contract's order:
+/// The `GET /state` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///
 ///     {"seq":3,
 ///      "fruits":[{"name":"strawberry","aliases":["딸기"]}, ...],

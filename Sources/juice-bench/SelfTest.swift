@@ -1,8 +1,8 @@
 import JuiceCore
 
 /// `juice-bench self-test`: checks of the pure parts (histogram accuracy, line parsing,
-/// MENU parsing, option parsing, the fan-out verdict). The package has no test target for
-/// juice-bench, so the tool carries its own; no network is used.
+/// MENU parsing, option parsing, the fan-out verdict), runnable wherever the tool was copied,
+/// with no network. `JuiceBenchTests` covers the same parts in more depth.
 func runSelfTest() -> Int32 {
     var failures: [String] = []
     func expect(_ condition: Bool, _ what: String) {

@@ -1,9 +1,7 @@
 """Fixtures for the browser tests: a juice-server process, a TCP client for it, and headless Chromium.
 
 The server is the real juice-server binary: $JUICE_SERVER_BIN if set, else built with
-`swift build --product juice-server`. With JUICE_BROWSER_MOCK=1 the same tests run against
-dev/mock_server.py instead (for working on the pages without a Swift build; not a test of the
-server). Every wait is a WebDriverWait or a deadline that only bounds the wait: nothing here
+`swift build --product juice-server`. Every wait is a WebDriverWait or a deadline that only bounds the wait: nothing here
 asserts on speed, so a busy 2-core CI machine does not make it flake.
 """
 import os
@@ -11,7 +9,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -23,7 +20,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-MOCK = os.environ.get("JUICE_BROWSER_MOCK") == "1"
 SCREENSHOTS = os.environ.get("JUICE_SCREENSHOTS") == "1"
 # How long a page may take to show what the server did. The issue asks for "within 2 s"; on a
 # busy shared CI machine a deadline that tight would flake, so this only bounds the wait.
@@ -32,8 +28,6 @@ START_DEADLINE = 60
 
 
 def server_command():
-    if MOCK:
-        return [sys.executable, os.path.join(ROOT, "Tests", "browser", "dev", "mock_server.py")]
     binary = os.environ.get("JUICE_SERVER_BIN")
     if not binary:
         subprocess.run(["swift", "build", "--product", "juice-server"], cwd=ROOT, check=True)
