@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JuiceCore
+import JuicePlatform
 @testable import JuiceServer
 import Testing
 
@@ -10,7 +11,7 @@ extension HardeningTests {
 
     @Test func twoThousandConcurrentClientsAreAllServedAndLeaveCleanly() throws {
         let count = 2000
-        let limit = raiseOwnFileLimit(to: count + 1000)
+        let limit = Int(Platform.raiseOpenFileLimit(toward: UInt64(count + 1000))?.soft ?? 0)
         try #require(limit >= count + 200, "RLIMIT_NOFILE \(limit) is too low for \(count) clients")
         let server = try ExecutableServer(["--in-memory"])
         let control = try server.peer()

@@ -134,8 +134,8 @@ public final class ExecutableServer: @unchecked Sendable {
     /// can hit another test's socket).
     public static func prepare(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
                                shellPrefix: String? = nil) {
-        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let log = "'" + logPath.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let quoted = ([binary] + arguments).map(Executables.shellQuoted)
+        let log = Executables.shellQuoted(logPath)
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", (shellPrefix.map { $0 + "; " } ?? "") + "exec " + quoted.joined(separator: " ") + " >>" + log + " 2>&1"]
         process.environment = Executables.environment(environment)

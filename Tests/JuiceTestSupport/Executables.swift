@@ -16,6 +16,11 @@ public enum Executables {
 
     public static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
+    /// `text` as one word for /bin/sh.
+    public static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// The environment a child runs with: ours, without a manager token a developer may have
     /// exported, plus `extra`.
     public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
@@ -62,12 +67,15 @@ public final class ChildProcess: @unchecked Sendable {
         stderrPath = stdoutPath.replacingOccurrences(of: ".out", with: ".err")
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        // The shell opens the output files and then becomes the program (exec, same pid): no
+        // descriptor of ours is handed to Process, as `ExecutableServer.prepare` explains.
+        let command = ([path] + arguments).map(Executables.shellQuoted).joined(separator: " ")
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \(command) >\(Executables.shellQuoted(stdoutPath)) 2>\(Executables.shellQuoted(stderrPath))"]
         process.environment = Executables.environment()
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
     }
 
@@ -85,6 +93,8 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()  // no zombie left behind
     }
 }

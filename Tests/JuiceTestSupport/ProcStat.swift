@@ -82,15 +82,3 @@ public func setFileLimit(pid: Int32, soft: Int, hard: Int) -> Bool {
     return prlimitFn(pid, Int32(RLIMIT_NOFILE.rawValue), &limit, nil) == 0
 }
 
-/// Raises this process's soft RLIMIT_NOFILE toward `wanted` (up to the hard limit); the result.
-@discardableResult
-public func raiseOwnFileLimit(to wanted: Int) -> Int {
-    var limit = rlimit()
-    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-    if limit.rlim_cur < rlim_t(wanted) {
-        var raised = limit
-        raised.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
-        if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-    }
-    return Int(limit.rlim_cur)
-}
