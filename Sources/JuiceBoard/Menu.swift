@@ -6,16 +6,10 @@ import JuiceCore
 // keyed by fruit name, as `OK STOCK` and the events report it.
 
 extension Menu {
-    /// How many more of `juice` `stock` can make: the minimum over its fruits of stock / amount.
-    /// A fruit missing from the stock counts as 0.
+    /// How many more of `juice` `stock` can make, by the rule the server's /state uses
+    /// (`canMake`). A fruit missing from the stock counts as 0.
     public func servings(of juice: Juice, from stock: [String: Int]) -> Int {
-        var best: Int? = nil
-        for ingredient in juice.recipe {
-            let have = max(0, stock[fruits[ingredient.fruit].name] ?? 0)
-            let possible = have / ingredient.amount
-            best = min(best ?? possible, possible)
-        }
-        return best ?? 0
+        canMake(juice, stock: fruits.map { stock[$0.name] ?? 0 })
     }
 
     /// The most of `fruit` any single recipe takes: with less than that in stock, at least one
