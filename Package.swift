@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "JuicePlatform", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         // The FruitStore actor, the journal, and the Dispatch socket server.
         .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuicePlatform"]),
-        .executableTarget(name: "juice-server", dependencies: ["JuiceServer"]),
+        .executableTarget(name: "juice-server", dependencies: ["JuiceServer", "JuicePlatform"]),
         // A load generator for line protocols (ours and others', e.g. Redis inline commands);
         // it reads our replies with JuiceCore's client-side reader.
         .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuicePlatform"]),

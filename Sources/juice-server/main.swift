@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 import JuiceCore
+import JuicePlatform
 import JuiceServer
 
 var config: ServerConfig
@@ -62,12 +63,10 @@ Task {
         let port = try await server.start()
         // One line a script can wait for; written unbuffered, so it shows at once in a pipe.
         // (a plain write: FileHandle traps when stdout is closed or a broken pipe)
-        let line = Array("juice-server listening on \(config.host):\(port)\n".utf8)
-        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        _ = Platform.writeAll(1, "juice-server listening on \(config.host):\(port)\n")
         if let httpPort = await server.httpPort {
             let host = config.host.contains(":") && !config.host.hasPrefix("[") ? "[\(config.host)]" : config.host
-            let board = Array("juice-server board on http://\(host):\(httpPort)/\n".utf8)
-            _ = board.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            _ = Platform.writeAll(1, "juice-server board on http://\(host):\(httpPort)/\n")
         }
         Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {
