@@ -97,8 +97,9 @@ final class GroupCommit: @unchecked Sendable {
     /// Past `--journal-max-bytes`, the state at the last record appended becomes a snapshot and
     /// the journal starts afresh. The store calls this with its ledger when a write is durable
     /// (from `whenDurable`), so a write that has just been handed over carries every record
-    /// appended: the snapshot at `lastLSN` is queued behind it. Encoding the snapshot is quick
-    /// (stock, counters, remembered keys); the disk work runs on the journal thread. A crash in
+    /// appended: the snapshot at `lastLSN` is queued behind it. The snapshot is encoded here, on
+    /// the loop (its cost grows with the remembered keys, up to `Limits.rememberedKeys` `K`
+    /// records, once per compaction); the disk work runs on the journal thread. A crash in
     /// between is harmless: replay skips journal records the snapshot already holds.
     func compactIfDue(_ ledger: StockLedger) {
         guard !compacting, journalBytes >= journalMaxBytes else { return }
