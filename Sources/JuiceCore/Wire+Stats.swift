@@ -15,10 +15,10 @@ public struct StatsValues: Sendable, Equatable {
     /// Remembered idempotency keys.
     public var keys: Int
     /// Journal writes (each one fdatasync) and the records they carried; nil when in memory.
-    public var journal: (syncs: UInt64, records: UInt64)?
+    public var journal: JournalCounts?
 
     public init(clients: Int, uptimeSeconds: UInt64, seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64,
-                sold: [UInt64], lost: [UInt64], short: [UInt64], keys: Int, journal: (syncs: UInt64, records: UInt64)?) {
+                sold: [UInt64], lost: [UInt64], short: [UInt64], keys: Int, journal: JournalCounts?) {
         self.clients = clients
         self.uptimeSeconds = uptimeSeconds
         self.seq = seq
@@ -29,13 +29,6 @@ public struct StatsValues: Sendable, Equatable {
         self.short = short
         self.keys = keys
         self.journal = journal
-    }
-
-    public static func == (a: StatsValues, b: StatsValues) -> Bool {
-        a.clients == b.clients && a.uptimeSeconds == b.uptimeSeconds && a.seq == b.seq
-            && a.ordersServed == b.ordersServed && a.ordersRefused == b.ordersRefused && a.sold == b.sold
-            && a.lost == b.lost && a.short == b.short
-            && a.keys == b.keys && a.journal?.syncs == b.journal?.syncs && a.journal?.records == b.journal?.records
     }
 }
 

@@ -121,10 +121,10 @@ public enum WireReader {
         }
         guard let sold = perName("sold_", menu.juices.map(\.name)), let lost = perName("lost_", menu.juices.map(\.name)),
               let short = perName("short_", menu.fruits.map(\.name)) else { return nil }
-        var journal: (syncs: UInt64, records: UInt64)?
+        var journal: JournalCounts?
         if durable == "yes" {
             guard let syncs: UInt64 = number("journal_syncs"), let records: UInt64 = number("journal_records") else { return nil }
-            journal = (syncs, records)
+            journal = JournalCounts(syncs: syncs, records: records)
         }
         return StatsValues(clients: clients, uptimeSeconds: uptime, seq: seq, ordersServed: served, ordersRefused: refused,
                            sold: sold, lost: lost, short: short, keys: keys, journal: journal)

@@ -243,7 +243,7 @@ actor FruitStore {
         Wire.stats(StatsValues(clients: context.clients, uptimeSeconds: uptime, seq: ledger.seq, ordersServed: ledger.ordersServed,
                                ordersRefused: ledger.ordersRefused, sold: ledger.sold,
                                lost: ledger.lost, short: ledger.short, keys: ledger.keys.count,
-                               journal: journal.map { ($0.counts.syncs, $0.counts.records) }), menu: menu, to: &out)
+                               journal: journal?.counts), menu: menu, to: &out)
     }
 
     /// The figures of the manager's views (`/sales`, `/metrics`), read now. They include the

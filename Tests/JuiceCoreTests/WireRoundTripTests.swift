@@ -152,7 +152,7 @@ struct WireRoundTripTests {
     func stats(_ journal: (UInt64, UInt64)?) throws {
         let values = StatsValues(clients: 3, uptimeSeconds: 42, seq: 4, ordersServed: 3, ordersRefused: 1,
                                  sold: [0, 1, 0, 0, 1, 0, 2], lost: [3, 0, 0, 0, 2, 0, 1000], short: [2, 0, 0, 0, 1],
-                                 keys: 1, journal: journal.map { (syncs: $0.0, records: $0.1) })
+                                 keys: 1, journal: journal.map { JournalCounts(syncs: $0.0, records: $0.1) })
         var out: [UInt8] = []
         Wire.stats(values, menu: menu, to: &out)
         guard case .ok("STATS", let fields) = read(out) else {

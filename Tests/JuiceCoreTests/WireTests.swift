@@ -99,7 +99,7 @@ struct WireTests {
         Wire.stats(stats, menu: menu, to: &out)
         #expect(out.string == "OK STATS clients=3 uptime_s=42 seq=4 orders_served=3 orders_refused=1 sold_strawberry=0 sold_banana=1 sold_kiwi=0 sold_pineapple=0 sold_strawberry-banana=1 sold_mango=0 sold_mango-kiwi=2 lost_strawberry=0 lost_banana=0 lost_kiwi=0 lost_pineapple=0 lost_strawberry-banana=2 lost_mango=0 lost_mango-kiwi=0 short_strawberry=1 short_banana=0 short_pineapple=0 short_kiwi=0 short_mango=0 durable=no keys=1\r\n")
         out = []
-        stats.journal = (syncs: 5, records: 9)
+        stats.journal = JournalCounts(syncs: 5, records: 9)
         Wire.stats(stats, menu: menu, to: &out)
         #expect(out.string.hasSuffix(" durable=yes keys=1 journal_syncs=5 journal_records=9\r\n"))
     }
