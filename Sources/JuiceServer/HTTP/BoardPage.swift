@@ -75,6 +75,7 @@ body.stale main { opacity: .6; }
   <section aria-labelledby="fruits-title"><h2 id="fruits-title">Fruit stock</h2><div id="fruits"></div></section>
 </main>
 <footer><span id="message">Loading&hellip;</span><span id="seq"></span></footer>
+"""# + PageStyle.baseScript + #"""
 <script>
 "use strict";
 (function () {
@@ -97,16 +98,9 @@ body.stale main { opacity: .6; }
   let highWater = 1;        // largest stock seen since load: the bars' full length
   let thirstiest = {};      // fruit name -> the most of it any single recipe takes
   let nodes = { juices: {}, fruits: {} };
-  let source = null;
-  let retryDelay = 1000;
+  let retryDelay = 1000;     // between tries to load /state at start
   let lost = false;         // the stream dropped since it last opened
 
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;   // textContent only: menu names are data
-    return e;
-  }
   // The names to show: with ?lang=ko the first alias (or the name); else the name, aliases beside.
   function naming(item) {
     if (ko) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
@@ -187,11 +181,6 @@ body.stale main { opacity: .6; }
     document.getElementById("seq").textContent = lastSeq >= 0 ? T.seq + " #" + lastSeq : "";
   }
 
-  function setConn(state) {
-    const c = document.getElementById("conn");
-    if (c.dataset.state !== state) { c.dataset.state = state; c.textContent = state; }
-    document.body.classList.toggle("stale", state !== "live");
-  }
   function say(text, waiting) {
     const m = document.getElementById("message");
     m.textContent = text;
@@ -234,28 +223,19 @@ body.stale main { opacity: .6; }
     say(T.updated + " " + new Date().toLocaleTimeString(ko ? "ko-KR" : undefined));
   }
 
-  // The browser's EventSource reconnects by itself after a dropped stream and sends
-  // Last-Event-ID, so a server restart needs no reload. If it gives up (a non-stream answer,
-  // e.g. 503 while the server shuts down), a new one is opened with backoff.
+  // Live from /events (PageStyle.baseScript); the page greys while the stream is down.
   function connect() {
-    source = new EventSource("/events");
-    source.addEventListener("stock", onStock);
-    source.onopen = () => {
-      retryDelay = 1000;
-      // Back after a drop: the server may have restarted with another menu, so re-read it.
-      if (lost) loadState().catch(() => {});
-      lost = false;
-      setConn("live"); say("");
-    };
-    source.onerror = () => {
-      lost = true;
-      setConn("reconnecting");
-      if (source.readyState === EventSource.CLOSED) {
-        source = null;
-        setTimeout(connect, retryDelay);
-        retryDelay = Math.min(retryDelay * 2, 10000);
-      }
-    };
+    followEvents({
+      stock: onStock,
+      open: () => {
+        // Back after a drop: the server may have restarted with another menu, so re-read it.
+        if (lost) loadState().catch(() => {});
+        lost = false;
+        document.body.classList.remove("stale");
+        say("");
+      },
+      drop: () => { lost = true; document.body.classList.add("stale"); },
+    });
   }
 
   function start() {

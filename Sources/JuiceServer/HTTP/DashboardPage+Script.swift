@@ -11,25 +11,15 @@ extension DashboardPage {
   // The token lives in this tab only: sessionStorage survives a reload of the tab, nothing else.
   let token = null;
   try { token = sessionStorage.getItem(KEY); } catch (e) {}
-  let authorized = false, source = null, retryDelay = 1000;
+  let authorized = false, following = false;
   let inFlight = false, again = false, timer = null, lastFetch = 0;
 
   const $ = id => document.getElementById(id);
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;   // textContent only: names are data
-    return e;
-  }
   function svg(tag, attrs, parent) {
     const e = document.createElementNS(SVG, tag);
     for (const k in attrs) e.setAttribute(k, attrs[k]);
     if (parent) parent.appendChild(e);
     return e;
-  }
-  function setConn(state) {
-    const c = $("conn");
-    if (c.dataset.state !== state) { c.dataset.state = state; c.textContent = state; }
   }
   function ask(error) {
     document.body.classList.add("asking");
@@ -84,18 +74,9 @@ extension DashboardPage {
 
   // Live: every stock change is a sale (or a restock), so each message re-reads /sales.
   function follow() {
-    if (source) return;
-    source = new EventSource("/events");
-    source.addEventListener("stock", schedule);
-    source.onopen = () => { retryDelay = 1000; setConn("live"); schedule(); };
-    source.onerror = () => {
-      setConn("reconnecting");
-      if (source.readyState === EventSource.CLOSED) {   // the browser gave up: open a new one
-        source = null;
-        setTimeout(follow, retryDelay);
-        retryDelay = Math.min(retryDelay * 2, 10000);
-      }
-    };
+    if (following) return;
+    following = true;
+    followEvents({ stock: schedule, open: schedule, drop: () => {} });
   }
 
   function nameCell(item) {

@@ -94,6 +94,7 @@ footer button { font-size: 13px; padding: .3em .8em; background: transparent; co
   </section>
 </div>
 <footer><span id="mode"></span><span id="updated"></span></footer>
+"""# + PageStyle.baseScript + #"""
 <script>
 """# + script + #"""
 </script>

@@ -44,4 +44,44 @@ h2 { color: var(--muted); text-transform: uppercase; letter-spacing: .12em; font
 #conn[data-state="reconnecting"] { color: var(--low); }
 
 """#
+
+    /// The script both pages run before their own (a classic script: these are globals there):
+    /// `el`, `setConn` for `#conn`, and `followEvents`, the one way a page stays live.
+    static let baseScript: String = #"""
+<script>
+"use strict";
+// An element with text: textContent only, because every name on the pages is data.
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+// The live/reconnecting indicator.
+function setConn(state) {
+  const c = document.getElementById("conn");
+  if (c.dataset.state !== state) { c.dataset.state = state; c.textContent = state; }
+}
+// Follows /events. The browser's EventSource reconnects by itself after a dropped stream and
+// sends Last-Event-ID, so a server restart needs no reload. If it gives up (a non-stream
+// answer, e.g. 503 while the server shuts down), a new one is opened, backing off 1 s to 10 s.
+// on.stock(event) for each message; on.open() once (re)connected; on.drop() when it dropped.
+function followEvents(on) {
+  let delay = 1000;
+  (function open() {
+    const source = new EventSource("/events");
+    source.addEventListener("stock", on.stock);
+    source.onopen = () => { delay = 1000; setConn("live"); on.open(); };
+    source.onerror = () => {
+      setConn("reconnecting");
+      on.drop();
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 10000);
+      }
+    };
+  })();
+}
+</script>
+"""#
 }
