@@ -24,20 +24,15 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    static var hasShellcheck: Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/shellcheck")
-        }
-    }
-
     @Test func parsesWithBash() throws {
         #expect(FileManager.default.fileExists(atPath: Self.script))
         let result = try Self.run(["bash", "-n", Self.script])
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test(.enabled(if: DemoScriptTests.hasShellcheck, "shellcheck is not installed"))
+    @Test(.requires(.shellcheck))
     func passesShellcheck() throws {
+        try OutsideTool.shellcheck.require()
         let result = try Self.run(["shellcheck", Self.script])
         #expect(result.status == 0, "\(result.output)")
     }

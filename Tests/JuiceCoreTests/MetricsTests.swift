@@ -2,16 +2,6 @@ import Foundation
 import Testing
 @testable import JuiceCore
 
-/// python3, if this machine has one (the Prometheus format is checked with the Python client's
-/// own parser).
-let python3 = PrometheusParser.python3
-
-/// Parses exposition text with prometheus_client: each family's name, type and help, and each
-/// sample as name, labels and value.
-func prometheusParse(_ text: String) throws -> [[String: Any]] {
-    try PrometheusParser.families(text)
-}
-
 @Suite("Metrics")
 struct MetricsTests {
     static func values(_ menu: Menu, journal: JournalCounts? = JournalCounts(syncs: 4, records: 9)) -> MetricsValues {
@@ -56,12 +46,13 @@ struct MetricsTests {
     }
 
     @Test("Prometheus's parser (prometheus_client) reads every family and sample back",
-          .enabled(if: python3 != nil, "python3 is not installed: the Prometheus parser check is skipped"),
+          .requires(.prometheusClient),
           arguments: [false, true])
     func parsedByPrometheus(awkward: Bool) throws {
+        try OutsideTool.prometheusClient.require()
         let menu = awkward ? awkwardMenu : Menu.standard
         let values = Self.values(menu)
-        let families = try prometheusParse(Metrics.text(values))
+        let families = try PrometheusParser.families(Metrics.text(values))
         var types: [String: String] = [:]
         var samples: [String: Double] = [:]
         for family in families {

@@ -78,8 +78,9 @@ import Testing
 
     /// /metrics through the reference parser, figure by figure against STATS and STOCK, with
     /// the open event streams as `juice_clients{kind="events"}`.
-    @Test(.enabled(if: PrometheusParser.python3 != nil, "python3 is not installed: the Prometheus parser check is skipped"))
+    @Test(.requires(.prometheusClient))
     func metricsParseAndMatchStats() throws {
+        try OutsideTool.prometheusClient.require()
         let server = try Self.server()
         let cashier = try server.client()
         #expect(try cashier.command("AUTH \(Self.token)") == "OK AUTH")

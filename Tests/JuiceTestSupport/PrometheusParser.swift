@@ -2,11 +2,11 @@ import Foundation
 
 /// Reads Prometheus exposition text with the reference parser, Python's prometheus_client
 /// (`pip install prometheus_client`; .ci/run installs it), so a test checks the format against
-/// what a real scraper accepts, not against our own reading of it.
+/// what a real scraper accepts, not against our own reading of it. A test that uses it is marked
+/// `.requires(.prometheusClient)` (`OutsideTool`): skipped where the package is missing.
 public enum PrometheusParser {
     /// python3 on PATH, if this machine has one.
-    public static let python3: String? = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-        .map { $0 + "/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let python3 = OutsideTool.onPath("python3")
 
     /// Every sample, keyed `name{label="value",...}` (labels sorted; no braces without labels).
     /// Throws if the parser refuses the text.

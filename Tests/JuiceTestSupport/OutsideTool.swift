@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A tool from outside the toolchain that some tests check their output with (Prometheus's own
+/// parser, shellcheck, tmux, a tmpfs mount). `swift test` must pass on a fresh machine, so a test
+/// that needs one is skipped there, saying what is missing and how to install it:
+///
+///     @Test(.requires(.prometheusClient)) func parsedByPrometheus() throws { ... }
+///
+/// CI must never lose that coverage quietly: with `JUICE_REQUIRE_TOOLS=1` (set by `.ci/run`,
+/// which installs the tools first) the test runs whether or not the tool is there, and its
+/// first step, `try tool.require()`, fails it with the same words when it is not.
+public struct OutsideTool: Sendable {
+    /// What is missing, as a user would name it: "prometheus_client (Python)".
+    public let name: String
+    /// How to get it: "python3 -m pip install prometheus_client".
+    public let install: String
+    private let probe: @Sendable () -> Bool
+
+    public init(name: String, install: String, probe: @escaping @Sendable () -> Bool) {
+        self.name = name
+        self.install = install
+        self.probe = probe
+    }
+
+    /// Whether this machine has it (asked once per test that names it).
+    public var isAvailable: Bool { probe() }
+
+    /// Set by `.ci/run`: a missing tool is a failure, not a skip.
+    public static var required: Bool { ProcessInfo.processInfo.environment["JUICE_REQUIRE_TOOLS"] == "1" }
+
+    /// Whether a test that needs it runs: where it is, or wherever tools are required.
+    public var testRuns: Bool { OutsideTool.required || isAvailable }
+
+    /// The skip line `swift test` prints.
+    public var skipReason: String { "\(name) is not installed (install: \(install)); skipped" }
+
+    /// Throws (failing the test) when the tool is missing: the first line of a test that needs it.
+    public func require() throws {
+        guard isAvailable else {
+            throw TestError("\(name) is not installed and JUICE_REQUIRE_TOOLS=1 makes a missing tool a failure (install: \(install))")
+        }
+    }
+
+    // MARK: The tools
+
+    /// An executable on PATH, by name.
+    public static func onPath(_ command: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/\(command)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Python's prometheus_client, whose parser is what a real scraper accepts.
+    public static let prometheusClient = OutsideTool(
+        name: "prometheus_client (Python)", install: "python3 -m pip install prometheus_client") {
+        guard let python3 = onPath("python3") else { return false }
+        return exitStatus(python3, ["-c", "import prometheus_client.parser"]) == 0
+    }
+
+    public static let shellcheck = OutsideTool(name: "shellcheck", install: "apt-get install shellcheck") {
+        onPath("shellcheck") != nil
+    }
+
+    public static let tmux = OutsideTool(name: "tmux", install: "apt-get install tmux") { onPath("tmux") != nil }
+
+    /// Mounting a small tmpfs, to fill a disk for real: needs root and mount(8).
+    public static let tmpfsMount = OutsideTool(name: "a tmpfs mount (root and /bin/mount)", install: "run the tests as root") {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
+    }
+
+    /// A command's exit status, its output discarded; -1 if it could not start.
+    static func exitStatus(_ executable: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test where `tool` is installed (or `JUICE_REQUIRE_TOOLS=1`), else skips it
+    /// naming the tool and its install command.
+    public static func requires(_ tool: OutsideTool) -> Self {
+        .enabled(if: tool.testRuns, Comment(rawValue: tool.skipReason))
+    }
+}
