@@ -29,8 +29,10 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Timestamped lines on stderr: connects, disconnects, refusals and errors. One `write` per
-/// line, so lines from the loop and the journal thread never interleave mid-line.
+/// Timestamped lines on stderr: connects, disconnects, refusals and errors. They are written by
+/// `LogWriter`'s own thread from a bounded buffer, so a stderr that does not keep up costs
+/// dropped lines (counted, and reported once it drains), never a stalled loop. One `write` per
+/// line, so lines never interleave mid-line.
 ///
 /// Lines a client can cause at will (a `Category`) are rate-limited, each kind on its own
 /// (`LogThrottle`): a flood of connects or refusals writes a few lines a second and then one
@@ -99,12 +101,24 @@ public enum Log {
             return (admitted, reports)
         }
         for (kind, n) in reports {
-            emit("warning: ", "\(n) similar lines suppressed (\(kind.name) lines: at most \(LogThrottle.perWindow) a second are logged)")
+            writer.enqueue(line("warning: ", "\(n) similar lines suppressed (\(kind.name) lines: at most \(LogThrottle.perWindow) a second are logged)"),
+                           urgent: false)
         }
-        if write { emit(prefix, message()) }
+        if write { writer.enqueue(line(prefix, message()), urgent: reportAll) }
     }
 
-    private static func emit(_ level: String, _ message: String) {
+    private static let writer = LogWriter(fd: 2) { dropped in
+        line("warning: ", "\(dropped) log lines dropped (stderr not keeping up)")
+    }
+
+    /// Waits (at most `seconds`: stderr may be stuck for good) until every line logged so far is
+    /// written. Call it before the process exits.
+    public static func flush(seconds: Double = 2) {
+        writer.flush(seconds: seconds)
+    }
+
+    /// A whole line: timestamp, program, level, message.
+    private static func line(_ level: String, _ message: String) -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var seconds = now.tv_sec
@@ -113,8 +127,7 @@ public enum Log {
         let stamp = String(Int(parts.tm_year) + 1900) + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday)
             + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec)
             + "." + three(Int(now.tv_nsec / 1_000_000)) + "Z"
-        let line = stamp + " juice-server: " + level + message + "\n"
-        Platform.writeAll(2, line)
+        return stamp + " juice-server: " + level + message + "\n"
     }
 
     private static func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -34,6 +34,7 @@ do {
     server = try Server.make(config)
 } catch {
     Log.error("cannot start: \(error)")
+    Log.flush()
     exit(1)
 }
 
@@ -47,12 +48,16 @@ for source in signals {
     source.setEventHandler {
         if stopping {
             Log.lifecycle("second signal: exiting now")
+            Log.flush(seconds: 0.5)
             exit(1)
         }
         stopping = true
         Task {
             // 3, as for a failed journal write: a supervisor must not take this stop for a clean one.
-            await server.shutdown { durable in exit(durable ? 0 : 3) }
+            await server.shutdown { durable in
+                Log.flush()
+                exit(durable ? 0 : 3)
+            }
         }
     }
     source.resume()
@@ -72,6 +77,7 @@ Task {
     } catch {
         // A bind or listen error names its address (the line port or the HTTP port).
         Log.error("cannot listen: \(error)")
+        Log.flush()
         exit(1)
     }
 }

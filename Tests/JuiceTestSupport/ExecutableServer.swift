@@ -15,9 +15,10 @@ public final class ExecutableServer: @unchecked Sendable {
     public static var binary: String { Executables.path("juice-server") }
 
     /// Starts it with `arguments` (plus `--port 0` and `--http-port 0` unless given) and waits for its listening line.
-    /// `shellPrefix` runs first in the child's shell (e.g. `ulimit -n 200`).
+    /// `shellPrefix` runs first in the child's shell (e.g. `ulimit -n 200`). `stderrPath` sends
+    /// stderr (the log lines) there instead of into the log file with stdout (e.g. a FIFO).
     public init(_ arguments: [String], environment: [String: String] = [:], logPath: String? = nil,
-                shellPrefix: String? = nil) throws {
+                shellPrefix: String? = nil, stderrPath: String? = nil) throws {
         ownsLogDirectory = logPath == nil
         self.logPath = logPath ?? temporaryDirectory("juice-log") + "/server.log"
         _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
@@ -25,13 +26,14 @@ public final class ExecutableServer: @unchecked Sendable {
         // Never the fixed default HTTP port: tests run side by side.
         if !args.contains("--http-port") && !args.contains("--no-http") { args += ["--http-port", "0"] }
         port = try ExecutableServer.launch(process, arguments: args, logPath: self.logPath, environment: environment,
-                                           shellPrefix: shellPrefix)
+                                           shellPrefix: shellPrefix, stderrPath: stderrPath)
     }
 
     /// Starts `process` (see `prepare`) and waits for its listening line; returns the port.
     public static func launch(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
-                              shellPrefix: String? = nil) throws -> Int {
-        prepare(process, arguments: arguments, logPath: logPath, environment: environment, shellPrefix: shellPrefix)
+                              shellPrefix: String? = nil, stderrPath: String? = nil) throws -> Int {
+        prepare(process, arguments: arguments, logPath: logPath, environment: environment, shellPrefix: shellPrefix,
+                stderrPath: stderrPath)
         try process.run()
         let found = eventually { !process.isRunning || listeningPort(in: readText(logPath)) != nil }
         guard found, process.isRunning, let port = listeningPort(in: readText(logPath)) else {
@@ -133,11 +135,12 @@ public final class ExecutableServer: @unchecked Sendable {
     /// such handles would otherwise be shared with FileHandle (a double close in a test process
     /// can hit another test's socket).
     public static func prepare(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
-                               shellPrefix: String? = nil) {
+                               shellPrefix: String? = nil, stderrPath: String? = nil) {
         let quoted = ([binary] + arguments).map(Executables.shellQuoted)
         let log = Executables.shellQuoted(logPath)
+        let stderr = stderrPath.map { " 2>" + Executables.shellQuoted($0) } ?? " 2>&1"
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", (shellPrefix.map { $0 + "; " } ?? "") + "exec " + quoted.joined(separator: " ") + " >>" + log + " 2>&1"]
+        process.arguments = ["-c", (shellPrefix.map { $0 + "; " } ?? "") + "exec " + quoted.joined(separator: " ") + " >>" + log + stderr]
         process.environment = Executables.environment(environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice

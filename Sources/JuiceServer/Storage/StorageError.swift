@@ -20,6 +20,8 @@ public struct StorageError: Error, CustomStringConvertible {
     /// not acknowledge a change it could not keep, nor serve state it cannot keep.
     func stopServer() -> Never {
         Log.error(description + "; stopping: no change after the last acknowledged one was acknowledged")
+        // The reason must reach the log where stderr is alive; a stuck stderr gets a second.
+        Log.flush(seconds: 1)
         // _exit, not exit: this runs on the journal thread while the loop may still be running.
         _exit(3)
     }
