@@ -162,6 +162,8 @@ def browser():
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1920,1080",
                 "--disable-dev-shm-usage", "--lang=en-US"):
         options.add_argument(arg)
+    # The console, so a test can see what the page's load got wrong (a 404, a script error).
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if chromium:
         options.binary_location = chromium
@@ -218,3 +220,8 @@ def screenshot(driver, name):
         time.sleep(1)   # only for the picture: lets the bars' CSS transitions finish
         os.makedirs(os.path.join(ROOT, "docs"), exist_ok=True)
         driver.save_screenshot(os.path.join(ROOT, "docs", name))
+
+
+def console_errors(driver):
+    """The page's console errors so far (a resource that failed to load, a script error)."""
+    return [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]

@@ -4,7 +4,7 @@ import json
 
 from selenium.webdriver.common.by import By
 
-from conftest import attribute, screenshot, wait_for
+from conftest import attribute, console_errors, screenshot, wait_for
 
 
 def open_board(driver, server, query=""):
@@ -145,3 +145,16 @@ def test_the_board_follows_a_new_menu_after_a_restart(page, start_server, tmp_pa
     wait_for(page, lambda d: attribute(d, '[data-fruit="lemon"]', "data-stock") == "5", "lemon's stock did not show")
     assert attribute(page, '[data-juice="lemonade"]', "data-can-make") == "1"
     assert same_document(page), "the page reloaded"
+
+
+def test_the_pages_load_with_no_console_error(page, start_server):
+    """No favicon.ico 404 (the pages carry an inline icon) and no script error, on either page."""
+    server = start_server()
+    for path in ("/", "/dashboard"):
+        page.get("about:blank")
+        console_errors(page)      # empties the log
+        page.get(server.url + path)
+        wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "live",
+                 "%s never started" % path)
+        # The icon request, if any, is made as the page loads; the log is read after it is live.
+        assert console_errors(page) == [], "%s: %s" % (path, console_errors(page))

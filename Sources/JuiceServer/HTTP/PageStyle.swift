@@ -13,10 +13,18 @@ enum PageStyle {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(title)</title>
+        <link rel="icon" href="\(icon)">
         <style>
 
         """ + baseCSS
     }
+
+    /// The pages' icon, inline: a browser asks for /favicon.ico when a page names none, and that
+    /// 404 would show in its console on every load. A juice glass: yellow, with a straw.
+    static let icon = "data:image/svg+xml,"
+        + "%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+        + "%3Cpath d='M3 4h10l-1.5 11h-7z' fill='%23ffcf3f'/%3E%3Cpath d='M9 4l2-3.5' stroke='%23ff5d5d' stroke-width='1.2'/%3E"
+        + "%3C/svg%3E"
 
     /// The palette (`--out` is the red of "no fruit": sold out on the board, lost sales on the
     /// dashboard), the reset, the page column, the headings' common look and `#conn`, the
