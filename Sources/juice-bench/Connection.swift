@@ -1,3 +1,4 @@
+import JuiceCore
 import JuicePlatform
 
 /// What a connection does during a run.

@@ -126,7 +126,7 @@ extension LoadEngine {
     @inline(__always)
     private func handleStreamLine(_ connection: Connection, _ line: UnsafeRawPointer, length: Int, now: Nanos) {
         switch connection.stream.line(line, length: length) {
-        case .none:
+        case .none, .emptyBlock:
             return
         case .refused(let why):
             if failure == nil { failure = .fatal("the server at \(watcherEndpoint) refused an event stream: \(why)") }

@@ -65,11 +65,15 @@ extension WireSettings {
         if plan.watcherFraming == .eventStream { self.useEventStreams() }
     }
 
+    /// The request an event-stream watcher sends, as a browser's EventSource would (no
+    /// Last-Event-ID: the stream starts with the full state).
+    static let eventStreamRequest = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+
     /// Watchers send the GET /events request, get no greeting, and are ready once the first
-    /// message (the full state) arrived.
+    /// message (the full state) arrived. JuiceCore's `EventStreamReader` reads the answer.
     mutating func useEventStreams() {
         watcherFraming = .eventStream
-        watchSetup = [ByteString(eventStreamRequest)]
+        watchSetup = [ByteString(Self.eventStreamRequest)]
         watchSetupReplyLines = 0
     }
 }

@@ -1,3 +1,4 @@
+import JuiceCore
 import JuiceTestSupport
 import Testing
 @testable import juice_bench
@@ -29,7 +30,7 @@ import Testing
             let split = bytes[start..<end].withUnsafeBytes { chunk in
                 LineSplitter.split(chunk.baseAddress!, count: chunk.count, carrying: &partial, maxLineLength: 1 << 20) {
                     let outcome = reader.line($0, length: $1)
-                    if outcome != .none { outcomes.append(outcome) }
+                    if outcome != .none && outcome != .emptyBlock { outcomes.append(outcome) }
                     return true
                 }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import JuiceCore
 
@@ -106,6 +107,41 @@ struct WireRoundTripTests {
             #expect(update.seq == 7 && byteSeq(out) == 7)
             #expect(WireReader.fruitValues(update, menu: menu) == (only.map { [every[$0]] } ?? every))
         }
+    }
+
+    @Test("event-stream messages, read back by EventStreamReader as an EventSource would")
+    func streamEvents() throws {
+        let ledger = StockLedger(menu: menu)
+        var out: [UInt8] = []
+        var expected: [(seq: UInt64, stock: [String: Int])] = []
+        Wire.appendFullStreamEvent(seq: 0, stock: ledger.stock, menu: menu, to: &out)
+        expected.append((0, Dictionary(uniqueKeysWithValues: menu.fruits.map { ($0.name, 10) })))
+        out += Wire.streamPing
+        for change in try changes() {
+            Wire.appendStreamEvent(seq: change.seq, change.touched, menu: menu, to: &out)
+            expected.append((change.seq, Dictionary(uniqueKeysWithValues: change.touched.map { (menu.fruits[$0.fruit].name, $0.value) })))
+        }
+        var reader = EventStreamReader(readsHead: false, keepsFields: true)
+        var read: [(seq: UInt64, stock: [String: Int])] = []
+        var pings = 0
+        for line in out.split(separator: 10, omittingEmptySubsequences: false).dropLast() {
+            switch reader.line(String(decoding: line, as: UTF8.self)) {
+            case .message(let id):
+                let block = reader.block
+                #expect(block.event == "stock" && block.id == id.map(String.init))
+                let object = try #require(try JSONSerialization.jsonObject(with: Data((block.data ?? "").utf8)) as? [String: Any])
+                let seq = try #require((object["seq"] as? NSNumber)?.uint64Value)
+                #expect(seq == id, "data's seq is the id")
+                read.append((seq, try #require(object["stock"] as? [String: Int])))
+            case .emptyBlock:
+                pings += reader.block.comments == ["ping"] ? 1 : 0
+            case .none: break
+            case .refused(let why): Issue.record("refused: \(why)")
+            }
+        }
+        #expect(pings == 1)
+        #expect(read.map(\.seq) == expected.map(\.seq))
+        #expect(read.map(\.stock) == expected.map(\.stock))
     }
 
     @Test("MENU and MENU ALIASES give back the whole menu", arguments: [

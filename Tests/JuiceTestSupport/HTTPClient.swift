@@ -1,4 +1,5 @@
 import Foundation
+import JuiceCore
 import Glibc
 
 /// One HTTP response as the bytes on the wire showed it: the status line, the header fields in
@@ -77,19 +78,11 @@ public enum HTTPClient {
     }
 }
 
-/// One event-stream block (the lines up to a blank line), as an `EventSource` reads it.
-public struct EventStreamMessage: Sendable, Equatable {
-    public var id: String?
-    public var event: String?
-    /// The `data:` lines joined with LF, or nil if the block had none.
-    public var data: String?
-    public var retry: String?
-    /// Comment lines (`: ping`), without the colon and the space after it.
-    public var comments: [String] = []
+/// One event-stream block (the lines up to a blank line), as JuiceCore's `EventStreamReader`
+/// reads it.
+public typealias EventStreamMessage = EventStreamBlock
 
-    /// The id as a seq.
-    public var seq: UInt64? { id.flatMap { UInt64($0) } }
-
+extension EventStreamBlock {
     /// A stock message's data: its seq and the fruits it lists.
     public func stock() throws -> (seq: UInt64, stock: [String: Int]) {
         guard let data, let object = try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any],
@@ -106,9 +99,8 @@ public final class EventStreamClient: @unchecked Sendable {
     // @unchecked: owned by one thread at a time, like `LineClient`.
     public let connection: LineClient
     public private(set) var head: [String] = []
-    /// The block being read when a wait ran out: kept, so the next call goes on with it.
-    private var partial = EventStreamMessage()
-    private var partialHasLines = false
+    /// The reader holds the block being read when a wait ran out: the next call goes on with it.
+    private var reader = EventStreamReader(readsHead: false, keepsFields: true)
 
     public init(port: Int, lastEventID: String? = nil, receiveBuffer: Int? = nil, readHead: Bool = true) throws {
         connection = try LineClient.peer(port: port, receiveBuffer: receiveBuffer)
@@ -145,26 +137,10 @@ public final class EventStreamClient: @unchecked Sendable {
             switch connection.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
             case .closed: return .closed
             case .timeout: return .timeout
-            case .got(let line) where line.isEmpty:
-                guard partialHasLines else { continue }
-                defer { partial = EventStreamMessage(); partialHasLines = false }
-                return .got(partial)
             case .got(let line):
-                partialHasLines = true
-                if line.hasPrefix(":") {
-                    partial.comments.append(String(line.dropFirst().drop { $0 == " " }))
-                    continue
-                }
-                let colon = line.firstIndex(of: ":") ?? line.endIndex
-                let field = String(line[..<colon])
-                var value = colon < line.endIndex ? line[line.index(after: colon)...] : ""
-                if value.first == " " { value = value.dropFirst() }
-                switch field {
-                case "id": partial.id = String(value)
-                case "event": partial.event = String(value)
-                case "data": partial.data = partial.data.map { $0 + "\n" + value } ?? String(value)
-                case "retry": partial.retry = String(value)
-                default: break
+                switch reader.line(line) {
+                case .message, .emptyBlock: return .got(reader.block)
+                case .none, .refused: continue
                 }
             }
         }
