@@ -39,4 +39,27 @@ public enum JSONText {
     }
 
     public static func strings(_ list: [String]) -> String { array(list.map(string)) }
+
+    // MARK: Bytes, for the event stream's hot path
+
+    /// `"name":`, encoded once (e.g. per fruit of the menu) for `appendObject`.
+    public static func memberKey(_ name: String) -> [UInt8] {
+        Array((string(name) + ":").utf8)
+    }
+
+    /// Appends `{"k":n,...}`: the byte form of `object` for whole-number members whose keys
+    /// were encoded with `memberKey`, building no String (one per event sent would show).
+    @inlinable
+    public static func appendObject<Members: Sequence>(_ members: Members, key: (Members.Element) -> [UInt8],
+                                                       value: (Members.Element) -> Int, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for member in members {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(contentsOf: key(member))
+            out.append(decimal: value(member))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
 }

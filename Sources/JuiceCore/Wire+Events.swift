@@ -9,23 +9,26 @@
 /// lists every fruit. `id` is the seq, so a browser that reconnects sends it back as
 /// `Last-Event-ID`, which the server answers as `SINCE` does.
 extension Wire {
-    /// `"<fruit>":` for each fruit of the menu, JSON-escaped once.
+    /// `"<fruit>":` for each fruit of the menu, JSON-encoded once.
     static func jsonFruitKeys(_ fruits: [Fruit]) -> [[UInt8]] {
-        fruits.map { Array((JSONText.string($0.name) + ":").utf8) }
+        fruits.map { JSONText.memberKey($0.name) }
     }
+
+    private static let seqKey = JSONText.memberKey("seq")
+    private static let stockKey = JSONText.memberKey("stock")
 
     public static func appendStreamEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
         out.append(ascii: "id: ")
         out.append(decimal: seq)
-        out.append(ascii: "\nevent: stock\ndata: {\"seq\":")
+        out.append(ascii: "\nevent: stock\ndata: {")
+        // {"seq":N,"stock":{...}}: the outer object's two members by hand, the stock by JSONText.
+        out.append(contentsOf: seqKey)
         out.append(decimal: seq)
-        out.append(ascii: ",\"stock\":{")
-        for (i, t) in touched.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: menu.wire.jsonFruitKey[t.fruit])
-            out.append(decimal: t.value)
-        }
-        out.append(ascii: "}}\n\n")
+        out.append(UInt8(ascii: ","))
+        out.append(contentsOf: stockKey)
+        let keys = menu.wire.jsonFruitKey
+        JSONText.appendObject(touched, key: { keys[$0.fruit] }, value: { $0.value }, to: &out)
+        out.append(ascii: "}\n\n")
     }
 
     /// The full state as one stream message: every fruit.
