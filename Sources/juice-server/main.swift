@@ -27,7 +27,7 @@ case .success(.run(let parsed)):
 Log.level = config.logLevel
 // A peer that vanished must cost us one connection, never the process.
 signal(SIGPIPE, SIG_IGN)
-config.maxClients = FileLimit.fit(maxClients: config.maxClients)
+config.maxClients = MaxClients.fit(config.maxClients)
 
 let server: Server
 do {

@@ -1,15 +1,6 @@
 import JuicePlatform
 import JuiceCore
 
-/// The wall clock, in whole unix seconds: what stamps orders into `MinuteCounts`. `time()` is
-/// read without a system call on Linux (vDSO) and exists on every platform; whole seconds are
-/// plenty for per-minute counts.
-enum WallClock {
-    @Sendable static func unixSeconds() -> Int64 {
-        Int64(time(nil))
-    }
-}
-
 /// The process figures `/metrics` reports (`process_start_time_seconds`,
 /// `process_resident_memory_bytes`), read from /proc the way Prometheus's own client libraries
 /// do; nil where /proc does not say.
