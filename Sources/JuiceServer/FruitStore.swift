@@ -125,13 +125,17 @@ actor FruitStore {
             case .stock(let fruit):
                 Wire.appendStock(seq: ledger.seq, stock: ledger.stock, only: fruit, menu: menu, to: &result.out)
             case .order(let request):
+                // A retry of a keyed order the store holds changes nothing: it gets its reply.
+                if request.key.map({ ledger.keys[$0] == nil }) ?? true, refused(into: &result) { continue }
                 order(request, into: &result)
             case .restock(let fruit, let amount):
+                if refused(into: &result) { continue }
                 switch ledger.restock(fruit: fruit, amount: amount) {
                 case .success(let change): applied(change, into: &result)
                 case .failure(let error): error.append(to: &result.out)
                 }
             case .set(let fruit, let amount):
+                if refused(into: &result) { continue }
                 applied(ledger.set(fruit: fruit, amount: amount), into: &result)
             case .since(let after):
                 since(after, into: &result)
@@ -148,6 +152,18 @@ actor FruitStore {
         journal?.flush()
         return result
     }
+
+    /// Refuses a change with `ERR READ_ONLY` if the journal has no room for its record: asked
+    /// before the change is applied, so a refused change takes nothing, no seq, no key, and
+    /// counts in no sales (PROTOCOL.md, "Full disk").
+    private func refused(into result: inout StoreReplies) -> Bool {
+        guard let reason = journal?.refusal() else { return false }
+        Wire.readOnly(reason).append(to: &result.out)
+        return true
+    }
+
+    /// Why the store refuses changes (a full disk), or nil: for `/healthz`, `/state`, `/metrics`.
+    var readOnly: String? { journal?.readOnly }
 
     private func order(_ request: OrderRequest, into result: inout StoreReplies) {
         switch ledger.order(request) {

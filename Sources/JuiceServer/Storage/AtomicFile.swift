@@ -10,7 +10,11 @@ enum AtomicFile {
         let ok = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
         let code = errno
         Platform.close(fd)
-        guard ok else { throw StorageError("cannot write \(temp)", errno: code) }
+        guard ok else {
+            // A full disk must not keep the half-written copy: it holds room others need.
+            unlink(temp)
+            throw StorageError("cannot write \(temp)", errno: code)
+        }
         guard rename(temp, path) == 0 else { throw StorageError("cannot rename \(temp)", errno: errno) }
         try syncDirectory(directory)
     }
@@ -20,6 +24,7 @@ enum AtomicFile {
         let fd = Platform.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError("cannot open directory \(directory)", errno: errno) }
         defer { Platform.close(fd) }
-        guard Platform.syncFile(fd) == 0 else { throw StorageError("cannot fsync directory \(directory)", errno: errno) }
+        // Without the errno: a failed fsync is never a lack of room to wait out (see `StorageError`).
+        guard Platform.syncFile(fd) == 0 else { throw StorageError("cannot fsync directory \(directory): \(Platform.describe(errno))") }
     }
 }

@@ -76,15 +76,22 @@ struct Storage {
             // Cut off by `JournalFile` below, which opens the journal at `journalLength`.
             Log.warning("journal \(journalPath): torn record at offset \(torn.offset) (\(torn.reason)), \((journalFile?.bytes.count ?? 0) - torn.offset) bytes; cutting it off (a write that a crash interrupted was never acknowledged)")
         }
-        if let saved = FileManager.default.contents(atPath: menuPath), saved != Data(MenuFile.json(config.menu).utf8) {
+        let menuJSON = Array(MenuFile.json(config.menu).utf8)
+        let savedMenu = FileManager.default.contents(atPath: menuPath).map { [UInt8]($0) }
+        if let savedMenu, savedMenu != menuJSON {
             // The menu changed: new fruits got their initial stock just now. Record the state
             // under the new menu, so that stock is what every later start sees.
             try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: recovered.lsn), to: snapshotPath, directory: directory)
         }
         let file = try JournalFile(path: journalPath, directory: directory, validLength: recovered.journalLength)
-        try saveMenu(config.menu)
-        let journal = GroupCommit(file: file, snapshotPath: snapshotPath, directory: directory, lsn: recovered.lsn,
-                                  journalBytes: recovered.journalLength, journalMaxBytes: config.journalMaxBytes, loop: loop)
+        // Only when it changed: a start with the same menu writes nothing here, so a store on a
+        // full disk can start (read-only, see `GroupCommit`) and serve.
+        if savedMenu != menuJSON {
+            try AtomicFile.write(menuJSON, to: menuPath, directory: directory)
+        }
+        let journal = try GroupCommit(file: file, snapshotPath: snapshotPath, directory: directory, lsn: recovered.lsn,
+                                      journalBytes: recovered.journalLength, journalMaxBytes: config.journalMaxBytes,
+                                      recordBound: JournalRecord.maxBytes(under: config.menu), loop: loop)
         return Opened(ledger: recovered.ledger, history: recovered.history, lsn: recovered.lsn, journal: journal, lockFD: lockFD)
     }
 
@@ -125,9 +132,5 @@ struct Storage {
             let list = stocked.map { "\($0)=\(ledger.stock[old.fruitIndex($0)!])" }.joined(separator: " ")
             throw StorageError("the new menu drops fruit that is still in stock in \(directory) (\(list)); sell or SET it to 0 first, or start with --accept-menu-change to discard it")
         }
-    }
-
-    private func saveMenu(_ menu: Menu) throws(StorageError) {
-        try AtomicFile.write(Array(MenuFile.json(menu).utf8), to: menuPath, directory: directory)
     }
 }
