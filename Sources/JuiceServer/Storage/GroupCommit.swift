@@ -34,14 +34,14 @@ final class GroupCommit: @unchecked Sendable {
     /// Records framed since the last write was handed over, and whether a write is under way.
     private var pending: [UInt8] = []
     private var writing = false
-    /// Told (on the loop) each time a write is durable, with the position now durable.
+    /// Told (on the loop) each time a write is durable, with the position now durable: the
+    /// durability gate, wired by `Running`, releases what waited for it.
     var whenDurable: ((UInt64) -> Void)?
     /// The journal's free preallocated room, and whether the store is read-only.
     private var room: JournalRoom
 
-    /// Bytes handed to the journal since it was last reset, and the size that triggers compaction.
-    private var journalBytes: Int
-    private let journalMaxBytes: Int
+    /// Bytes handed to the journal since it was last reset (the store compacts past a limit).
+    private(set) var journalBytes: Int
     private var compacting = false
     /// After a compaction that found no room: not again before this (uptime ns), and logged once.
     private var compactNotBefore: UInt64 = 0
@@ -53,7 +53,7 @@ final class GroupCommit: @unchecked Sendable {
     /// the file here, at start, so the first change finds room; on a full disk it starts
     /// read-only (and retries). `recordBound` is the biggest record a change can write.
     init(file: JournalFile, snapshotPath: String, directory: String, lsn: UInt64, journalBytes: Int,
-         journalMaxBytes: Int, recordBound: Int = 4096, loop: DispatchQueue) throws(StorageError) {
+         recordBound: Int = 4096, loop: DispatchQueue) throws(StorageError) {
         self.file = file
         self.snapshotPath = snapshotPath
         self.directory = directory
@@ -62,7 +62,6 @@ final class GroupCommit: @unchecked Sendable {
         handedLSN = lsn
         durableLSN = lsn
         self.journalBytes = journalBytes
-        self.journalMaxBytes = journalMaxBytes
         var failure: StorageError?
         do { try file.grow(leaving: JournalFile.chunk) } catch {
             guard error.isOutOfRoom else { throw error }
@@ -195,19 +194,22 @@ final class GroupCommit: @unchecked Sendable {
 
     // MARK: - Compaction
 
-    /// Past `--journal-max-bytes`, the state at the last record appended becomes a snapshot and
-    /// the journal starts afresh. The store calls this with its ledger when a write is durable
-    /// (from `whenDurable`), so a write that has just been handed over carries every record
-    /// appended: the snapshot at `lastLSN` is queued behind it. The snapshot is encoded here, on
-    /// the loop (its cost grows with the remembered keys, up to `Limits.rememberedKeys` `K`
-    /// records, once per compaction); the disk work runs on the journal thread. A crash in
-    /// between is harmless: replay skips journal records the snapshot already holds. A snapshot
-    /// that finds no room is skipped (the journal stays whole) and tried again 5 s later at the
-    /// earliest.
-    func compactIfDue(_ ledger: StockLedger) {
-        guard !compacting, journalBytes >= journalMaxBytes,
-              DispatchTime.now().uptimeNanoseconds >= compactNotBefore else { return }
-        assert(pending.isEmpty, "a compaction would drop records not yet handed to the journal")
+    /// Whether a compaction may start now: none is under way, and none found no room in the
+    /// last 5 s. When to compact is the store's call (`FruitStore`, past `--journal-max-bytes`).
+    var canCompact: Bool {
+        !compacting && DispatchTime.now().uptimeNanoseconds >= compactNotBefore
+    }
+
+    /// Makes `ledger`, the state at the last record appended, the snapshot, and starts the
+    /// journal afresh. The snapshot is encoded here, on the loop (its cost grows with the
+    /// remembered keys, up to `Limits.rememberedKeys` `K` records, once per compaction); the disk
+    /// work runs on the journal thread, queued behind every write handed over before it.
+    /// Records still pending (a write was in flight) are in the snapshot too, and are written
+    /// after the reset: replay skips a record the snapshot already holds, so that, like a crash
+    /// in between, is harmless. A snapshot that finds no room is skipped (the journal stays
+    /// whole) and may be tried again 5 s later.
+    func compact(_ ledger: StockLedger) {
+        guard canCompact else { return }
         compacting = true
         let snapshot = Snapshot.encode(ledger, lsn: lastLSN)
         let covered = journalBytes
@@ -217,11 +219,11 @@ final class GroupCommit: @unchecked Sendable {
             do throws(StorageError) {
                 try Snapshot.write(snapshot, to: snapshotPath, directory: directory)
             } catch {
-                guard error.isOutOfRoom else { StorageError("compaction: \(error)").stopServer() }
+                guard error.isOutOfRoom else { StorageError.compaction(error).stopServer() }
                 loop.async { self.compactionSkipped(error) }
                 return
             }
-            do throws(StorageError) { try file.reset() } catch { StorageError("compaction: \(error)").stopServer() }
+            do throws(StorageError) { try file.reset() } catch { StorageError.compaction(error).stopServer() }
             // The reset gave the preallocation back: grow again, as at start.
             let failure = GroupCommit.grow(file, leaving: JournalFile.chunk)
             let free = file.free

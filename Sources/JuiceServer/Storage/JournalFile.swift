@@ -30,12 +30,12 @@ final class JournalFile: @unchecked Sendable {
     init(path: String, directory: String, validLength: Int) throws(StorageError) {
         self.path = path
         fd = Platform.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StorageError("cannot open journal \(path)", errno: errno) }
+        guard fd >= 0 else { throw .failed(.openJournal, path: path, errno: errno) }
         end = validLength
         guard ftruncate(fd, off_t(validLength)) == 0, Platform.syncFile(fd) == 0 else {
             let code = errno
             Platform.close(fd)
-            throw StorageError("cannot prepare journal \(path)", errno: code)
+            throw .failed(.prepareJournal, path: path, errno: code)
         }
         allocated = validLength
         try? AtomicFile.syncDirectory(directory)
@@ -50,7 +50,7 @@ final class JournalFile: @unchecked Sendable {
     func append(_ bytes: [UInt8]) throws(StorageError) {
         if end + bytes.count > allocated { try grow(to: JournalFile.chunks(covering: end + bytes.count)) }
         guard bytes.withUnsafeBytes({ Platform.pwriteAll(fd, $0, at: end) }) else {
-            throw StorageError("write to journal \(path) failed", errno: errno)
+            throw .failed(.writeJournal, path: path, errno: errno)
         }
         end += bytes.count
     }
@@ -58,14 +58,14 @@ final class JournalFile: @unchecked Sendable {
     /// fdatasync (F_FULLFSYNC on Darwin): every write made before it is on disk. Preallocation
     /// leaves it only data to flush.
     func sync() throws(StorageError) {
-        guard Platform.syncData(fd) == 0 else { throw StorageError("fdatasync of journal \(path) failed: \(Platform.describe(errno))") }
+        guard Platform.syncData(fd) == 0 else { throw .syncFailed(path: path, errno: errno) }
     }
 
     /// Empties the journal (after a compaction put its records into the snapshot). Its
     /// preallocation goes too: the caller grows it again.
     func reset() throws(StorageError) {
         guard ftruncate(fd, 0) == 0, Platform.syncFile(fd) == 0 else {
-            throw StorageError("cannot reset journal \(path)", errno: errno)
+            throw .failed(.resetJournal, path: path, errno: errno)
         }
         end = 0
         allocated = 0
@@ -96,14 +96,13 @@ final class JournalFile: @unchecked Sendable {
         while offset < size {
             let length = min(JournalFile.zeros.count, size - offset)
             guard JournalFile.zeros.withUnsafeBytes({ Platform.pwriteAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: offset) }) else {
-                let error = StorageError("cannot grow journal \(path) to \(size) bytes", errno: errno)
+                let error = StorageError.failed(.growJournal(toBytes: size), path: path, errno: errno)
                 _ = ftruncate(fd, off_t(allocated))
                 throw error
             }
             offset += length
         }
-        // Without the errno: a failed fsync is never a lack of room to wait out, whatever its code.
-        guard Platform.syncFile(fd) == 0 else { throw StorageError("fsync of journal \(path) failed: \(Platform.describe(errno))") }
+        guard Platform.syncFile(fd) == 0 else { throw .syncFailed(path: path, errno: errno) }
         allocated = size
     }
 }
