@@ -12,6 +12,7 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case forbidden = "FORBIDDEN"
     case authFailed = "AUTH_FAILED"
     case busy = "BUSY"
+    case readOnly = "READ_ONLY"
 }
 
 /// A refusal: the code for programs, the message for people. Refusals change nothing.

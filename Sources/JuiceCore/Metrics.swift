@@ -4,14 +4,18 @@ public struct MetricsValues: Sendable, Equatable {
     /// Clients of the line protocol (cashiers, displays, `nc`) and of the HTTP event stream.
     public var lineClients: Int
     public var eventClients: Int
+    /// Whether the store refuses changes for lack of room on the disk (PROTOCOL.md, "Full disk").
+    public var readOnly: Bool
     /// When the process started (unix seconds), and its resident memory; nil where unknown.
     public var processStartSeconds: Double?
     public var residentBytes: UInt64?
 
-    public init(sales: SalesValues, lineClients: Int, eventClients: Int, processStartSeconds: Double?, residentBytes: UInt64?) {
+    public init(sales: SalesValues, lineClients: Int, eventClients: Int, readOnly: Bool = false,
+                processStartSeconds: Double?, residentBytes: UInt64?) {
         self.sales = sales
         self.lineClients = lineClients
         self.eventClients = eventClients
+        self.readOnly = readOnly
         self.processStartSeconds = processStartSeconds
         self.residentBytes = residentBytes
     }
@@ -57,6 +61,8 @@ public enum Metrics {
                [([], String(sales.seq))])
         family("juice_clients", "gauge", "Connected clients: line protocol (TCP) and HTTP event streams.",
                [([("kind", "line")], String(values.lineClients)), ([("kind", "events")], String(values.eventClients))])
+        family("juice_read_only", "gauge", "1 while the store refuses changes for lack of room on the disk (ERR READ_ONLY), else 0.",
+               [([], values.readOnly ? "1" : "0")])
         if let journal = sales.journal {
             family("juice_journal_syncs_total", "counter", "Journal writes, each made durable with one fdatasync.",
                    [([], String(journal.syncs))])

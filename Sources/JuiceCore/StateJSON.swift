@@ -5,12 +5,15 @@
 ///      "juices":[{"name":"strawberry-banana","aliases":["딸바쥬스"],
 ///                 "recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}]}, ...],
 ///      "stock":{"strawberry":15,"banana":10, ...},
-///      "can_make":{"strawberry-banana":1, ...}}
+///      "can_make":{"strawberry-banana":1, ...},
+///      "read_only":null}
+///
+/// `read_only` is null, or why the store refuses changes (a full disk): the pages show it.
 public enum StateJSON {
     public static let contentType = SalesJSON.contentType
 
     /// `stock` is per fruit of `menu`, in menu order.
-    public static func body(menu: Menu, seq: UInt64, stock: [Int]) -> String {
+    public static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil) -> String {
         let fruits = menu.fruits.map { fruit in
             JSONText.object([("name", JSONText.string(fruit.name)), ("aliases", JSONText.strings(fruit.aliases))])
         }
@@ -30,6 +33,7 @@ public enum StateJSON {
             ("juices", JSONText.array(juices)),
             ("stock", stockObject),
             ("can_make", canMake),
+            ("read_only", readOnly.map(JSONText.string) ?? "null"),
         ])
     }
 }

@@ -88,6 +88,10 @@ public enum Wire {
     public static func wrongToken(closing: Bool) -> ProtocolError {
         ProtocolError(.authFailed, closing ? "wrong token; 3 failures, closing" : "wrong token")
     }
+    /// A change refused because the journal has no room for its record (a full disk): nothing
+    /// was applied. `reason` says what failed: "disk full: cannot grow the journal (No space left
+    /// on device)".
+    public static func readOnly(_ reason: String) -> ProtocolError { ProtocolError(.readOnly, reason) }
     public static let lineTooLong = ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing")
 
     private static func line(_ text: String) -> [UInt8] {

@@ -5,7 +5,7 @@ import Testing
 @Suite("Metrics")
 struct MetricsTests {
     static func values(_ menu: Menu, journal: JournalCounts? = JournalCounts(syncs: 4, records: 9)) -> MetricsValues {
-        MetricsValues(sales: sales(menu, journal: journal), lineClients: 3, eventClients: 2,
+        MetricsValues(sales: sales(menu, journal: journal), lineClients: 3, eventClients: 2, readOnly: true,
                       processStartSeconds: 1_763_899_200.25, residentBytes: 7_340_032)
     }
 
@@ -23,17 +23,19 @@ struct MetricsTests {
                      #"juice_lost_total{juice="strawberry"} 1"#, #"juice_short_total{fruit="mango"} 6"#,
                      "# TYPE juice_fruit_stock gauge", #"juice_fruit_stock{fruit="strawberry"} 7"#, "juice_seq 12",
                      #"juice_clients{kind="line"} 3"#, #"juice_clients{kind="events"} 2"#, "juice_journal_syncs_total 4",
-                     "juice_journal_records_total 9", "process_start_time_seconds 1763899200.25",
+                     "juice_journal_records_total 9", "process_start_time_seconds 1763899200.25", "# TYPE juice_read_only gauge", "juice_read_only 1",
                      "process_resident_memory_bytes 7340032"] {
             #expect(text.split(separator: "\n").contains(Substring(line)), "no line \(line)")
         }
         #expect(text.hasSuffix("\n") && !text.contains("\r"))
         // In memory: no journal families; unknown process figures: none either.
         var memory = Self.values(.standard, journal: nil)
+        memory.readOnly = false
         memory.processStartSeconds = nil
         memory.residentBytes = nil
         let plain = Metrics.text(memory)
         #expect(!plain.contains("juice_journal") && !plain.contains("process_"))
+        #expect(plain.split(separator: "\n").contains("juice_read_only 0"))
     }
 
     @Test("label values escape backslash, double quote and newline")
@@ -67,12 +69,12 @@ struct MetricsTests {
         // The client names a counter family without its _total; its samples keep it.
         #expect(types == ["juice_orders_served": "counter", "juice_orders_refused": "counter", "juice_sold": "counter",
                           "juice_lost": "counter", "juice_short": "counter", "juice_fruit_stock": "gauge", "juice_seq": "gauge",
-                          "juice_clients": "gauge", "juice_journal_syncs": "counter", "juice_journal_records": "counter",
+                          "juice_clients": "gauge", "juice_read_only": "gauge", "juice_journal_syncs": "counter", "juice_journal_records": "counter",
                           "process_start_time_seconds": "gauge", "process_resident_memory_bytes": "gauge"])
         let sales = values.sales
         var expected: [String: Double] = [
             "juice_orders_served_total": 9, "juice_orders_refused_total": 3, "juice_seq": 12,
-            "juice_clients|kind=line": 3, "juice_clients|kind=events": 2, "juice_journal_syncs_total": 4,
+            "juice_clients|kind=line": 3, "juice_clients|kind=events": 2, "juice_read_only": 1, "juice_journal_syncs_total": 4,
             "juice_journal_records_total": 9, "process_start_time_seconds": 1_763_899_200.25, "process_resident_memory_bytes": 7_340_032,
         ]
         for (j, juice) in menu.juices.enumerated() {

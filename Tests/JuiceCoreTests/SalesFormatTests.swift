@@ -76,6 +76,8 @@ struct JSONDocumentTests {
         #expect(body == #"{"seq":3,"fruits":[{"name":"strawberry","aliases":["딸기"]},{"name":"banana","aliases":["바나나"]},{"name":"pineapple","aliases":["파인애플"]},{"name":"kiwi","aliases":["키위"]},{"name":"mango","aliases":["망고"]}],"#
                 + #""juices":[{"name":"strawberry","aliases":["딸기쥬스"],"recipe":[{"fruit":"strawberry","amount":16}]},{"name":"banana","aliases":["바나나쥬스"],"recipe":[{"fruit":"banana","amount":2}]},{"name":"kiwi","aliases":["키위쥬스"],"recipe":[{"fruit":"kiwi","amount":3}]},{"name":"pineapple","aliases":["파인애플쥬스"],"recipe":[{"fruit":"pineapple","amount":2}]},{"name":"strawberry-banana","aliases":["딸바쥬스"],"recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}]},{"name":"mango","aliases":["망고쥬스"],"recipe":[{"fruit":"mango","amount":3}]},{"name":"mango-kiwi","aliases":["망키쥬스"],"recipe":[{"fruit":"mango","amount":2},{"fruit":"kiwi","amount":1}]}],"#
                 + #""stock":{"strawberry":15,"banana":10,"pineapple":0,"kiwi":7,"mango":5},"#
-                + #""can_make":{"strawberry":0,"banana":5,"kiwi":2,"pineapple":0,"strawberry-banana":1,"mango":1,"mango-kiwi":2}}"#)
+                + #""can_make":{"strawberry":0,"banana":5,"kiwi":2,"pineapple":0,"strawberry-banana":1,"mango":1,"mango-kiwi":2},"read_only":null}"#)
+        let readOnly = StateJSON.body(menu: .standard, seq: 3, stock: [15, 10, 0, 7, 5], readOnly: "disk full: \"x\"")
+        #expect(readOnly.hasSuffix(#","read_only":"disk full: \"x\""}"#))
     }
 }

@@ -12,10 +12,9 @@ import Testing
         .set(lsn: lsn, seq: lsn, fruit: "banana", value: Int(lsn))
     }
 
-    static func make(in dir: String, maxBytes: Int = 64 << 20, loop: DispatchQueue) throws -> GroupCommit {
+    static func make(in dir: String, loop: DispatchQueue) throws -> GroupCommit {
         let file = try JournalFile(path: dir + "/journal", directory: dir, validLength: 0)
-        return GroupCommit(file: file, snapshotPath: dir + "/snapshot", directory: dir, lsn: 0, journalBytes: 0,
-                           journalMaxBytes: maxBytes, loop: loop)
+        return try GroupCommit(file: file, snapshotPath: dir + "/snapshot", directory: dir, lsn: 0, journalBytes: 0, loop: loop)
     }
 
     @Test("records that arrive while a write is in flight wait for it and go together in the next")
@@ -49,25 +48,66 @@ import Testing
         #expect(read.records.map(\.record) == (1...4).map(Self.banana))
     }
 
-    @Test("past its limit the journal becomes a snapshot at the last record, and starts empty")
+    @Test("a compaction makes the state at the last record the snapshot, and starts the journal empty")
     func compaction() throws {
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }
         let loop = DispatchQueue(label: "test.loop")
-        let journal = try Self.make(in: dir, maxBytes: 1, loop: loop)
+        let journal = try Self.make(in: dir, loop: loop)
         let ledger = StockLedger(menu: .standard, initialStock: 7)
         loop.sync {
-            journal.whenDurable = { _ in journal.compactIfDue(ledger) }
             journal.append(Self.banana)
             journal.flush()
+            // As the store does after a run of commands: the write is still in flight.
+            #expect(journal.journalBytes > 0 && journal.canCompact)
+            journal.compact(ledger)
+            #expect(!journal.canCompact, "one compaction at a time")
         }
         #expect(eventually { FileManager.default.fileExists(atPath: dir + "/snapshot") })
-        #expect(eventually { (try? FileManager.default.attributesOfItem(atPath: dir + "/journal")[.size] as? Int) == 0 })
+        // Emptied, and preallocated again: one chunk of zeros, no record.
+        #expect(eventually {
+            let bytes = FileManager.default.contents(atPath: dir + "/journal").map { [UInt8]($0) } ?? []
+            return bytes.count == JournalFile.chunk && RecordReader.read(bytes).records.isEmpty
+        })
         let snapshot = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/snapshot")))
         #expect(snapshot == Snapshot.encode(ledger, lsn: 1))
         let recovered = try Recovery.recover(StockLedger(menu: .standard, initialStock: 0),
                                              snapshot: Recovery.File(path: dir + "/snapshot", bytes: snapshot), journal: nil)
         #expect(recovered.lsn == 1 && recovered.ledger.stock == ledger.stock)
+    }
+}
+
+extension GroupCommitTests {
+    /// The store compacts after a run of commands, when a write may be in flight and records
+    /// may wait for the next one: the snapshot holds those too, they are written into the fresh
+    /// journal, reported durable as usual, and skipped by replay.
+    @Test("a compaction while records are pending: they are in the snapshot, and replay skips them in the new journal")
+    func compactionWithPendingRecords() throws {
+        let dir = temporaryDirectory()
+        defer { removeTemporary(dir) }
+        let loop = DispatchQueue(label: "test.loop")
+        let journal = try Self.make(in: dir, loop: loop)
+        let durable = DurableLog()
+        var ledger = StockLedger(menu: .standard, initialStock: 7)
+        loop.sync {
+            journal.whenDurable = { durable.add($0) }
+            journal.append(Self.banana)
+            journal.flush()
+            journal.append(Self.banana)
+            journal.flush()  // waits: the first write is in flight
+            _ = ledger.set(fruit: 1, amount: 2)
+            journal.compact(ledger)
+        }
+        #expect(eventually { durable.all == [1, 2] })
+        #expect(eventually { loop.sync { journal.canCompact } }, "the compaction finished")
+        let snapshot = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/snapshot")))
+        #expect(snapshot == Snapshot.encode(ledger, lsn: 2))
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/journal")))
+        #expect(RecordReader.read(bytes).records.map(\.record) == [Self.banana(2)], "written after the reset")
+        let recovered = try Recovery.recover(StockLedger(menu: .standard, initialStock: 0),
+                                             snapshot: Recovery.File(path: dir + "/snapshot", bytes: snapshot),
+                                             journal: Recovery.File(path: dir + "/journal", bytes: bytes))
+        #expect(recovered.lsn == 2 && recovered.ledger.stock == ledger.stock)
     }
 }
 

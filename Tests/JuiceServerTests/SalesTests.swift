@@ -53,7 +53,7 @@ final class TestClock: Sendable {
         let sales = SalesValues(menu: .standard, seq: 0, ordersServed: 0, ordersRefused: 0, stock: [0, 0, 0, 0, 0],
                                 sold: Array(repeating: 0, count: 7), lost: Array(repeating: 0, count: 7), short: [0, 0, 0, 0, 0],
                                 perMinute: [], journal: nil)
-        let text = Metrics.text(.current(sales, lineClients: 1, eventClients: 0))
+        let text = Metrics.text(.current(sales, lineClients: 1, eventClients: 0, readOnly: false))
         #expect(text.contains("\nprocess_start_time_seconds \(start)\n") && text.contains("\nprocess_resident_memory_bytes "))
     }
 

@@ -246,6 +246,7 @@ body.stale main { opacity: .6; }
     });
   }
   start();
+  watchReadOnly();
 })();
 </script>
 </body>

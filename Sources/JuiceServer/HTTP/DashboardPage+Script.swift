@@ -192,6 +192,7 @@ extension DashboardPage {
   // A refused order changes no stock, so no stream message says a sale was lost: ask every
   // 3 s (a few hundred bytes) so lost sales show within seconds; the chart moves on too.
   setInterval(() => { if (authorized) schedule(); }, 3000);
+  watchReadOnly();
   refresh();
 })();
 """#

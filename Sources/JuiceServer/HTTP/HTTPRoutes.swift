@@ -39,20 +39,24 @@ struct HTTPRoutes {
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
         case "/state":
             let (body, gate) = store.assumeIsolated {
-                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock), $0.lastLSN)
+                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly), $0.lastLSN)
             }
             return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), gate: gate)
         case "/healthz":
+            // Read-only still serves every screen, but a probe must see that changes are refused.
+            if let reason = store.assumeIsolated({ $0.readOnly }) {
+                return .response(.plain(.serviceUnavailable, "read-only: " + reason), gate: 0)
+            }
             return .response(.plain(.ok, "ok"), gate: 0)
         case "/sales", "/metrics":
             if let refusal = checkBearer(request, peer: peer) { return .response(refusal, gate: 0) }
             // Figures as of now, answered once they are on disk like everything else.
-            let (sales, gate) = store.assumeIsolated { ($0.salesSnapshot(), $0.lastLSN) }
+            let (sales, readOnly, gate) = store.assumeIsolated { ($0.salesSnapshot(), $0.readOnly != nil, $0.lastLSN) }
             if request.path == "/sales" {
                 return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(SalesJSON.body(sales).utf8)), gate: gate)
             }
             let clients = clientCounts()
-            let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events))
+            let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
         default:
             return .response(.plain(.notFound, "no such page: try / for the board"), gate: 0)

@@ -50,11 +50,14 @@ h2 { color: var(--muted); text-transform: uppercase; letter-spacing: .12em; font
 #conn::before { content: ""; width: .7em; height: .7em; border-radius: 50%; background: var(--low); }
 #conn[data-state="live"]::before { background: var(--good); box-shadow: 0 0 .6em var(--good); }
 #conn[data-state="reconnecting"] { color: var(--low); }
+#readonly { background: var(--out); color: #fff; font-weight: 700; text-align: center; padding: .5em 1em; }
+#readonly[hidden] { display: none; }
 
 """#
 
     /// The script both pages run before their own (a classic script: these are globals there):
-    /// `el`, `setConn` for `#conn`, and `followEvents`, the one way a page stays live.
+    /// `el`, `setConn` for `#conn`, `followEvents`, the one way a page stays live, and
+    /// `watchReadOnly`, the full-disk notice.
     static let baseScript: String = #"""
 <script>
 "use strict";
@@ -88,6 +91,32 @@ function followEvents(on) {
         delay = Math.min(delay * 2, 10000);
       }
     };
+  })();
+}
+// The read-only notice: while the disk is full the server refuses orders and restocks, and
+// /state says why ("read_only", PROTOCOL.md "Full disk"). Read at load and every 3 s, so a
+// page loaded while read-only shows it, and it goes away on recovery without a reload. (Polled
+// rather than pushed: the event stream carries stock only, and a refused change sends nothing.)
+function watchReadOnly() {
+  const note = el("div");
+  note.id = "readonly";
+  note.setAttribute("role", "alert");
+  note.hidden = true;
+  document.body.insertBefore(note, document.body.firstChild);
+  (function check() {
+    fetch("/state", { cache: "no-store" })
+      .then(r => r.ok ? r.json() : null)
+      .then(s => {
+        if (!s) return;
+        const reason = s.read_only;
+        note.hidden = !reason;
+        note.dataset.reason = reason || "";
+        // "read-only: disk full", the whole reason on hover.
+        note.textContent = reason ? "read-only: " + reason.split(":")[0] + " \u2014 orders are refused until there is room" : "";
+        note.title = reason || "";
+      })
+      .catch(() => {})
+      .finally(() => setTimeout(check, 3000));
   })();
 }
 </script>

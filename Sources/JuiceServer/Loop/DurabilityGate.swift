@@ -2,6 +2,9 @@
 /// their connection's outbox as "held" (tagged with the journal position, LSN, that must be on
 /// disk first), and events wait here, until the journal reports it is durable that far.
 /// In memory (no journal) everything is durable at once: every gate is 0.
+///
+/// The journal tells the gate itself (`GroupCommit.whenDurable` is `durable(upTo:)`, wired by
+/// `Running`), and the gate tells whoever waits: the fan-out, then a draining server.
 final class DurabilityGate {
     /// The journal is on disk up to here.
     private(set) var durableLSN: UInt64
@@ -12,6 +15,12 @@ final class DurabilityGate {
     /// Scratch for `durable(upTo:)`: the connections with nothing held any more. (Removing
     /// them while iterating the dictionary would copy it on every journal sync.)
     private var releasedAll: [UInt64] = []
+
+    /// Told of each connection whose held output was released, then of the events that may be
+    /// broadcast now (in seq order), then that a release happened (a draining server may be done).
+    var released: (Connection) -> Void = { _ in }
+    var ready: ([StockEvent]) -> Void = { _ in }
+    var afterDurable: () -> Void = {}
 
     init(durableLSN: UInt64) {
         self.durableLSN = durableLSN
@@ -39,9 +48,10 @@ final class DurabilityGate {
     }
 
     /// The journal is on disk up to `lsn`: moves held output to ready (`released` is told of
-    /// each connection that has some to send) and returns the events that may go now.
+    /// each connection that has some to send), then hands `ready` the events that may go now.
     /// Replies are released before events, as they were produced.
-    func durable(upTo lsn: UInt64, released: (Connection) -> Void) -> [StockEvent] {
+    func durable(upTo lsn: UInt64) {
+        defer { afterDurable() }
         durableLSN = lsn
         for conn in withHeldOutput.values {
             if conn.outbox.release(durable: lsn) { released(conn) }
@@ -49,9 +59,9 @@ final class DurabilityGate {
         }
         for id in releasedAll { withHeldOutput.removeValue(forKey: id) }
         releasedAll.removeAll(keepingCapacity: true)
-        let ready = pendingEvents.prefix { $0.lsn <= lsn }
-        guard !ready.isEmpty else { return [] }
-        pendingEvents.removeFirst(ready.count)
-        return Array(ready)
+        let events = pendingEvents.prefix { $0.lsn <= lsn }
+        guard !events.isEmpty else { return }
+        pendingEvents.removeFirst(events.count)
+        ready(Array(events))
     }
 }

@@ -70,6 +70,10 @@ final class Running: @unchecked Sendable {
         http?.finish = { [unowned self] conn in finishIfDone(conn) }
         http?.close = { [unowned self] conn, reason in close(conn, reason: reason) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
+        // The durable path: the journal tells the gate, the gate releases to the fan-out.
+        gate.released = { [unowned self] conn in fanOut.markDirty(conn) }
+        gate.ready = { [unowned self] events in fanOut.broadcast(events, to: connections.values) }
+        store.journal?.whenDurable = { [weak gate] lsn in gate?.durable(upTo: lsn) }
     }
 
     deinit {
@@ -193,12 +197,6 @@ final class Running: @unchecked Sendable {
 
     private func publish(_ events: [StockEvent]) {
         let ready = gate.admit(events)
-        if !ready.isEmpty { fanOut.broadcast(ready, to: connections.values) }
-    }
-
-    /// The journal is on disk up to `lsn`: release what waited for it, replies before events.
-    func journalDurable(upTo lsn: UInt64) {
-        let ready = gate.durable(upTo: lsn) { fanOut.markDirty($0) }
         if !ready.isEmpty { fanOut.broadcast(ready, to: connections.values) }
     }
 

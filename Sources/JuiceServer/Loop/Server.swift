@@ -44,11 +44,7 @@ public actor Server {
         let running = try Running(config: config, store: store, durableLSN: recoveredLSN, queue: executor.queue,
                                   startedAt: startedAt)
         running.onClose = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
-        store.assumeIsolated { store in
-            store.setDurableHandler { [weak self] lsn in
-                self?.assumeIsolated { $0.journalDurable(upTo: lsn) }
-            }
-        }
+        running.gate.afterDurable = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
         running.start()
         state = .running(running)
         return running.acceptor.port
@@ -71,18 +67,6 @@ public actor Server {
     }
 
     public var clientCount: Int { running?.connections.count ?? 0 }
-
-    private func journalDurable(upTo lsn: UInt64) {
-        switch state {
-        case .running(let running):
-            running.journalDurable(upTo: lsn)
-        case .draining(let running, _):
-            running.journalDurable(upTo: lsn)
-            checkDrained()
-        case .idle, .stopped:
-            break
-        }
-    }
 
     // MARK: - Shutdown
 

@@ -35,8 +35,8 @@ enum ProcessFigures {
 extension MetricsValues {
     /// The store's figures with this process's, for `GET /metrics`:
     /// `Metrics.text(.current(store.salesSnapshot(), lineClients: n, eventClients: m))`.
-    static func current(_ sales: SalesValues, lineClients: Int, eventClients: Int) -> MetricsValues {
-        MetricsValues(sales: sales, lineClients: lineClients, eventClients: eventClients,
+    static func current(_ sales: SalesValues, lineClients: Int, eventClients: Int, readOnly: Bool) -> MetricsValues {
+        MetricsValues(sales: sales, lineClients: lineClients, eventClients: eventClients, readOnly: readOnly,
                       processStartSeconds: ProcessFigures.startTimeSeconds, residentBytes: ProcessFigures.residentBytes())
     }
 }

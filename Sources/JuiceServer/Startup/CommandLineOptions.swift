@@ -40,7 +40,9 @@ public enum CommandLineOptions {
           --idle-timeout SECONDS   close clients that sent nothing for this long (default: off;
                                    browsers' event streams, which only listen, are exempt)
         Storage:
-          --data DIR               data directory: journal and snapshot (default ./juice-data, created if missing)
+          --data DIR               data directory: journal and snapshot (default ./juice-data, created if missing).
+                                   On a full disk the store turns read-only (ERR READ_ONLY, /healthz 503)
+                                   and takes changes again by itself once there is room
           --in-memory              keep nothing on disk (tests, benchmarks)
           --journal-max-bytes N    compact the journal into a snapshot past this size (default 67108864)
         Store:

@@ -1,19 +1,40 @@
 import JuiceCore
+import JuicePlatform
 
 extension Server {
     /// Builds a server from its configuration: opens (and recovers) the data directory, or a
     /// fresh in-memory store. Call `start()` on the result.
+    ///
+    /// Storage hands back what it recovered; the running parts are built here, where the loop
+    /// is known: the journal's group commit on the loop's queue, and the SINCE history as the
+    /// `EVENT STOCK` lines of the changes replayed.
     public static func make(_ config: ServerConfig) throws(StorageError) -> Server {
         let executor = LoopExecutor()
-        let initialStock = config.initialStock
-        guard config.dataDirectory != nil else {
-            let store = FruitStore(executor: executor, ledger: StockLedger(menu: config.menu, initialStock: initialStock,
-                                                                                   overridingMenu: config.initialStockOverridesMenu), journal: nil)
+        let menu = config.menu
+        guard let directory = config.dataDirectory else {
+            let ledger = StockLedger(menu: menu, initialStock: config.initialStock, overridingMenu: config.initialStockOverridesMenu)
+            let store = FruitStore(executor: executor, ledger: ledger, journal: nil)
             return Server(config: config, executor: executor, store: store, durableLSN: 0, lockFD: -1)
         }
-        let opened = try Storage.open(config, initialStock: initialStock, loop: executor.queue)
-        let store = FruitStore(executor: executor, ledger: opened.ledger, journal: opened.journal, history: opened.history)
-        Log.lifecycle("data directory \(config.dataDirectory!): recovered seq=\(opened.ledger.seq) (journal position \(opened.lsn))")
+        let opened = try Storage.open(directory: directory, Storage.Options(
+            menu: menu, initialStock: config.initialStock, initialStockOverridesMenu: config.initialStockOverridesMenu,
+            acceptMenuChange: config.acceptMenuChange))
+        let journal: GroupCommit
+        do {
+            journal = try GroupCommit(file: opened.journal, snapshotPath: opened.snapshotPath, directory: directory,
+                                      lsn: opened.lsn, journalBytes: opened.journalLength,
+                                      recordBound: JournalRecord.maxBytes(under: menu), loop: executor.queue)
+        } catch {
+            Platform.close(opened.lockFD)
+            throw error
+        }
+        var history = EventHistory()
+        for change in opened.recentChanges {
+            history.append(seq: change.seq, line: StockEvent.line(change, menu: menu))
+        }
+        let store = FruitStore(executor: executor, ledger: opened.ledger, journal: journal, history: history,
+                               compactAfter: config.journalMaxBytes)
+        Log.lifecycle("data directory \(directory): recovered seq=\(opened.ledger.seq) (journal position \(opened.lsn))")
         return Server(config: config, executor: executor, store: store, durableLSN: opened.lsn, lockFD: opened.lockFD)
     }
 }

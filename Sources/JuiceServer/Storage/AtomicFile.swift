@@ -6,20 +6,24 @@ enum AtomicFile {
     static func write(_ bytes: [UInt8], to path: String, directory: String) throws(StorageError) {
         let temp = path + ".tmp"
         let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StorageError("cannot create \(temp)", errno: errno) }
+        guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
         let ok = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
         let code = errno
         Platform.close(fd)
-        guard ok else { throw StorageError("cannot write \(temp)", errno: code) }
-        guard rename(temp, path) == 0 else { throw StorageError("cannot rename \(temp)", errno: errno) }
+        guard ok else {
+            // A full disk must not keep the half-written copy: it holds room others need.
+            unlink(temp)
+            throw .failed(.write, path: temp, errno: code)
+        }
+        guard rename(temp, path) == 0 else { throw .failed(.rename, path: temp, errno: errno) }
         try syncDirectory(directory)
     }
 
     /// Makes the directory's entries durable: a file just created or renamed is not, until then.
     static func syncDirectory(_ directory: String) throws(StorageError) {
         let fd = Platform.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw StorageError("cannot open directory \(directory)", errno: errno) }
+        guard fd >= 0 else { throw .failed(.openDirectory, path: directory, errno: errno) }
         defer { Platform.close(fd) }
-        guard Platform.syncFile(fd) == 0 else { throw StorageError("cannot fsync directory \(directory)", errno: errno) }
+        guard Platform.syncFile(fd) == 0 else { throw .syncFailed(path: directory, errno: errno) }
     }
 }

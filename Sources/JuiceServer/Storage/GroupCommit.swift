@@ -9,9 +9,11 @@ import JuiceCore
 /// then spends its time on more, smaller syncs; one at a time gives the biggest groups and the
 /// most orders a second (README, Performance: "Design choices, measured").
 ///
-/// A write is `pwrite`n on `writeQueue` (serial: records land in order, and a compaction queues
-/// behind the writes handed over before it), then synced on `syncQueue`, then reported on the
-/// loop. A failed write or sync stops the server (`StorageError.stopServer`, exit 3).
+/// A write is `pwrite`n on `writeQueue` (serial: records land in order, and a growth or a
+/// compaction queues behind the writes handed over before it), then synced on `syncQueue`, then
+/// reported on the loop. A failed sync stops the server (`StorageError.stopServer`, exit 3). A
+/// lack of room does not: the file is grown ahead of need, and while that fails the store is
+/// read-only (`refusal`, see `JournalRoom`), retrying every second.
 ///
 /// Everything here but the two queues' work runs on the loop (`loop`), where the store calls it.
 final class GroupCommit: @unchecked Sendable {
@@ -32,19 +34,26 @@ final class GroupCommit: @unchecked Sendable {
     /// Records framed since the last write was handed over, and whether a write is under way.
     private var pending: [UInt8] = []
     private var writing = false
-    /// Told (on the loop) each time a write is durable, with the position now durable.
+    /// Told (on the loop) each time a write is durable, with the position now durable: the
+    /// durability gate, wired by `Running`, releases what waited for it.
     var whenDurable: ((UInt64) -> Void)?
+    /// The journal's free preallocated room, and whether the store is read-only.
+    private var room: JournalRoom
 
-    /// Bytes handed to the journal since it was last reset, and the size that triggers compaction.
-    private var journalBytes: Int
-    private let journalMaxBytes: Int
+    /// Bytes handed to the journal since it was last reset (the store compacts past a limit).
+    private(set) var journalBytes: Int
     private var compacting = false
+    /// After a compaction that found no room: not again before this (uptime ns), and logged once.
+    private var compactNotBefore: UInt64 = 0
+    private var compactionFailing = false
     /// Writes (each one fdatasync) and the records they carried, for STATS and `/metrics`.
     private(set) var counts = JournalCounts.zero
 
-    /// Over a journal that holds `journalBytes` of good records up to position `lsn`.
+    /// Over a journal that holds `journalBytes` of good records up to position `lsn`. It grows
+    /// the file here, at start, so the first change finds room; on a full disk it starts
+    /// read-only (and retries). `recordBound` is the biggest record a change can write.
     init(file: JournalFile, snapshotPath: String, directory: String, lsn: UInt64, journalBytes: Int,
-         journalMaxBytes: Int, loop: DispatchQueue) {
+         recordBound: Int = 4096, loop: DispatchQueue) throws(StorageError) {
         self.file = file
         self.snapshotPath = snapshotPath
         self.directory = directory
@@ -53,19 +62,38 @@ final class GroupCommit: @unchecked Sendable {
         handedLSN = lsn
         durableLSN = lsn
         self.journalBytes = journalBytes
-        self.journalMaxBytes = journalMaxBytes
+        var failure: StorageError?
+        do { try file.grow(leaving: JournalFile.chunk) } catch {
+            guard error.isOutOfRoom else { throw error }
+            failure = error
+        }
+        room = JournalRoom(recordBound: recordBound, free: file.free)
+        if let failure {
+            // Nothing runs on the loop yet: this is as good as being there.
+            grown(failure: failure)
+        }
     }
+
+    /// Nil if a change may be applied now, else why not (`ERR READ_ONLY <reason>`). The store
+    /// asks before each change: a change is applied only if its record has room.
+    func refusal() -> String? { room.refusal() }
+
+    /// Why the store is read-only (nil: it is not), for `/healthz`, `/state` and `/metrics`.
+    var readOnly: String? { room.readOnly }
 
     /// Appends the record `make` builds for the next journal position. It goes out with the next
     /// `flush`.
     func append(_ make: (_ lsn: UInt64) -> JournalRecord) {
         lastLSN += 1
+        let before = pending.count
         pending.append(contentsOf: make(lastLSN).framed())
+        room.append(pending.count - before)
     }
 
     /// Hands everything appended so far to the journal thread, unless a write is already under
     /// way: then it waits, and the next write carries every record that arrived meanwhile.
     func flush() {
+        defer { growIfDue() }
         guard !writing, !pending.isEmpty else { return }
         writing = true
         let bytes = pending
@@ -75,13 +103,32 @@ final class GroupCommit: @unchecked Sendable {
         counts.syncs += 1
         counts.records += upTo - handedLSN
         handedLSN = upTo
-        writeQueue.async { [file, syncQueue, loop] in
-            do throws(StorageError) { try file.append(bytes) } catch { error.stopServer() }
-            syncQueue.async {
-                JournalTestHook.beforeSync()
-                do throws(StorageError) { try file.sync() } catch { error.stopServer() }
-                loop.async { self.written(upTo: upTo) }
-            }
+        room.handOver(bytes.count)
+        let mark = room.handed
+        writeQueue.async { self.write(bytes, upTo: upTo, mark: mark) }
+    }
+
+    /// On `writeQueue`. The records land in preallocated room, so this fails for lack of room
+    /// only where growing did not reserve it (a copy-on-write file system; a compaction's regrowth
+    /// that failed). Their changes are applied and their replies held: it retries every second,
+    /// and the store is read-only meanwhile.
+    private func write(_ bytes: [UInt8], upTo lsn: UInt64, mark: Int) {
+        do throws(StorageError) { try file.append(bytes) } catch {
+            guard error.isOutOfRoom else { error.stopServer() }
+            let reason = error.readOnlyReason("cannot write the journal")
+            loop.async { self.log(self.room.writeFailed(reason)) }
+            writeQueue.asyncAfter(deadline: .now() + .seconds(1)) { self.write(bytes, upTo: lsn, mark: mark) }
+            return
+        }
+        let free = file.free
+        loop.async {
+            self.room.reported(mark: mark, free: free)
+            self.log(self.room.wrote())
+        }
+        syncQueue.async { [file, loop] in
+            JournalTestHook.beforeSync()
+            do throws(StorageError) { try file.sync() } catch { error.stopServer() }
+            loop.async { self.written(upTo: lsn) }
         }
     }
 
@@ -92,36 +139,114 @@ final class GroupCommit: @unchecked Sendable {
         whenDurable?(lsn)
     }
 
+    // MARK: - Growing ahead of need
+
+    private func growIfDue() {
+        if let wanted = room.growthDue() { grow(leaving: wanted) }
+    }
+
+    private func grow(leaving wanted: Int) {
+        room.growing = true
+        let mark = room.handed
+        writeQueue.async { [file, loop] in
+            let failure = GroupCommit.grow(file, leaving: wanted)
+            let free = file.free
+            loop.async {
+                self.room.growing = false
+                self.room.reported(mark: mark, free: free)
+                self.grown(failure: failure)
+            }
+        }
+    }
+
+    /// On `writeQueue`: grows the file, and returns the failure if it found no room (any other
+    /// failure is fatal).
+    private static func grow(_ file: JournalFile, leaving room: Int) -> StorageError? {
+        do throws(StorageError) { try file.grow(leaving: room) } catch {
+            guard error.isOutOfRoom else { error.stopServer() }
+            return error
+        }
+        return nil
+    }
+
+    /// A growth finished (or failed for lack of room: then the store is read-only and it is
+    /// tried again in a second, until it succeeds).
+    private func grown(failure: StorageError?) {
+        if let failure {
+            log(room.growthFailed(failure.readOnlyReason("cannot grow the journal")))
+            loop.asyncAfter(deadline: .now() + .seconds(1)) { self.retryGrowth() }
+        } else {
+            log(room.grew())
+            growIfDue()
+        }
+    }
+
+    private func retryGrowth() {
+        guard room.growthFailure != nil, !room.growing else { return }
+        grow(leaving: room.growthRoom)
+    }
+
+    /// One line on going read-only (an error: someone must free room), one on recovering.
+    private func log(_ line: String?) {
+        guard let line else { return }
+        if room.readOnly != nil { Log.error(line) } else { Log.lifecycle(line) }
+    }
+
     // MARK: - Compaction
 
-    /// Past `--journal-max-bytes`, the state at the last record appended becomes a snapshot and
-    /// the journal starts afresh. The store calls this with its ledger when a write is durable
-    /// (from `whenDurable`), so a write that has just been handed over carries every record
-    /// appended: the snapshot at `lastLSN` is queued behind it. The snapshot is encoded here, on
-    /// the loop (its cost grows with the remembered keys, up to `Limits.rememberedKeys` `K`
-    /// records, once per compaction); the disk work runs on the journal thread. A crash in
-    /// between is harmless: replay skips journal records the snapshot already holds.
-    func compactIfDue(_ ledger: StockLedger) {
-        guard !compacting, journalBytes >= journalMaxBytes else { return }
-        assert(pending.isEmpty, "a compaction would drop records not yet handed to the journal")
+    /// Whether a compaction may start now: none is under way, and none found no room in the
+    /// last 5 s. When to compact is the store's call (`FruitStore`, past `--journal-max-bytes`).
+    var canCompact: Bool {
+        !compacting && DispatchTime.now().uptimeNanoseconds >= compactNotBefore
+    }
+
+    /// Makes `ledger`, the state at the last record appended, the snapshot, and starts the
+    /// journal afresh. The snapshot is encoded here, on the loop (its cost grows with the
+    /// remembered keys, up to `Limits.rememberedKeys` `K` records, once per compaction); the disk
+    /// work runs on the journal thread, queued behind every write handed over before it.
+    /// Records still pending (a write was in flight) are in the snapshot too, and are written
+    /// after the reset: replay skips a record the snapshot already holds, so that, like a crash
+    /// in between, is harmless. A snapshot that finds no room is skipped (the journal stays
+    /// whole) and may be tried again 5 s later.
+    func compact(_ ledger: StockLedger) {
+        guard canCompact else { return }
         compacting = true
         let snapshot = Snapshot.encode(ledger, lsn: lastLSN)
         let covered = journalBytes
         let seq = ledger.seq
+        let mark = room.handed
         writeQueue.async { [file, snapshotPath, directory, loop] in
             do throws(StorageError) {
                 try Snapshot.write(snapshot, to: snapshotPath, directory: directory)
-                try file.reset()
             } catch {
-                StorageError("compaction: \(error)").stopServer()
+                guard error.isOutOfRoom else { StorageError.compaction(error).stopServer() }
+                loop.async { self.compactionSkipped(error) }
+                return
             }
-            loop.async { self.compacted(coveredBytes: covered, seq: seq, snapshotBytes: snapshot.count) }
+            do throws(StorageError) { try file.reset() } catch { StorageError.compaction(error).stopServer() }
+            // The reset gave the preallocation back: grow again, as at start.
+            let failure = GroupCommit.grow(file, leaving: JournalFile.chunk)
+            let free = file.free
+            loop.async {
+                self.compacted(coveredBytes: covered, seq: seq, snapshotBytes: snapshot.count)
+                self.room.reported(mark: mark, free: free)
+                self.grown(failure: failure)
+            }
         }
     }
 
     private func compacted(coveredBytes: Int, seq: UInt64, snapshotBytes: Int) {
         compacting = false
+        compactionFailing = false
         journalBytes -= coveredBytes
         Log.info("compacted the journal: snapshot at seq=\(seq) (\(snapshotBytes) bytes), \(coveredBytes) journal bytes dropped")
+    }
+
+    private func compactionSkipped(_ error: StorageError) {
+        compacting = false
+        compactNotBefore = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+        guard !compactionFailing else { return }
+        compactionFailing = true
+        Log.warning("compaction skipped: \(error.readOnlyReason("cannot write the snapshot")); the journal is kept whole, and compaction is retried every 5 s")
     }
 }

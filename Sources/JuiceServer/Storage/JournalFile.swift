@@ -9,6 +9,10 @@ import JuicePlatform
 /// writing into `fallocate`d space would) has only data to flush; it was the fastest of the three
 /// (README, Performance: "Design choices, measured").
 /// The unused tail reads as zeros, which recovery takes as the end of the journal.
+///
+/// Growing is what a full disk makes fail (`ENOSPC`), so `GroupCommit` grows the file ahead of
+/// need (`grow`), and the store refuses changes while it cannot (see `JournalRoom`); `append`
+/// grows by itself only as a last resort.
 final class JournalFile: @unchecked Sendable {
     // @unchecked: `end` and `allocated` are only touched on the write queue (and in init, before
     // it runs); `sync` reads only `fd` and `path`, which never change.
@@ -16,7 +20,7 @@ final class JournalFile: @unchecked Sendable {
     private let fd: Int32
     /// Where the next record goes, and how far the file is preallocated.
     private var end: Int
-    private var allocated: Int
+    private(set) var allocated: Int
     static let chunk = 4 << 20
     private static let zeros = [UInt8](repeating: 0, count: 1 << 20)
 
@@ -26,12 +30,12 @@ final class JournalFile: @unchecked Sendable {
     init(path: String, directory: String, validLength: Int) throws(StorageError) {
         self.path = path
         fd = Platform.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StorageError("cannot open journal \(path)", errno: errno) }
+        guard fd >= 0 else { throw .failed(.openJournal, path: path, errno: errno) }
         end = validLength
         guard ftruncate(fd, off_t(validLength)) == 0, Platform.syncFile(fd) == 0 else {
             let code = errno
             Platform.close(fd)
-            throw StorageError("cannot prepare journal \(path)", errno: code)
+            throw .failed(.prepareJournal, path: path, errno: code)
         }
         allocated = validLength
         try? AtomicFile.syncDirectory(directory)
@@ -42,11 +46,11 @@ final class JournalFile: @unchecked Sendable {
     }
 
     /// Writes `bytes` after the last record, growing the preallocated space first if needed.
-    /// Not durable until `sync`.
+    /// Not durable until `sync`. On failure nothing moves: a retry writes the same place again.
     func append(_ bytes: [UInt8]) throws(StorageError) {
-        try reserve(bytes.count)
+        if end + bytes.count > allocated { try grow(to: JournalFile.chunks(covering: end + bytes.count)) }
         guard bytes.withUnsafeBytes({ Platform.pwriteAll(fd, $0, at: end) }) else {
-            throw StorageError("write to journal \(path) failed", errno: errno)
+            throw .failed(.writeJournal, path: path, errno: errno)
         }
         end += bytes.count
     }
@@ -54,33 +58,51 @@ final class JournalFile: @unchecked Sendable {
     /// fdatasync (F_FULLFSYNC on Darwin): every write made before it is on disk. Preallocation
     /// leaves it only data to flush.
     func sync() throws(StorageError) {
-        guard Platform.syncData(fd) == 0 else { throw StorageError("fdatasync of journal \(path) failed", errno: errno) }
+        guard Platform.syncData(fd) == 0 else { throw .syncFailed(path: path, errno: errno) }
     }
 
-    /// Empties the journal (after a compaction put its records into the snapshot).
+    /// Empties the journal (after a compaction put its records into the snapshot). Its
+    /// preallocation goes too: the caller grows it again.
     func reset() throws(StorageError) {
         guard ftruncate(fd, 0) == 0, Platform.syncFile(fd) == 0 else {
-            throw StorageError("cannot reset journal \(path)", errno: errno)
+            throw .failed(.resetJournal, path: path, errno: errno)
         }
         end = 0
         allocated = 0
     }
 
-    /// Grows the preallocated space, in whole chunks of zeros, before a write would pass it. The
-    /// new size is made durable with an fsync once per chunk, so the writes inside it need only
-    /// fdatasync.
-    private func reserve(_ count: Int) throws(StorageError) {
-        guard end + count > allocated else { return }
-        let size = (end + count + JournalFile.chunk - 1) / JournalFile.chunk * JournalFile.chunk
+    /// Preallocated bytes after the last record: what can be appended without growing.
+    var free: Int { allocated - end }
+
+    /// Grows the preallocated space to leave at least `room` bytes after the last record, in
+    /// whole chunks (see `grow(to:)`).
+    func grow(leaving room: Int) throws(StorageError) {
+        try grow(to: JournalFile.chunks(covering: end + room))
+    }
+
+    /// The smallest whole number of chunks that holds `bytes`.
+    static func chunks(covering bytes: Int) -> Int {
+        (bytes + chunk - 1) / chunk * chunk
+    }
+
+    /// Grows the preallocated space to `size` with zeros (nothing if it is that big already).
+    /// The new size is made durable with an fsync once per growth, so the writes inside it need
+    /// only fdatasync. For lack of room it gives back what it took (the file is cut to its old
+    /// size, so the disk's last bytes stay free for others) and throws an error that
+    /// `isOutOfRoom`; a failed fsync throws too, and the caller stops the server.
+    func grow(to size: Int) throws(StorageError) {
+        guard size > allocated else { return }
         var offset = allocated
         while offset < size {
             let length = min(JournalFile.zeros.count, size - offset)
             guard JournalFile.zeros.withUnsafeBytes({ Platform.pwriteAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: offset) }) else {
-                throw StorageError("cannot grow journal \(path) to \(size) bytes", errno: errno)
+                let error = StorageError.failed(.growJournal(toBytes: size), path: path, errno: errno)
+                _ = ftruncate(fd, off_t(allocated))
+                throw error
             }
             offset += length
         }
-        guard Platform.syncFile(fd) == 0 else { throw StorageError("fsync of journal \(path) failed", errno: errno) }
+        guard Platform.syncFile(fd) == 0 else { throw .syncFailed(path: path, errno: errno) }
         allocated = size
     }
 }

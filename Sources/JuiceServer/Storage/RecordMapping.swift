@@ -20,6 +20,17 @@ extension JournalRecord {
         }
     }
 
+    /// A bound on the framed size of any record a change or a refusal writes under `menu`: what
+    /// must be free in the journal before the store applies one (`JournalRoom`). Every field is
+    /// bounded: names by `NameRule.maxBytes`, a key by `Limits.maxKeyBytes`, numbers by 20
+    /// digits, one name=value per fruit of the longest recipe; the frame adds length and CRC.
+    static func maxBytes(under menu: Menu) -> Int {
+        let longestRecipe = menu.juices.map(\.recipe.count).max() ?? 0
+        let field = 21  // a space and up to 20 digits
+        return 64 + 4 * field + NameRule.maxBytes + " key=".utf8.count + Limits.maxKeyBytes
+            + longestRecipe * (1 + NameRule.maxBytes + 1 + field)
+    }
+
     /// The record of an order refused for stock: what each fruit of the recipe had (`had`, in
     /// recipe order, as `StockLedger.order` reports it).
     init(refusing request: OrderRequest, had: [Int], lsn: UInt64, menu: Menu) {

@@ -11,7 +11,10 @@ struct Recovery {
     }
 
     var ledger: StockLedger
-    var history = EventHistory()
+    /// The last changes replayed (up to `Limits.historyEvents`, oldest first), for the server's
+    /// SINCE history: records in, domain values out; what a display is sent is not storage's.
+    var recentChanges: [Change] { Array(changes.suffix(Limits.historyEvents)) }
+    private var changes: [Change] = []
     /// The lsn the snapshot was taken at (0 without one), and of the last record recovered.
     var snapshotLSN: UInt64 = 0
     var lsn: UInt64 = 0
@@ -29,8 +32,8 @@ struct Recovery {
     }
 
     /// A refusal to start: the file, the byte offset, and why. Nothing on disk has changed yet.
-    static func corrupt(_ what: String, _ path: String, at offset: Int, _ reason: String) -> StorageError {
-        StorageError("\(what) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup")
+    static func corrupt(_ file: StorageError.DataFile, _ path: String, at offset: Int, _ reason: String) -> StorageError {
+        .corrupt(file, path: path, offset: offset, reason: reason)
     }
 
     // MARK: - Snapshot
@@ -44,16 +47,16 @@ struct Recovery {
             let (offset, reason) = switch problem {
             case .tornTail(let o, let r), .corrupt(let o, let r): (o, r)
             }
-            throw Recovery.corrupt("snapshot", file.path, at: offset, reason)
+            throw Recovery.corrupt(.snapshot, file.path, at: offset, reason)
         }
         guard case .header(let lsn, let seq, let served, let refused)? = read.records.first?.record else {
-            throw Recovery.corrupt("snapshot", file.path, at: 0, "it does not begin with a header record")
+            throw Recovery.corrupt(.snapshot, file.path, at: 0, "it does not begin with a header record")
         }
         guard case .end(let count)? = read.records.last?.record else {
-            throw Recovery.corrupt("snapshot", file.path, at: read.validLength, "it has no end record")
+            throw Recovery.corrupt(.snapshot, file.path, at: read.validLength, "it has no end record")
         }
         guard count == read.records.count - 1 else {
-            throw Recovery.corrupt("snapshot", file.path, at: read.records[read.records.count - 1].offset,
+            throw Recovery.corrupt(.snapshot, file.path, at: read.records[read.records.count - 1].offset,
                                    "the end record counts \(count) records, not \(read.records.count - 1)")
         }
         ledger.restore(seq: seq, ordersServed: served, ordersRefused: refused)
@@ -75,10 +78,10 @@ struct Recovery {
                 kindRank = rank
                 names.removeAll(keepingCapacity: true)
             } else if rank > 0 && rank < kindRank {
-                throw Recovery.corrupt("snapshot", file.path, at: offset, "a record out of the order F, D, L, T, K")
+                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K")
             }
             if rank > 0 && !names.insert(name).inserted {
-                throw Recovery.corrupt("snapshot", file.path, at: offset, "a second record for '\(name)' of the same kind")
+                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a second record for '\(name)' of the same kind")
             }
             switch record {
             case .fruit(let name, let stock):
@@ -94,7 +97,7 @@ struct Recovery {
                     ledger.restoreKey(key, KeyMemory.Entry(juice: j, count: count, reply: Array(reply.utf8)))
                 }
             default:
-                throw Recovery.corrupt("snapshot", file.path, at: offset, "a record that does not belong inside a snapshot")
+                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record that does not belong inside a snapshot")
             }
         }
         snapshotLSN = lsn
@@ -110,7 +113,7 @@ struct Recovery {
         let read = RecordReader.read(file.bytes)
         switch read.problem {
         case .corrupt(let offset, let reason)?:
-            throw Recovery.corrupt("journal", file.path, at: offset, reason)
+            throw Recovery.corrupt(.journal, file.path, at: offset, reason)
         case .tornTail(let offset, let reason)?:
             tornTail = (offset, reason)
         case nil:
@@ -119,7 +122,7 @@ struct Recovery {
         let menu = ledger.menu
         var previous: UInt64 = 0
         for (offset, record) in read.records {
-            func corrupt(_ reason: String) -> StorageError { Recovery.corrupt("journal", file.path, at: offset, reason) }
+            func corrupt(_ reason: String) -> StorageError { Recovery.corrupt(.journal, file.path, at: offset, reason) }
             guard let lsn = record.lsn, record.seq != nil || record.isRefusal else {
                 throw corrupt("a snapshot record in the journal")
             }
@@ -149,6 +152,9 @@ struct Recovery {
 
     private mutating func apply(_ change: Change) {
         ledger.replay(change)
-        history.append(seq: change.seq, line: StockEvent.line(change, menu: ledger.menu))
+        // Kept bounded while a long journal replays: trimmed to the last `historyEvents` in
+        // one go each time it holds twice that many.
+        if changes.count == 2 * Limits.historyEvents { changes.removeFirst(Limits.historyEvents) }
+        changes.append(change)
     }
 }

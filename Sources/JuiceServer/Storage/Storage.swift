@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import JuicePlatform
 import JuiceCore
@@ -13,8 +12,9 @@ import JuiceCore
 /// Opening it recovers the state (`Recovery`: load the snapshot, replay the journal records after
 /// it) and refuses to start on corruption; only once every record has been judged does it change
 /// anything on disk: cut off a torn tail (a crash mid-write), write a snapshot, save the menu.
-/// Then it builds the parts the running store uses (`JournalFile` under a `GroupCommit`), which
-/// never call back into it.
+/// It takes only what it needs (a directory, a menu, the new store's stock) and hands back the
+/// recovered state, the changes replayed and the opened `JournalFile`: the caller (`Server.make`)
+/// builds the running parts (`GroupCommit` on the loop, the SINCE history) from them.
 struct Storage {
     static let journalName = "journal"
     static let snapshotName = "snapshot"
@@ -25,30 +25,41 @@ struct Storage {
     var snapshotPath: String { directory + "/" + Storage.snapshotName }
     var menuPath: String { directory + "/" + Storage.menuName }
 
+    /// What a start asks of the data: the menu to run with, and a new store's stock.
+    struct Options {
+        var menu: Menu
+        var initialStock: Int
+        /// `initialStock` for every fruit, even those the menu gives their own.
+        var initialStockOverridesMenu = false
+        /// Start even if the menu drops a fruit the data still has in stock.
+        var acceptMenuChange = false
+    }
+
     /// A recovered store, ready to run.
     struct Opened {
         var ledger: StockLedger
-        /// The changes replayed from the journal, for SINCE.
-        var history: EventHistory
+        /// The last changes replayed from the journal (oldest first), for SINCE.
+        var recentChanges: [Change]
         /// The last journal position recovered: everything up to it is on disk.
         var lsn: UInt64
-        var journal: GroupCommit
+        /// The journal, open for appending after its `journalLength` bytes of good records.
+        var journal: JournalFile
+        var journalLength: Int
+        var snapshotPath: String
         /// The held LOCK file; closed when the server stops.
         var lockFD: Int32
     }
 
-    /// `loop` is the queue the store runs on: the journal reports finished writes there.
-    static func open(_ config: ServerConfig, initialStock: Int, loop: DispatchQueue) throws(StorageError) -> Opened {
-        guard let directory = config.dataDirectory else { throw StorageError("no data directory") }
+    static func open(directory: String, _ options: Options) throws(StorageError) -> Opened {
         let storage = Storage(directory: directory)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw StorageError("cannot create data directory \(directory): \(error.localizedDescription)")
+            throw .cannotCreateDirectory(directory, reason: error.localizedDescription)
         }
         let lockFD = try storage.lock()
         do {
-            return try storage.recover(config, initialStock: initialStock, loop: loop, lockFD: lockFD)
+            return try storage.recover(options, lockFD: lockFD)
         } catch {
             // A refused start lets the directory go: a later start (in this process, too) must
             // not find it "in use".
@@ -58,12 +69,12 @@ struct Storage {
     }
 
     /// Judges what is on disk and opens the journal, under the held lock.
-    private func recover(_ config: ServerConfig, initialStock: Int, loop: DispatchQueue,
-                         lockFD: Int32) throws(StorageError) -> Opened {
-        try checkMenu(config.menu, accept: config.acceptMenuChange)
+    private func recover(_ options: Options, lockFD: Int32) throws(StorageError) -> Opened {
+        try checkMenu(options.menu, accept: options.acceptMenuChange)
         let snapshot = try read(snapshotPath)
         let journalFile = try read(journalPath)
-        let ledger = StockLedger(menu: config.menu, initialStock: initialStock, overridingMenu: config.initialStockOverridesMenu)
+        let ledger = StockLedger(menu: options.menu, initialStock: options.initialStock,
+                                 overridingMenu: options.initialStockOverridesMenu)
         let recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
         // Everything on disk has been judged: only now may anything there change.
         if snapshot == nil && journalFile == nil {
@@ -76,32 +87,37 @@ struct Storage {
             // Cut off by `JournalFile` below, which opens the journal at `journalLength`.
             Log.warning("journal \(journalPath): torn record at offset \(torn.offset) (\(torn.reason)), \((journalFile?.bytes.count ?? 0) - torn.offset) bytes; cutting it off (a write that a crash interrupted was never acknowledged)")
         }
-        if let saved = FileManager.default.contents(atPath: menuPath), saved != Data(MenuFile.json(config.menu).utf8) {
+        let menuJSON = Array(MenuFile.json(options.menu).utf8)
+        let savedMenu = FileManager.default.contents(atPath: menuPath).map { [UInt8]($0) }
+        if let savedMenu, savedMenu != menuJSON {
             // The menu changed: new fruits got their initial stock just now. Record the state
             // under the new menu, so that stock is what every later start sees.
             try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: recovered.lsn), to: snapshotPath, directory: directory)
         }
         let file = try JournalFile(path: journalPath, directory: directory, validLength: recovered.journalLength)
-        try saveMenu(config.menu)
-        let journal = GroupCommit(file: file, snapshotPath: snapshotPath, directory: directory, lsn: recovered.lsn,
-                                  journalBytes: recovered.journalLength, journalMaxBytes: config.journalMaxBytes, loop: loop)
-        return Opened(ledger: recovered.ledger, history: recovered.history, lsn: recovered.lsn, journal: journal, lockFD: lockFD)
+        // Only when it changed: a start with the same menu writes nothing here, so a store on a
+        // full disk can start (read-only, see `GroupCommit`) and serve.
+        if savedMenu != menuJSON {
+            try AtomicFile.write(menuJSON, to: menuPath, directory: directory)
+        }
+        return Opened(ledger: recovered.ledger, recentChanges: recovered.recentChanges, lsn: recovered.lsn, journal: file,
+                      journalLength: recovered.journalLength, snapshotPath: snapshotPath, lockFD: lockFD)
     }
 
     /// A data file's bytes, or nil if it does not exist.
     private func read(_ path: String) throws(StorageError) -> Recovery.File? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else { throw StorageError("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
         return Recovery.File(path: path, bytes: [UInt8](data))
     }
 
     /// One server per directory: two writers would interleave their journals.
     private func lock() throws(StorageError) -> Int32 {
         let fd = Platform.open(directory + "/LOCK", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StorageError("cannot open \(directory)/LOCK", errno: errno) }
+        guard fd >= 0 else { throw .failed(.openLock, path: directory + "/LOCK", errno: errno) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             Platform.close(fd)
-            throw StorageError("data directory \(directory) is in use by another juice-server")
+            throw .inUse(directory: directory)
         }
         return fd
     }
@@ -113,7 +129,7 @@ struct Storage {
     private func checkMenu(_ menu: Menu, accept: Bool) throws(StorageError) {
         guard let data = FileManager.default.contents(atPath: menuPath) else { return }
         guard case .success(let old) = MenuFile.parse(data) else {
-            throw StorageError("\(menuPath) is not a valid menu; move it away to start over")
+            throw .invalidMenu(path: menuPath)
         }
         let dropped = old.fruits.map(\.name).filter { menu.fruitIndex($0) == nil }
         guard !dropped.isEmpty, !accept else { return }
@@ -123,11 +139,7 @@ struct Storage {
         let stocked = dropped.filter { ledger.stock[old.fruitIndex($0)!] > 0 }
         guard stocked.isEmpty else {
             let list = stocked.map { "\($0)=\(ledger.stock[old.fruitIndex($0)!])" }.joined(separator: " ")
-            throw StorageError("the new menu drops fruit that is still in stock in \(directory) (\(list)); sell or SET it to 0 first, or start with --accept-menu-change to discard it")
+            throw .menuDropsStock(directory: directory, stocked: list)
         }
-    }
-
-    private func saveMenu(_ menu: Menu) throws(StorageError) {
-        try AtomicFile.write(Array(MenuFile.json(menu).utf8), to: menuPath, directory: directory)
     }
 }

@@ -1,19 +1,96 @@
 import JuicePlatform
 
 /// Why the data directory cannot be used, or a journal write failed: the one error type of
-/// storage, in words that name the file (socket and process calls have `SystemError`).
+/// storage. Each case names the file (and, for damage, the byte offset); `description` is the
+/// sentence the log and a refused start print (socket and process calls have `SystemError`).
 ///
-/// At startup it refuses to start (exit 1, see `Storage.open`). On the journal thread it is fatal
-/// (`stopServer`, exit 3): a change that could not be kept was never acknowledged, and must not be.
-public struct StorageError: Error, CustomStringConvertible {
-    public let description: String
+/// At startup it refuses to start (exit 1, see `Storage.open`). On the journal thread a failed
+/// sync is fatal (`stopServer`, exit 3). A lack of room (`isOutOfRoom`) is not: the store goes
+/// read-only until there is room again (see `JournalRoom`).
+public enum StorageError: Error, CustomStringConvertible {
+    /// A call on a data file failed with `errno`: `what` was being done to `path`.
+    case failed(Operation, path: String, errno: Int32)
+    /// An fsync or fdatasync failed. Never a lack of room to wait out, whatever its errno: the
+    /// kernel may have dropped the pages it could not write (PROTOCOL.md, Durability).
+    case syncFailed(path: String, errno: Int32)
+    /// Recovery found damage in a data file: where, and why. Nothing on disk was changed.
+    case corrupt(DataFile, path: String, offset: Int, reason: String)
+    /// Another process holds the directory's LOCK.
+    case inUse(directory: String)
+    case cannotCreateDirectory(String, reason: String)
+    case unreadable(path: String)
+    case invalidMenu(path: String)
+    /// The new menu drops fruit the data still has in stock ("kiwi=3 mango=1").
+    case menuDropsStock(directory: String, stocked: String)
+    /// A compaction failed (fatal, see `GroupCommit`).
+    indirect case compaction(StorageError)
 
-    init(_ description: String) { self.description = description }
+    public enum DataFile: String, Sendable {
+        case snapshot, journal
+    }
 
-    /// "cannot open journal /data/journal: No space left on device": what failed, and `errno`'s
-    /// words. Build it right after the call that failed.
-    init(_ what: String, errno code: Int32) {
-        self.init("\(what): \(Platform.describe(code))")
+    /// What was being done when a call failed, in the words of the message.
+    public enum Operation: Sendable, Equatable {
+        case openJournal, prepareJournal, writeJournal, resetJournal, growJournal(toBytes: Int)
+        case create, write, rename, openDirectory, openLock
+    }
+
+    public var description: String {
+        switch self {
+        case .failed(let operation, let path, let code):
+            return "\(Self.words(operation, path)): \(Platform.describe(code))"
+        case .syncFailed(let path, let code):
+            return "fsync of \(path) failed: \(Platform.describe(code))"
+        case .corrupt(let file, let path, let offset, let reason):
+            return "\(file.rawValue) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup"
+        case .inUse(let directory):
+            return "data directory \(directory) is in use by another juice-server"
+        case .cannotCreateDirectory(let directory, let reason):
+            return "cannot create data directory \(directory): \(reason)"
+        case .unreadable(let path):
+            return "cannot read \(path)"
+        case .invalidMenu(let path):
+            return "\(path) is not a valid menu; move it away to start over"
+        case .menuDropsStock(let directory, let stocked):
+            return "the new menu drops fruit that is still in stock in \(directory) (\(stocked)); sell or SET it to 0 first, or start with --accept-menu-change to discard it"
+        case .compaction(let error):
+            return "compaction: \(error)"
+        }
+    }
+
+    private static func words(_ operation: Operation, _ path: String) -> String {
+        switch operation {
+        case .openJournal: "cannot open journal \(path)"
+        case .prepareJournal: "cannot prepare journal \(path)"
+        case .writeJournal: "write to journal \(path) failed"
+        case .resetJournal: "cannot reset journal \(path)"
+        case .growJournal(let size): "cannot grow journal \(path) to \(size) bytes"
+        case .create: "cannot create \(path)"
+        case .write: "cannot write \(path)"
+        case .rename: "cannot rename \(path)"
+        case .openDirectory: "cannot open directory \(path)"
+        case .openLock: "cannot open \(path)"
+        }
+    }
+
+    /// The file system has no room for what was written (full, over quota, over the file size
+    /// limit, or mounted read-only): the server can wait for room instead of stopping.
+    var isOutOfRoom: Bool {
+        guard case .failed(_, _, let code) = self else { return false }
+        return code == ENOSPC || code == EDQUOT || code == EFBIG || code == EROFS
+    }
+
+    /// How a refused change explains this lack of room: "disk full: cannot grow the journal (No
+    /// space left on device)". `what` says which write found it.
+    func readOnlyReason(_ what: String) -> String {
+        guard case .failed(_, _, let code) = self else { return "\(what) (\(description))" }
+        let kind = switch code {
+        case EDQUOT: "disk quota exceeded"
+        case EFBIG: "journal too large for the file system"
+        case EROFS: "file system read-only"
+        default: "disk full"
+        }
+        return "\(kind): \(what) (\(Platform.describe(code)))"
     }
 
     /// Logs the failure and ends the process with status 3. Redis's contract: the server must

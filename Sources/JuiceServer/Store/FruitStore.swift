@@ -83,33 +83,28 @@ actor FruitStore {
     private(set) var ledger: StockLedger
     private var history: EventHistory
     /// The journal's group commit (nil in memory): records go there, and it says how far they are
-    /// on disk.
-    private let journal: GroupCommit?
+    /// on disk (to the durability gate directly: `Running` wires it).
+    nonisolated let journal: GroupCommit?
+    /// The journal size past which the store compacts it (`--journal-max-bytes`).
+    private let compactAfter: Int
     /// The position of the last record appended to the journal, and of the last one on disk.
     var lastLSN: UInt64 { journal?.lastLSN ?? 0 }
     var durableLSN: UInt64 { journal?.durableLSN ?? 0 }
-    /// Told (on the loop) when the journal is durable up to a new position.
-    private var onDurable: (@Sendable (UInt64) -> Void)?
     /// Orders served and refused per wall-clock minute, since start (for `/sales`), and the
     /// clock that stamps them (unix seconds; tests set their own with `setWallClock`).
     private var minutes = MinuteCounts()
     private var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
 
-    /// A store over `ledger`; with a `journal` (see `Storage.open`), `history` holds the changes
-    /// recovered from it.
-    init(executor: LoopExecutor, ledger: StockLedger, journal: GroupCommit?, history: EventHistory = EventHistory()) {
+    /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
+    /// recovered from it, and the journal is compacted past `compactAfter` bytes.
+    init(executor: LoopExecutor, ledger: StockLedger, journal: GroupCommit?, history: EventHistory = EventHistory(),
+         compactAfter: Int = 64 << 20) {
         self.executor = executor
         self.menu = ledger.menu
         self.ledger = ledger
         self.journal = journal
         self.history = history
-        journal?.whenDurable = { [weak self] lsn in
-            self?.assumeIsolated { $0.journalDurable(upTo: lsn) }
-        }
-    }
-
-    func setDurableHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
-        onDurable = handler
+        self.compactAfter = compactAfter
     }
 
     func setWallClock(_ clock: @escaping @Sendable () -> Int64) {
@@ -125,13 +120,17 @@ actor FruitStore {
             case .stock(let fruit):
                 Wire.appendStock(seq: ledger.seq, stock: ledger.stock, only: fruit, menu: menu, to: &result.out)
             case .order(let request):
+                // A retry of a keyed order the store holds changes nothing: it gets its reply.
+                if request.key.map({ ledger.keys[$0] == nil }) ?? true, refused(into: &result) { continue }
                 order(request, into: &result)
             case .restock(let fruit, let amount):
+                if refused(into: &result) { continue }
                 switch ledger.restock(fruit: fruit, amount: amount) {
                 case .success(let change): applied(change, into: &result)
                 case .failure(let error): error.append(to: &result.out)
                 }
             case .set(let fruit, let amount):
+                if refused(into: &result) { continue }
                 applied(ledger.set(fruit: fruit, amount: amount), into: &result)
             case .since(let after):
                 since(after, into: &result)
@@ -146,8 +145,29 @@ actor FruitStore {
         }
         result.gate = lastLSN
         journal?.flush()
+        compactIfDue()
         return result
     }
+
+    /// Past `compactAfter` bytes of journal, the ledger becomes the snapshot and the journal
+    /// starts afresh (`GroupCommit.compact`). The store decides when, because the snapshot is its
+    /// state: after a run of commands, with every record of it appended.
+    private func compactIfDue() {
+        guard let journal, journal.journalBytes >= compactAfter, journal.canCompact else { return }
+        journal.compact(ledger)
+    }
+
+    /// Refuses a change with `ERR READ_ONLY` if the journal has no room for its record: asked
+    /// before the change is applied, so a refused change takes nothing, no seq, no key, and
+    /// counts in no sales (PROTOCOL.md, "Full disk").
+    private func refused(into result: inout StoreReplies) -> Bool {
+        guard let reason = journal?.refusal() else { return false }
+        Wire.readOnly(reason).append(to: &result.out)
+        return true
+    }
+
+    /// Why the store refuses changes (a full disk), or nil: for `/healthz`, `/state`, `/metrics`.
+    var readOnly: String? { journal?.readOnly }
 
     private func order(_ request: OrderRequest, into result: inout StoreReplies) {
         switch ledger.order(request) {
@@ -255,12 +275,5 @@ actor FruitStore {
                     stock: ledger.stock, sold: ledger.sold, lost: ledger.lost, short: ledger.short,
                     perMinute: minutes.window(at: wallClock()),
                     journal: journal?.counts)
-    }
-
-    /// A journal write is durable (on the loop): compact the journal if it has grown past its
-    /// limit (the snapshot is this ledger), then release what waited for it.
-    private func journalDurable(upTo lsn: UInt64) {
-        journal?.compactIfDue(ledger)
-        onDurable?(lsn)
     }
 }
