@@ -8,12 +8,11 @@ import Testing
 /// once the filler is deleted. Mounting needs root (CI runs as root): elsewhere these report
 /// themselves skipped, with the reason.
 @Suite(.serialized) struct DiskFullTests {
-    static let unavailable = SmallDisk.unavailable
     static let reason = "disk full: cannot grow the journal (No space left on device)"
     static let stock = 1_000_000_000
 
     @Test("a disk that fills while running: READ_ONLY, nothing taken, reads go on; it recovers alone, and a restart shows only what was acknowledged",
-          .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+          .requires(.tmpfsMount))
     func fillsWhileRunning() throws {
         let disk = try SmallDisk(megabytes: 16)
         let data = disk.path + "/data"
@@ -99,7 +98,7 @@ import Testing
     }
 
     @Test("started on a full disk it serves read-only, writes nothing (menu.json untouched), and recovers alone",
-          .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+          .requires(.tmpfsMount))
     func startsOnAFullDisk() throws {
         let disk = try SmallDisk(megabytes: 16)
         let data = disk.path + "/data"
@@ -132,7 +131,7 @@ import Testing
     }
 
     @Test("a compaction that finds no room is skipped, and the server goes on; it compacts once there is room",
-          .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+          .requires(.tmpfsMount))
     func compactionWithoutRoomIsSkipped() throws {
         let disk = try SmallDisk(megabytes: 16)
         let data = disk.path + "/data"

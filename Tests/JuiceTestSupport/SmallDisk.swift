@@ -3,19 +3,13 @@ import Glibc
 
 /// A real, small file system for full-disk tests: a tmpfs of `megabytes` mounted on a fresh
 /// directory, filled to the last byte by a filler file and freed by deleting it. Mounting needs
-/// root (CI runs as root); `SmallDisk.unavailable` says why a test must skip, for `.enabled(if:)`.
+/// root (CI runs as root): a test that uses it is marked `.requires(.tmpfsMount)`.
 public final class SmallDisk {
     public let path: String
     private var filler: String { path + "/filler" }
 
-    /// Nil where a tmpfs can be mounted; else the reason a test reports itself skipped with.
-    public static var unavailable: String? {
-        if getuid() != 0 { return "mounting a tmpfs needs root (CI runs as root)" }
-        if !FileManager.default.isExecutableFile(atPath: "/bin/mount") { return "no /bin/mount on this machine" }
-        return nil
-    }
-
     public init(megabytes: Int) throws {
+        try OutsideTool.tmpfsMount.require()
         path = temporaryDirectory("juice-disk")
         let (status, output) = try Executables.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path])
         guard status == 0 else {
