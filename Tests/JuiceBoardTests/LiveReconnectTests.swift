@@ -19,8 +19,8 @@ import Testing
     /// Makes `count` changes over one connection, retrying the connect while the server restarts.
     static func makeChanges(_ range: Range<Int>, port: Int, pauseMicroseconds: UInt32 = 0, done: ((Int) -> Void)? = nil) throws {
         var client: LineClient? = nil
-        eventually { client = try? LineClient(port: port); return client != nil }
-        guard let client else { throw TestError("no server on \(port)") }
+        let connected = eventually { client = try? LineClient(port: port); return client != nil }
+        guard connected, let client else { throw TestError("no server on \(port)") }
         _ = try client.command("EVENTS OFF")
         for i in range {
             let reply = try client.command(change(i))
@@ -110,11 +110,11 @@ import Testing
     static func restart(data: String, port: Int, extraArguments: [String] = []) throws -> ExecutableServer {
         var server: ExecutableServer? = nil
         var lastError: Error? = nil
-        eventually {
+        let restarted = eventually {
             do { server = try ExecutableServer(["--data", data, "--port", String(port)] + extraArguments) } catch { lastError = error }
             return server != nil
         }
-        guard let server else { throw lastError ?? TestError("server did not restart") }
+        guard restarted, let server else { throw lastError ?? TestError("server did not restart") }
         return server
     }
 }

@@ -46,9 +46,17 @@ import Testing
         let cashiers = try (0..<4).map { _ in try s.client() }
         for c in cashiers { #expect(try c.command("EVENTS OFF") == "OK EVENTS off") }
         // Four cashiers order concurrently; every display must see seq 1...100 in order.
+        let replies = Locked<[String]>([])
         onThreads(cashiers.count) { n in
-            for _ in 0..<25 { _ = try? cashiers[n].command("ORDER banana") }
+            for _ in 0..<25 {
+                let reply = (try? cashiers[n].command("ORDER banana")) ?? "<no reply>"
+                replies.update { $0.append(reply) }
+            }
         }
+        // Each order was taken, once: the replies carry seq 1...100 between them.
+        let taken = replies.get.filter { $0.hasPrefix("OK ORDER banana 1 seq=") }
+        #expect(taken.count == 100, "not taken: \(replies.get.filter { !$0.hasPrefix("OK ORDER banana 1 seq=") }.prefix(3))")
+        #expect(taken.compactMap { values($0)["seq"] }.sorted() == Array(1...100))
         for d in displays {
             var seqs: [Int] = []
             for _ in 0..<100 { seqs.append(values(try d.nextEvent())["seq"] ?? -1) }

@@ -207,8 +207,12 @@ import Testing
         for _ in 0..<20 { #expect(try cashier.command("ORDER banana").hasPrefix("OK ORDER")) }
         let total = 220
         let ordered = DispatchSemaphore(value: 0)
+        let replies = Locked<[String]>([])
         Thread {
-            for _ in 0..<(total - 20) { _ = try? cashier.command("ORDER banana") }
+            for _ in 0..<(total - 20) {
+                let reply = (try? cashier.command("ORDER banana")) ?? "<no reply>"
+                replies.update { $0.append(reply) }
+            }
             ordered.signal()
         }.start()
         let display = try server.client()
@@ -224,6 +228,9 @@ import Testing
             expected += 1
         }
         ordered.wait()
+        // Every order was taken, in turn: the display's seqs are this cashier's changes.
+        let seqs = replies.get.map { $0.hasPrefix("OK ORDER banana 1 seq=") ? values($0)["seq"] ?? -1 : -1 }
+        #expect(seqs == Array(21...total), "replies: \(replies.get.filter { !$0.hasPrefix("OK ORDER banana 1 seq=") }.prefix(3))")
         #expect(try cashier.command("PING") == "OK PONG")
         #expect(server.terminate() == 0)
     }

@@ -45,6 +45,11 @@ extension Server {
         #expect(await eventually { stopped.get != nil }, "the server did not stop once the drain was over")
         #expect(stopped.get == true)
         #expect(await server.httpPort == nil)
-        #expect((try? HTTPClient.get(port: http, "/healthz")) == nil, "the HTTP port still answers after the stop")
+        // Refused: nothing listens there any more. (A listener kept open but never served
+        // would instead take the connection and let the request time out.)
+        let afterStop = #expect(throws: TestError.self, "the HTTP port still answers after the stop") {
+            try HTTPClient.get(port: http, "/healthz")
+        }
+        #expect(afterStop?.errno == ECONNREFUSED, "not refused: \(afterStop.map(String.init(describing:)) ?? "")")
     }
 }

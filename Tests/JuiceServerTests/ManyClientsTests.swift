@@ -122,11 +122,11 @@ extension HardeningTests {
             for c in others + clients { #expect(try c.command("PING") == "OK PONG") }
             clients.removeFirst()  // one leaves: its slot comes back
             var accepted: LineClient?
-            _ = eventually {
+            try #require(eventually {
                 guard let c = try? s.client(readGreeting: false), case .got(let first) = c.nextLine() else { return false }
                 if first.hasPrefix("EVENT HELLO") { accepted = c }
                 return accepted != nil
-            }
+            }, "the freed slot never took a client")
             #expect(try accepted?.command("PING") == "OK PONG")
         }
     }
@@ -140,13 +140,12 @@ extension HardeningTests {
         #expect(sixth.waitClosed())
         clients.removeFirst()  // one leaves
         var accepted: LineClient?
-        _ = eventually {
+        try #require(eventually {
             guard let c = try? s.client(readGreeting: false), let first = try? c.readLine() else { return false }
             if first.hasPrefix("EVENT HELLO") { accepted = c; return true }
             return false
-        }
-        #expect(accepted != nil)
-        if let accepted { #expect(try accepted.command("PING") == "OK PONG") }
+        }, "the freed slot never took a client")
+        #expect(try accepted?.command("PING") == "OK PONG")
         for c in clients { #expect(try c.command("PING") == "OK PONG") }
         await s.stop()
     }

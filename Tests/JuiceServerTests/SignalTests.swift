@@ -19,36 +19,43 @@ extension HardeningTests {
         #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=999998")
         let outcome = Locked(SignalledExit(status: nil, seconds: 0))
         let lines = Locked<[Int: [String]]>([:])
-        let cashierHasData = Locked(false)
+        // Whether the cashier got the first of its pipelined replies (nil: not known yet).
+        let cashierHasData = Locked<Bool?>(nil)
+        let closedByServer = Locked<[Int: Bool]>([:])
         let pipelined = 3000
         onThreads(idle.count + 2) { n in
             if n == idle.count + 1 {
                 // Pipeline orders, wait for the first of their replies (so the server is into
-                // them), then SIGTERM.
+                // them), then SIGTERM: also when none came, so that the test ends (and fails below).
                 cashier.write(Array(String(repeating: "ORDER banana\r\n", count: pipelined).utf8))
-                _ = eventually { cashierHasData.get }
+                // Giving up is fine here: the reader thread's verdict is checked after the run.
+                _ = eventually { cashierHasData.get != nil }
                 let exited = signalAndWaitForExit(server, SIGTERM)
                 outcome.update { $0 = exited }
             } else {
                 let p = n < idle.count ? idle[n] : cashier
                 if n == idle.count {
-                    _ = p.fill(waitMilliseconds: 10_000)
-                    cashierHasData.update { $0 = true }
+                    let got = eventually { p.fill(waitMilliseconds: 200) }
+                    cashierHasData.update { $0 = got }
                 }
-                _ = p.waitClosed()
+                let closed = p.waitClosed()
                 let got = p.drainLines()
                 lines.update { $0[n] = got }
+                closedByServer.update { $0[n] = closed }
             }
         }
+        #expect(cashierHasData.get == true, "no reply to the pipelined orders came before SIGTERM")
         let result = outcome.get
         print("SIGTERM with \(idle.count + 1) clients: \(result.summary)")
         #expect(result.status == 0, "exit status \(result.shownStatus)")
         let all = lines.get
         for n in 0...idle.count {
+            #expect(closedByServer.get[n] == true, "client \(n) was never closed")
             #expect(all[n]?.last == "EVENT BYE shutting down", "client \(n) ended with \(all[n]?.suffix(2) ?? [])")
         }
         // The cashier got a reply to every order the server took, all before the BYE.
         let replies = (all[idle.count] ?? []).filter { $0.hasPrefix("OK ORDER") }
+        #expect(!replies.isEmpty, "not one pipelined order was answered")
         let seqs = replies.map { values($0)["seq"] ?? -1 }
         #expect(seqs == Array(stride(from: 2, through: replies.count + 1, by: 1)))
         print("SIGTERM: \(replies.count) of \(pipelined) pipelined orders were taken and answered")

@@ -17,7 +17,8 @@ extension HardeningTests {
         #expect(run.displayLastSeq == run.linesSent + 1, "the display stopped at seq \(run.displayLastSeq)")
         #expect(run.peakGrowth < 30 << 20, "RSS peak grew by \(mebibytes(run.peakGrowth))")
         #expect(run.finalStock == "OK STOCK seq=\(run.linesSent + 1) banana=\(1_000_000_000 - 2 * run.linesSent)")
-        if let pending = run.pendingAtDrop { #expect(pending > 1 << 20 && pending < 2 << 20) }
+        let pending = try #require(run.pendingAtDrop, "no 'disconnecting slow client ...: <bytes>' line in the log")
+        #expect(pending > 1 << 20 && pending < 2 << 20, "dropped with \(pending) bytes pending")
     }
 
     @Test func aSmallerOutputCapDropsTheSlowConsumerSooner() throws {
@@ -27,11 +28,8 @@ extension HardeningTests {
         #expect(run.slowClosed, "the slow client was never disconnected")
         #expect(run.log.contains("(limit 65536)"))
         // Dropped with well under the default 1 MiB pending: sooner than the default would.
-        if let pending = run.pendingAtDrop {
-            #expect(pending > 65536 && pending < 1 << 20, "dropped with \(pending) bytes pending")
-        } else {
-            Issue.record("no 'disconnecting slow client' line in the log")
-        }
+        let pending = try #require(run.pendingAtDrop, "no 'disconnecting slow client ...: <bytes>' line in the log")
+        #expect(pending > 65536 && pending < 1 << 20, "dropped with \(pending) bytes pending")
         #expect(run.displayLastSeq == run.linesSent + 1)
         #expect(run.peakGrowth < 30 << 20, "RSS peak grew by \(mebibytes(run.peakGrowth))")
     }

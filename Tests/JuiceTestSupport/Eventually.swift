@@ -6,9 +6,10 @@ import Foundation
 public let testDeadline: Double = 60
 
 /// Polls `condition` until it holds or `timeout` passes: for conditions that settle eventually.
-/// True if it held. (A condition that waits for nothing, only for time to pass, is a bug: pass
-/// something that can become true.)
-@discardableResult
+/// True if it held. The result must be used: a wait that gives up is a failure
+/// (`#expect(eventually {…})`, `try #require(eventually {…})`), or, where giving up is
+/// genuinely fine, an explicit `_ =` with a comment saying why. (A condition that waits for
+/// nothing, only for time to pass, is a bug: pass something that can become true.)
 public func eventually(timeout: Double = testDeadline, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while deadline.timeIntervalSinceNow > 0 {
@@ -19,7 +20,6 @@ public func eventually(timeout: Double = testDeadline, _ condition: () throws ->
 }
 
 /// The same from async code, sleeping without holding a thread of the cooperative pool.
-@discardableResult
 public func eventually(timeout: Double = testDeadline, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while deadline.timeIntervalSinceNow > 0 {

@@ -68,7 +68,8 @@ public final class ExecutableServer: @unchecked Sendable {
 
     /// The HTTP side's port (printed right after the listening line).
     public var httpPort: Int {
-        eventually { ExecutableServer.boardPort(in: log()) != nil }
+        // Giving up is reported as port -1, which every connect to it then fails on.
+        _ = eventually { ExecutableServer.boardPort(in: log()) != nil }
         return ExecutableServer.boardPort(in: log()) ?? -1
     }
 
@@ -96,7 +97,8 @@ public final class ExecutableServer: @unchecked Sendable {
     /// Waits for the process to end; its exit status (negative: killed by that signal), or nil
     /// if it is still running at `timeout`.
     public func waitForExit(timeout: Double = testDeadline) -> Int32? {
-        eventually(timeout: timeout) { !process.isRunning }
+        // Giving up is reported as nil, for the caller to check.
+        _ = eventually(timeout: timeout) { !process.isRunning }
         guard !process.isRunning else { return nil }
         return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
     }

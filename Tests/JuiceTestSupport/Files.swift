@@ -4,7 +4,13 @@ import Foundation
 /// A test's own failure, with a message that says what was expected.
 public struct TestError: Error, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The system's reason, where a system call failed: a test can tell a refused connection
+    /// (ECONNREFUSED) from one that timed out.
+    public let errno: Int32?
+    public init(_ description: String, errno: Int32? = nil) {
+        self.description = description
+        self.errno = errno
+    }
 }
 
 /// A fresh temporary directory, removed by the caller with `removeTemporary`.

@@ -61,7 +61,7 @@ public final class LineClient: @unchecked Sendable {
             // not close a descriptor number another test may have opened since.
             Glibc.close(fd)
             fd = -1
-            throw TestError("connect to \(port) failed: errno \(code)")
+            throw TestError("connect to \(port) failed: errno \(code)", errno: code)
         }
         if readGreeting {
             greeting = try readLine()

@@ -26,13 +26,15 @@ final class HTTPProtocol: @unchecked Sendable {
     /// Close now, with a reason for the log.
     var close: (Connection, String) -> Void = { _, _ in }
 
-    /// Seconds a client has to send its whole request head.
-    static let requestDeadline: UInt64 = 10
-    /// Seconds between `: ping` comments on an open stream (browsers and proxies time out idle
-    /// streams; 15 s keeps well inside the usual 30-60 s).
-    static let pingEvery = 15
+    /// Seconds a client has to send its whole request head (`ServerConfig.httpRequestDeadline`).
+    private let requestDeadline: UInt64
+    /// Seconds between `: ping` comments on an open stream (`ServerConfig.eventStreamPingEvery`).
+    private let pingEvery: Int
 
-    init(store: FruitStore, output: OutputPath, fanOut: FanOut, routes: HTTPRoutes, queue: DispatchQueue) {
+    init(store: FruitStore, output: OutputPath, fanOut: FanOut, routes: HTTPRoutes, queue: DispatchQueue,
+         requestDeadline: UInt64, pingEvery: Int) {
+        self.requestDeadline = requestDeadline
+        self.pingEvery = pingEvery
         self.store = store
         self.output = output
         self.fanOut = fanOut
@@ -139,12 +141,12 @@ final class HTTPProtocol: @unchecked Sendable {
     private func tick() {
         ticks += 1
         let now = DispatchTime.now().uptimeNanoseconds
-        let deadline = HTTPProtocol.requestDeadline * 1_000_000_000
+        let deadline = requestDeadline * 1_000_000_000
         // `close` takes it out of `awaiting` (through `closed`).
         for conn in awaiting.values where now - conn.acceptedAt > deadline {
-            close(conn, "no complete request within \(HTTPProtocol.requestDeadline) s")
+            close(conn, "no complete request within \(requestDeadline) s")
         }
-        if ticks % HTTPProtocol.pingEvery == 0 {
+        if ticks % pingEvery == 0 {
             for conn in streams.values where conn.catchUp == nil && !conn.isFinishing {
                 if output.enqueue(conn, Wire.streamPing) { fanOut.markDirty(conn) }
             }

@@ -52,7 +52,8 @@ final class Running: @unchecked Sendable {
         lines = LineProtocol(store: store, menu: config.menu, session: session, output: output, fanOut: fanOut)
         let (output, fanOut, auth) = (output, fanOut, auth)
         http = httpAcceptor.map { _ in
-            HTTPProtocol(store: store, output: output, fanOut: fanOut, routes: HTTPRoutes(store: store, auth: auth), queue: queue)
+            HTTPProtocol(store: store, output: output, fanOut: fanOut, routes: HTTPRoutes(store: store, auth: auth), queue: queue,
+                         requestDeadline: config.httpRequestDeadline, pingEvery: config.eventStreamPingEvery)
         }
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 

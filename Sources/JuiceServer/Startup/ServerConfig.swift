@@ -36,6 +36,13 @@ public struct ServerConfig: Sendable {
     /// The monotonic clock (nanoseconds) that AUTH failures are timed by: tests move it
     /// rather than wait a minute.
     var authClock: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+    /// Seconds an HTTP client has to send its whole request head before it is closed
+    /// (slowloris). Not a flag: a protocol constant (PROTOCOL.md Limits); tests set a short
+    /// one rather than wait 10 s.
+    var httpRequestDeadline: UInt64 = 10
+    /// Seconds between `: ping` comments on an open event stream (browsers and proxies time
+    /// out idle streams; 15 s keeps well inside the usual 30-60 s). Not a flag, as above.
+    var eventStreamPingEvery = 15
 
     public init() {}
 }
