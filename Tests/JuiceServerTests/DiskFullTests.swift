@@ -73,11 +73,7 @@ import Testing
 
         // Room again: changes are taken without a restart; the refused key is applied once.
         disk.free()
-        var retried = ""
-        #expect(eventually {
-            retried = (try? cashier.command("ORDER banana key=till-1")) ?? ""
-            return !retried.hasPrefix("ERR READ_ONLY")
-        })
+        let retried = Self.onceWritable(cashier, "ORDER banana key=till-1")
         #expect(retried == "OK ORDER banana 1 seq=\(lastSeq + 1) banana=\(bananas - 2)")
         #expect(try cashier.command("ORDER banana key=till-1") == retried + " dup")
         #expect(try HTTPClient.get(port: http, "/healthz").status == 200)
@@ -122,12 +118,7 @@ import Testing
         #expect(try Self.fileIdentity(data + "/menu.json") == menuBefore, "menu.json was rewritten")
 
         disk.free()
-        var reply = ""
-        #expect(eventually {
-            reply = (try? c.command("ORDER banana")) ?? ""
-            return !reply.hasPrefix("ERR READ_ONLY")
-        })
-        #expect(reply == "OK ORDER banana 1 seq=2 banana=6")
+        #expect(Self.onceWritable(c, "ORDER banana") == "OK ORDER banana 1 seq=2 banana=6")
         #expect(try HTTPClient.get(port: server.httpPort, "/healthz").status == 200)
     }
 
@@ -158,6 +149,18 @@ import Testing
         let restarted = try ExecutableServer(["--data", data])
         defer { restarted.stop() }
         #expect(try restarted.client().command("STOCK kiwi").hasSuffix(" kiwi=7"))
+    }
+
+    /// Sends `command` until it is not refused READ_ONLY (the server retries growing every
+    /// second), and returns that reply; a refusal if it never came within the test deadline.
+    static func onceWritable(_ client: LineClient, _ command: String) -> String {
+        var reply = ""
+        let writable = eventually {
+            reply = (try? client.command(command)) ?? ""
+            return !reply.hasPrefix("ERR READ_ONLY")
+        }
+        #expect(writable, "still read-only after room was freed")
+        return reply
     }
 
     /// Inode, size and modification time: a file rewritten in place or replaced differs.
