@@ -50,6 +50,7 @@ import Testing
         #expect(try cashier.command("SET kiwi 3") == "ERR READ_ONLY " + Self.reason)
         let bananas = Self.stock - 2 * served
         #expect(try cashier.command("STOCK banana") == "OK STOCK seq=\(lastSeq) banana=\(bananas)")
+        #expect(try cashier.command("MENU").hasPrefix("OK MENU "))
         let stats = values(try cashier.command("STATS"))
         #expect(stats["orders_served"] == served && stats["orders_refused"] == 0 && stats["seq"] == lastSeq)
         // A display catches up as always.
@@ -66,6 +67,7 @@ import Testing
         #expect(try HTTPClient.get(port: http, "/metrics").text.contains("\njuice_read_only 1\n"))
         #expect(try HTTPClient.get(port: http, "/sales").status == 200)
         #expect(try HTTPClient.get(port: http, "/").status == 200)
+        #expect(try HTTPClient.get(port: http, "/dashboard").status == 200)
         let stream = try EventStreamClient(port: http)
         #expect(try stream.event().stock().seq == UInt64(lastSeq))
         // One log line for going read-only, however many changes were refused.
