@@ -49,6 +49,7 @@ import Testing
         #expect(try cashier.command("SET kiwi 3") == "ERR READ_ONLY " + Self.reason)
         let bananas = Self.stock - 2 * served
         #expect(try cashier.command("STOCK banana") == "OK STOCK seq=\(lastSeq) banana=\(bananas)")
+        #expect(try cashier.command("MENU").hasPrefix("OK MENU "))
         let stats = values(try cashier.command("STATS"))
         #expect(stats["orders_served"] == served && stats["orders_refused"] == 0 && stats["seq"] == lastSeq)
         // A display catches up as always.
@@ -65,6 +66,7 @@ import Testing
         #expect(try HTTPClient.get(port: http, "/metrics").text.contains("\njuice_read_only 1\n"))
         #expect(try HTTPClient.get(port: http, "/sales").status == 200)
         #expect(try HTTPClient.get(port: http, "/").status == 200)
+        #expect(try HTTPClient.get(port: http, "/dashboard").status == 200)
         let stream = try EventStreamClient(port: http)
         #expect(try stream.event().stock().seq == UInt64(lastSeq))
         // One log line for going read-only, however many changes were refused.
@@ -72,11 +74,7 @@ import Testing
 
         // Room again: changes are taken without a restart; the refused key is applied once.
         disk.free()
-        var retried = ""
-        #expect(eventually {
-            retried = (try? cashier.command("ORDER banana key=till-1")) ?? ""
-            return !retried.hasPrefix("ERR READ_ONLY")
-        })
+        let retried = Self.onceWritable(cashier, "ORDER banana key=till-1")
         #expect(retried == "OK ORDER banana 1 seq=\(lastSeq + 1) banana=\(bananas - 2)")
         #expect(try cashier.command("ORDER banana key=till-1") == retried + " dup")
         #expect(try HTTPClient.get(port: http, "/healthz").status == 200)
@@ -121,12 +119,7 @@ import Testing
         #expect(try Self.fileIdentity(data + "/menu.json") == menuBefore, "menu.json was rewritten")
 
         disk.free()
-        var reply = ""
-        #expect(eventually {
-            reply = (try? c.command("ORDER banana")) ?? ""
-            return !reply.hasPrefix("ERR READ_ONLY")
-        })
-        #expect(reply == "OK ORDER banana 1 seq=2 banana=6")
+        #expect(Self.onceWritable(c, "ORDER banana") == "OK ORDER banana 1 seq=2 banana=6")
         #expect(try HTTPClient.get(port: server.httpPort, "/healthz").status == 200)
     }
 
@@ -157,6 +150,18 @@ import Testing
         let restarted = try ExecutableServer(["--data", data])
         defer { restarted.stop() }
         #expect(try restarted.client().command("STOCK kiwi").hasSuffix(" kiwi=7"))
+    }
+
+    /// Sends `command` until it is not refused READ_ONLY (the server retries growing every
+    /// second), and returns that reply; a refusal if it never came within the test deadline.
+    static func onceWritable(_ client: LineClient, _ command: String) -> String {
+        var reply = ""
+        let writable = eventually {
+            reply = (try? client.command(command)) ?? ""
+            return !reply.hasPrefix("ERR READ_ONLY")
+        }
+        #expect(writable, "still read-only after room was freed")
+        return reply
     }
 
     /// Inode, size and modification time: a file rewritten in place or replaced differs.

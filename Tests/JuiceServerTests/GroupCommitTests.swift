@@ -12,20 +12,11 @@ import Testing
         .set(lsn: lsn, seq: lsn, fruit: "banana", value: Int(lsn))
     }
 
-    static func make(in dir: String, loop: DispatchQueue) throws -> GroupCommit {
-        let file = try JournalFile(path: dir + "/journal", directory: dir, validLength: 0)
-        return try GroupCommit(file: file, snapshotPath: dir + "/snapshot", directory: dir, lsn: 0, journalBytes: 0, loop: loop)
-    }
-
     @Test("records that arrive while a write is in flight wait for it and go together in the next")
     func oneWriteInFlightCarriesEverythingThatArrivedMeanwhile() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
-        let loop = DispatchQueue(label: "test.loop")
-        let journal = try Self.make(in: dir, loop: loop)
-        let durable = DurableLog()
-        loop.sync {
-            journal.whenDurable = { durable.add($0) }
+        let f = try JournalFixture()
+        let journal = f.journal
+        f.loop.sync {
             // On the loop, as the store calls it: no write can finish in between.
             journal.append(Self.banana)
             journal.flush()
@@ -36,78 +27,76 @@ import Testing
             #expect(journal.counts == JournalCounts(syncs: 1, records: 1))
             #expect(journal.lastLSN == 4 && journal.durableLSN == 0)
         }
-        #expect(eventually { durable.all == [1, 4] })
-        loop.sync {
+        #expect(eventually { f.durable.all == [1, 4] })
+        f.loop.sync {
             #expect(journal.counts == JournalCounts(syncs: 2, records: 4))
             #expect(journal.durableLSN == 4)
         }
-        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/journal")))
+        let bytes = f.bytes("journal")
         #expect(bytes.count == JournalFile.chunk, "preallocated in one chunk of zeros")
         let read = RecordReader.read(bytes)
         #expect(read.problem == nil)
         #expect(read.records.map(\.record) == (1...4).map(Self.banana))
     }
 
-    @Test("a compaction makes the state at the last record the snapshot, and starts the journal empty")
-    func compaction() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
-        let loop = DispatchQueue(label: "test.loop")
-        let journal = try Self.make(in: dir, loop: loop)
-        let ledger = StockLedger(menu: .standard, initialStock: 7)
-        loop.sync {
+    /// The store compacts after a run of commands, when a write may be in flight and records
+    /// may wait for the next one: the snapshot holds those too, they are written into the fresh
+    /// journal, reported durable as usual, and skipped by replay.
+    @Test("a compaction makes the state at the last record the snapshot and starts the journal afresh; records pending then go into both, and replay skips them",
+          arguments: [0, 1])
+    func compaction(pending: Int) throws {
+        let f = try JournalFixture()
+        let journal = f.journal
+        var ledger = StockLedger(menu: .standard, initialStock: 7)
+        f.loop.sync {
             journal.append(Self.banana)
             journal.flush()
-            // As the store does after a run of commands: the write is still in flight.
+            for _ in 0..<pending {
+                journal.append(Self.banana)
+                journal.flush()  // waits: the first write is in flight
+            }
+            _ = ledger.set(fruit: 1, amount: 2)
             #expect(journal.journalBytes > 0 && journal.canCompact)
             journal.compact(ledger)
             #expect(!journal.canCompact, "one compaction at a time")
         }
-        #expect(eventually { FileManager.default.fileExists(atPath: dir + "/snapshot") })
-        // Emptied, and preallocated again: one chunk of zeros, no record.
-        #expect(eventually {
-            let bytes = FileManager.default.contents(atPath: dir + "/journal").map { [UInt8]($0) } ?? []
-            return bytes.count == JournalFile.chunk && RecordReader.read(bytes).records.isEmpty
-        })
-        let snapshot = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/snapshot")))
-        #expect(snapshot == Snapshot.encode(ledger, lsn: 1))
+        let last = UInt64(1 + pending)
+        #expect(eventually { f.durable.all == Array(1...last) })
+        #expect(eventually { f.loop.sync { journal.canCompact } }, "the compaction finished")
+        let snapshot = f.bytes("snapshot")
+        #expect(snapshot == Snapshot.encode(ledger, lsn: last))
+        // Emptied and preallocated again: one chunk, holding only what was pending.
+        let bytes = f.bytes("journal")
+        #expect(bytes.count == JournalFile.chunk)
+        #expect(RecordReader.read(bytes).records.map(\.record) == (2..<last + 1).map(Self.banana))
         let recovered = try Recovery.recover(StockLedger(menu: .standard, initialStock: 0),
-                                             snapshot: Recovery.File(path: dir + "/snapshot", bytes: snapshot), journal: nil)
-        #expect(recovered.lsn == 1 && recovered.ledger.stock == ledger.stock)
+                                             snapshot: Recovery.File(path: f.dir + "/snapshot", bytes: snapshot),
+                                             journal: Recovery.File(path: f.dir + "/journal", bytes: bytes))
+        #expect(recovered.lsn == last && recovered.ledger.stock == ledger.stock)
     }
 }
 
-extension GroupCommitTests {
-    /// The store compacts after a run of commands, when a write may be in flight and records
-    /// may wait for the next one: the snapshot holds those too, they are written into the fresh
-    /// journal, reported durable as usual, and skipped by replay.
-    @Test("a compaction while records are pending: they are in the snapshot, and replay skips them in the new journal")
-    func compactionWithPendingRecords() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
-        let loop = DispatchQueue(label: "test.loop")
-        let journal = try Self.make(in: dir, loop: loop)
-        let durable = DurableLog()
-        var ledger = StockLedger(menu: .standard, initialStock: 7)
-        loop.sync {
-            journal.whenDurable = { durable.add($0) }
-            journal.append(Self.banana)
-            journal.flush()
-            journal.append(Self.banana)
-            journal.flush()  // waits: the first write is in flight
-            _ = ledger.set(fruit: 1, amount: 2)
-            journal.compact(ledger)
-        }
-        #expect(eventually { durable.all == [1, 2] })
-        #expect(eventually { loop.sync { journal.canCompact } }, "the compaction finished")
-        let snapshot = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/snapshot")))
-        #expect(snapshot == Snapshot.encode(ledger, lsn: 2))
-        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/journal")))
-        #expect(RecordReader.read(bytes).records.map(\.record) == [Self.banana(2)], "written after the reset")
-        let recovered = try Recovery.recover(StockLedger(menu: .standard, initialStock: 0),
-                                             snapshot: Recovery.File(path: dir + "/snapshot", bytes: snapshot),
-                                             journal: Recovery.File(path: dir + "/journal", bytes: bytes))
-        #expect(recovered.lsn == 2 && recovered.ledger.stock == ledger.stock)
+/// A journal in a fresh directory, run on a loop queue of its own as the store runs it, with
+/// the positions it reported durable. The directory goes with the fixture.
+final class JournalFixture {
+    let dir = temporaryDirectory()
+    let loop = DispatchQueue(label: "test.loop")
+    let durable = DurableLog()
+    let journal: GroupCommit
+
+    init() throws {
+        let file = try JournalFile(path: dir + "/journal", directory: dir, validLength: 0)
+        journal = try GroupCommit(file: file, snapshotPath: dir + "/snapshot", directory: dir, lsn: 0, journalBytes: 0, loop: loop)
+        loop.sync { [journal, durable] in journal.whenDurable = { durable.add($0) } }
+    }
+
+    deinit {
+        removeTemporary(dir)
+    }
+
+    /// A data file's bytes ([] if it is missing).
+    func bytes(_ name: String) -> [UInt8] {
+        FileManager.default.contents(atPath: dir + "/" + name).map { [UInt8]($0) } ?? []
     }
 }
 

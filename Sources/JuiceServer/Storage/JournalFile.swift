@@ -96,7 +96,7 @@ final class JournalFile: @unchecked Sendable {
         while offset < size {
             let length = min(JournalFile.zeros.count, size - offset)
             guard JournalFile.zeros.withUnsafeBytes({ Platform.pwriteAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: offset) }) else {
-                let error = StorageError.failed(.growJournal(toBytes: size), path: path, errno: errno)
+                let error = StorageError.failed(.growJournal, path: path, errno: errno)
                 _ = ftruncate(fd, off_t(allocated))
                 throw error
             }

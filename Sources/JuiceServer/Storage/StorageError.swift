@@ -29,47 +29,26 @@ public enum StorageError: Error, CustomStringConvertible {
         case snapshot, journal
     }
 
-    /// What was being done when a call failed, in the words of the message.
-    public enum Operation: Sendable, Equatable {
-        case openJournal, prepareJournal, writeJournal, resetJournal, growJournal(toBytes: Int)
-        case create, write, rename, openDirectory, openLock
+    /// What was being done when a call failed: "cannot <operation> <path>: <errno's words>".
+    public enum Operation: String, Sendable {
+        case openJournal = "open journal", prepareJournal = "prepare journal", writeJournal = "write journal"
+        case resetJournal = "reset journal", growJournal = "grow journal"
+        case create, write, rename, openDirectory = "open directory", openLock = "open"
     }
 
     public var description: String {
         switch self {
-        case .failed(let operation, let path, let code):
-            return "\(Self.words(operation, path)): \(Platform.describe(code))"
-        case .syncFailed(let path, let code):
-            return "fsync of \(path) failed: \(Platform.describe(code))"
+        case .failed(let operation, let path, let code): "cannot \(operation.rawValue) \(path): \(Platform.describe(code))"
+        case .syncFailed(let path, let code): "fsync of \(path) failed: \(Platform.describe(code))"
         case .corrupt(let file, let path, let offset, let reason):
-            return "\(file.rawValue) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup"
-        case .inUse(let directory):
-            return "data directory \(directory) is in use by another juice-server"
-        case .cannotCreateDirectory(let directory, let reason):
-            return "cannot create data directory \(directory): \(reason)"
-        case .unreadable(let path):
-            return "cannot read \(path)"
-        case .invalidMenu(let path):
-            return "\(path) is not a valid menu; move it away to start over"
+            "\(file.rawValue) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup"
+        case .inUse(let directory): "data directory \(directory) is in use by another juice-server"
+        case .cannotCreateDirectory(let directory, let reason): "cannot create data directory \(directory): \(reason)"
+        case .unreadable(let path): "cannot read \(path)"
+        case .invalidMenu(let path): "\(path) is not a valid menu; move it away to start over"
         case .menuDropsStock(let directory, let stocked):
-            return "the new menu drops fruit that is still in stock in \(directory) (\(stocked)); sell or SET it to 0 first, or start with --accept-menu-change to discard it"
-        case .compaction(let error):
-            return "compaction: \(error)"
-        }
-    }
-
-    private static func words(_ operation: Operation, _ path: String) -> String {
-        switch operation {
-        case .openJournal: "cannot open journal \(path)"
-        case .prepareJournal: "cannot prepare journal \(path)"
-        case .writeJournal: "write to journal \(path) failed"
-        case .resetJournal: "cannot reset journal \(path)"
-        case .growJournal(let size): "cannot grow journal \(path) to \(size) bytes"
-        case .create: "cannot create \(path)"
-        case .write: "cannot write \(path)"
-        case .rename: "cannot rename \(path)"
-        case .openDirectory: "cannot open directory \(path)"
-        case .openLock: "cannot open \(path)"
+            "the new menu drops fruit that is still in stock in \(directory) (\(stocked)); sell or SET it to 0 first, or start with --accept-menu-change to discard it"
+        case .compaction(let error): "compaction: \(error)"
         }
     }
 
