@@ -60,6 +60,9 @@ final class Connection {
     var eventsOn: Bool
     /// Live events with a lower seq are skipped: a SINCE already sent them.
     var eventsFrom: UInt64 = 0
+    /// After QUIT: the seq of the last change applied before it. Its events up to here are
+    /// still owed (they may wait for the journal), and it closes only once they are out.
+    var eventsOwedThrough: UInt64 = 0
     var session: SessionState
     /// Queued for the next flush pass.
     var dirty = false

@@ -40,8 +40,10 @@ final class FanOut: @unchecked Sendable {
         // history after the lines it still owes, in order.
         // The event-stream form is encoded once per event, and only if a browser listens.
         var streamForm: [[UInt8]]?
-        for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isFinishing {
-            for (i, event) in events.enumerated() where event.seq >= conn.eventsFrom {
+        // A closing connection gets only the events still owed to it (after QUIT).
+        for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isClosed {
+            for (i, event) in events.enumerated() where event.seq >= conn.eventsFrom
+                && (!conn.isFinishing || event.seq <= conn.eventsOwedThrough) {
                 let bytes: [UInt8]
                 switch conn.eventFormat {
                 case .line:

@@ -94,7 +94,11 @@ final class LineProtocol {
                 switch session.answer(command, session: &conn.session, peer: conn.peer, to: &batch.out) {
                 case .none: break
                 case .events(let on): conn.eventsOn = on
-                case .close: conn.phase = .closing
+                case .close:
+                    conn.phase = .closing
+                    // QUIT closes after everything owed: the events of every change applied
+                    // before it (this batch's too, which the gate may still hold) go first.
+                    if conn.eventsOn { conn.eventsOwedThrough = store.assumeIsolated { $0.ledger.seq } }
                 }
             case .refused(let error, let hangUp):
                 runStore(&batch, conn)

@@ -211,7 +211,7 @@ final class Running: @unchecked Sendable {
     private func finishIfDone(_ conn: Connection) {
         if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
         output.updateInterest(conn)
-        guard conn.phase == .closing, conn.outbox.isEmpty else { return }
+        guard conn.phase == .closing, conn.outbox.isEmpty, fanOut.lastBroadcastSeq >= conn.eventsOwedThrough else { return }
         var discarded = 0
         while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
         Platform.shutdownWrite(conn.fd)
