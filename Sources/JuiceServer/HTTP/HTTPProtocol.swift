@@ -8,23 +8,21 @@ import JuiceCore
 /// The edge is as hardened as the TCP side: the request head is read on bytes and capped
 /// (`HTTPRequestReader`), a client that never finishes it is closed after a deadline, and an
 /// event stream that stops reading is dropped past the output cap.
-final class HTTPProtocol: @unchecked Sendable {
+final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     // @unchecked: loop-confined; its timer fires on the loop queue.
     private let store: FruitStore
     private let output: OutputPath
     private let fanOut: FanOut
-    private let catchUp: CatchUpStream
-    var routes: HTTPRoutes
+    private unowned let host: any ConnectionHost
+    private var routes: HTTPRoutes
     /// Connections still waiting for their request head (for the deadline).
-    private var awaiting: [UInt64: Connection] = [:]
+    private var awaiting: [UInt64: HTTPConnection] = [:]
     /// Open event streams (for keep-alive comments, and the clients gauge).
-    private(set) var streams: [UInt64: Connection] = [:]
+    private(set) var streams: [UInt64: HTTPConnection] = [:]
+    /// HTTP connections open now (the rest of the server's clients speak something else).
+    private var open = 0
     private var timer: DispatchSourceTimer?
     private var ticks = 0
-    /// A connection is done (its answer queued, or gone): the server closes it once it is out.
-    var finish: (Connection) -> Void = { _ in }
-    /// Close now, with a reason for the log.
-    var close: (Connection, String) -> Void = { _, _ in }
 
     /// Seconds a client has to send its whole request head.
     static let requestDeadline: UInt64 = 10
@@ -32,29 +30,54 @@ final class HTTPProtocol: @unchecked Sendable {
     /// streams; 15 s keeps well inside the usual 30-60 s).
     static let pingEvery = 15
 
-    init(store: FruitStore, output: OutputPath, fanOut: FanOut, routes: HTTPRoutes, queue: DispatchQueue) {
-        self.store = store
-        self.output = output
-        self.fanOut = fanOut
-        self.routes = routes
-        self.catchUp = CatchUpStream(store: store, output: output, fanOut: fanOut)
-        let timer = DispatchSource.makeTimerSource(queue: queue)
+    init(_ services: LoopServices) {
+        store = services.store
+        output = services.output
+        fanOut = services.fanOut
+        host = services.host
+        routes = HTTPRoutes(store: services.store, auth: services.auth)
+        let timer = DispatchSource.makeTimerSource(queue: services.queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [weak self] in self?.tick() }
         timer.resume()
         self.timer = timer
+        routes.isDraining = { [unowned host] in !host.isAccepting }
+        // `/metrics` counts line clients (everyone not on HTTP) and event streams.
+        routes.clientCounts = { [unowned self, unowned host] in (host.clientCount - open, streams.count) }
     }
 
     /// What every stream starts with: its head, then how soon to reconnect.
     private static let streamStart = HTTPResponse.eventStreamHead + Wire.streamRetry
 
+    // MARK: ConnectionHandler
+
+    var logName: String { "HTTP" }
+    /// `/healthz` answers 503 while the server drains, so a load balancer sees it.
+    var acceptsWhileDraining: Bool { true }
+
+    func busyRefusal(perAddress: Bool) -> [UInt8] { perAddress ? HTTPResponse.busyForAddress : HTTPResponse.busy }
+
+    func makeConnection(id: UInt64, fd: Int32, peer: String, listener: UInt8, now: UInt64) -> Connection {
+        open += 1
+        return HTTPConnection(id: id, fd: fd, peer: peer, listener: listener, now: now)
+    }
+
     func accepted(_ conn: Connection) {
-        awaiting[conn.id] = conn
+        awaiting[conn.id] = http(conn)
     }
 
     func closed(_ conn: Connection) {
+        open -= 1
         awaiting.removeValue(forKey: conn.id)
         streams.removeValue(forKey: conn.id)
+    }
+
+    /// Event streams simply end (browsers reconnect by themselves).
+    func shuttingDown(_ conn: Connection, byeAfter lsn: UInt64) {}
+
+    /// Every connection this handler sees is one it made.
+    private func http(_ conn: Connection) -> HTTPConnection {
+        unsafeDowncast(conn, to: HTTPConnection.self)
     }
 
     func stop() {
@@ -65,8 +88,9 @@ final class HTTPProtocol: @unchecked Sendable {
     /// One read's bytes. Only a request head is read; anything after it (a body, a pipelined
     /// request, bytes on an open stream) is discarded unread.
     func received(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) {
-        guard conn.kind == .http, conn.phase == .open else { return }
-        switch conn.httpReader.feed(bytes) {
+        let conn = http(conn)
+        guard !conn.isStream, conn.phase == .open else { return }
+        switch conn.reader.feed(bytes) {
         case .incomplete:
             return
         case .refused(let status, let message):
@@ -83,10 +107,10 @@ final class HTTPProtocol: @unchecked Sendable {
     func inputEnded(_ conn: Connection) {
         awaiting.removeValue(forKey: conn.id)
         if conn.phase == .open { conn.phase = .closing }
-        finish(conn)
+        host.finish(conn)
     }
 
-    private func respond(_ conn: Connection, to request: HTTPRequest) {
+    private func respond(_ conn: HTTPConnection, to request: HTTPRequest) {
         let head = request.method == "HEAD"
         switch routes.route(request, peer: conn.peer) {
         case .response(let response, let gate):
@@ -107,32 +131,30 @@ final class HTTPProtocol: @unchecked Sendable {
         // descriptor number that may be someone else's by now.
         if conn.isClosed { return }
         conn.phase = .closing
-        finish(conn)
+        host.finish(conn)
     }
 
     /// The stream starts with the full state (or, with `Last-Event-ID`, the changes after it,
     /// as SINCE does), then live changes follow with no gap and no duplicate. The head waits
     /// for the journal like the state it precedes, and so does everything after it.
-    private func openStream(_ conn: Connection, after lastEventID: UInt64?) {
-        conn.kind = .eventStream
-        conn.eventsOn = true
+    private func openStream(_ conn: HTTPConnection, after lastEventID: UInt64?) {
+        conn.isStream = true
         streams[conn.id] = conn
         let start = store.assumeIsolated { $0.openStream(after: lastEventID) }
         output.send(conn, HTTPProtocol.streamStart, waitingFor: start.gate)
         if conn.isClosed { return }
-        conn.eventsFrom = start.eventsFrom ?? 0
-        conn.catchUp = start.catchUp
+        fanOut.listen(conn, from: start.eventsFrom ?? 0, catchUp: start.catchUp)
         if !start.out.isEmpty { output.send(conn, start.out, waitingFor: start.gate) }
-        carryOn(conn)
+        drained(conn)
     }
 
     /// Output went out: an event stream goes on with its catch-up; an answered request closes.
-    func carryOn(_ conn: Connection) {
+    func drained(_ conn: Connection) {
         if conn.isFinishing {
-            finish(conn)
+            host.finish(conn)
             return
         }
-        _ = catchUp.pump(conn)
+        _ = fanOut.pumpCatchUp(conn)
         output.updateInterest(conn)
     }
 
@@ -141,8 +163,8 @@ final class HTTPProtocol: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         let deadline = HTTPProtocol.requestDeadline * 1_000_000_000
         // `close` takes it out of `awaiting` (through `closed`).
-        for conn in awaiting.values where now - conn.acceptedAt > deadline {
-            close(conn, "no complete request within \(HTTPProtocol.requestDeadline) s")
+        for conn in awaiting.values where now - conn.requestStartedAt > deadline {
+            host.close(conn, reason: "no complete request within \(HTTPProtocol.requestDeadline) s")
         }
         if ticks % HTTPProtocol.pingEvery == 0 {
             for conn in streams.values where conn.catchUp == nil && !conn.isFinishing {
