@@ -7,6 +7,11 @@ final class HTTPConnection: Connection {
     var requestStartedAt: UInt64
     /// It asked for `/events`: one long response that only listens.
     var isStream = false
+    /// An answer is on its way (maybe waiting for the journal): the next request is read once
+    /// it is out. One request at a time, so a client cannot pile answers up.
+    var answering = false
+    /// Requests answered on this connection (for the keep-alive cap).
+    var served: UInt16 = 0
 
     init(id: UInt64, fd: Int32, peer: String, listener: UInt8, now: UInt64) {
         requestStartedAt = now
@@ -16,4 +21,5 @@ final class HTTPConnection: Connection {
     }
 
     override var onlyListens: Bool { isStream }
+    override var wantsInput: Bool { super.wantsInput && !answering }
 }

@@ -26,6 +26,10 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
 
     /// Seconds a client has to send its whole request head.
     static let requestDeadline: UInt64 = 10
+    /// A kept-alive connection is closed after this many seconds without a new request.
+    static let keepAliveIdle: UInt64 = 5
+    /// Requests on one connection; the last one's answer says `Connection: close`.
+    static let maxRequestsPerConnection: UInt16 = 100
     /// Seconds between `: ping` comments on an open stream (browsers and proxies time out idle
     /// streams; 15 s keeps well inside the usual 30-60 s).
     static let pingEvery = 15
@@ -35,7 +39,7 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         output = services.output
         fanOut = services.fanOut
         host = services.host
-        routes = HTTPRoutes(store: services.store, auth: services.auth)
+        routes = HTTPRoutes(store: services.store, auth: services.auth, allowedHosts: services.config.allowedHosts)
         let timer = DispatchSource.makeTimerSource(queue: services.queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [weak self] in self?.tick() }
@@ -85,22 +89,15 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         timer = nil
     }
 
-    /// One read's bytes. Only a request head is read; anything after it (a body, a pipelined
-    /// request, bytes on an open stream) is discarded unread.
+    /// One read's bytes: a request (head, then its body) as it arrives. Reading pauses while a
+    /// request is answered; bytes after it wait in the reader. Bytes on an open stream are
+    /// discarded unread.
     func received(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) {
         let conn = http(conn)
         guard !conn.isStream, conn.phase == .open else { return }
-        switch conn.reader.feed(bytes) {
-        case .incomplete:
-            return
-        case .refused(let status, let message):
-            awaiting.removeValue(forKey: conn.id)
-            Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
-            sendAndClose(conn, HTTPResponse.plain(status, message).bytes())
-        case .complete(let request):
-            awaiting.removeValue(forKey: conn.id)
-            respond(conn, to: request)
-        }
+        // A kept-alive connection was idle until now: its request's deadline starts here.
+        if !conn.reader.hasStarted { conn.requestStartedAt = conn.lastInput }
+        handle(conn, conn.reader.feed(bytes))
     }
 
     /// The peer finished sending: what it is owed still goes out, then it closes.
@@ -110,26 +107,84 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         host.finish(conn)
     }
 
+    /// Answers what the reader made of the input: requests one at a time, each read only once
+    /// the one before is out.
+    private func handle(_ conn: HTTPConnection, _ first: HTTPRequestReader.Outcome) {
+        var outcome = first
+        while true {
+            switch outcome {
+            case .incomplete:
+                return
+            case .refused(let status, let message):
+                awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
+                send(conn, HTTPResponse.plain(status, message).bytes(), keepAlive: false)
+                return
+            case .refusedBody(let request, let status, let message):
+                // Its body cannot be read, so nothing after it can be framed: answer and close.
+                awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
+                let body = HTTPWrites.paths.contains(request.path) ? HTTPWrites.refusal(status, "BAD_REQUEST", message) : .plain(status, message)
+                send(conn, body.bytes(includeBody: request.method != "HEAD"), keepAlive: false)
+                return
+            case .complete(let request):
+                awaiting.removeValue(forKey: conn.id)
+                conn.served &+= 1
+                respond(conn, to: request)
+                guard !conn.isFinishing, !conn.isStream else { return }
+                // Kept alive: the next request once this answer is out (it may wait for the journal).
+                guard conn.outbox.isEmpty else {
+                    conn.answering = true
+                    output.updateInterest(conn)
+                    return
+                }
+                outcome = readNext(conn)
+            }
+        }
+    }
+
+    /// Waits for the connection's next request (kept alive), going on with what it already sent.
+    private func readNext(_ conn: HTTPConnection) -> HTTPRequestReader.Outcome {
+        conn.answering = false
+        conn.requestStartedAt = DispatchTime.now().uptimeNanoseconds
+        awaiting[conn.id] = conn
+        output.updateInterest(conn)
+        return conn.reader.next()
+    }
+
+    /// Whether the connection stays for another request: HTTP/1.1 unless it said
+    /// `Connection: close`, under the cap, and not while the server drains.
+    private func keepsAlive(_ conn: HTTPConnection, _ request: HTTPRequest) -> Bool {
+        let close = request.header("connection")?.lowercased().split(separator: ",").contains { $0.filter { $0 != " " } == "close" } ?? false
+        return request.minorVersion == 1 && !close && conn.served < HTTPProtocol.maxRequestsPerConnection && host.isAccepting
+    }
+
     private func respond(_ conn: HTTPConnection, to request: HTTPRequest) {
         let head = request.method == "HEAD"
+        let keepAlive = keepsAlive(conn, request)
         switch routes.route(request, peer: conn.peer) {
         case .response(let response, let gate):
-            sendAndClose(conn, response.bytes(includeBody: !head), waitingFor: gate)
+            send(conn, response.bytes(includeBody: !head, keepAlive: keepAlive), waitingFor: gate, keepAlive: keepAlive)
+        case .change(let response, let gate, let events):
+            // The answer first, then the broadcast: like a line client, the writer gets its
+            // answer before the event of its change goes anywhere.
+            send(conn, response.bytes(keepAlive: keepAlive), waitingFor: gate, keepAlive: keepAlive)
+            if !events.isEmpty { host.publish(events) }
         case .eventStream(let lastEventID):
             guard !head else {
-                sendAndClose(conn, HTTPResponse.eventStreamHeadOnly)
+                send(conn, HTTPResponse.eventStreamHeadOnly, keepAlive: false)
                 return
             }
             openStream(conn, after: lastEventID)
         }
     }
 
-    /// One response, then the connection closes (once its output is out).
-    private func sendAndClose(_ conn: Connection, _ bytes: [UInt8], waitingFor gate: UInt64 = 0) {
+    /// One response; without keep-alive the connection then closes (once its output is out).
+    private func send(_ conn: HTTPConnection, _ bytes: [UInt8], waitingFor gate: UInt64 = 0, keepAlive: Bool) {
         output.send(conn, bytes, waitingFor: gate)
         // A failed send (the peer reset) closed it already: closing again would act on a
         // descriptor number that may be someone else's by now.
-        if conn.isClosed { return }
+        if conn.isClosed || keepAlive { return }
         conn.phase = .closing
         host.finish(conn)
     }
@@ -148,10 +203,16 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         drained(conn)
     }
 
-    /// Output went out: an event stream goes on with its catch-up; an answered request closes.
+    /// Output went out: an event stream goes on with its catch-up; an answered request closes,
+    /// or, kept alive, reads its next request.
     func drained(_ conn: Connection) {
+        let conn = http(conn)
         if conn.isFinishing {
             host.finish(conn)
+            return
+        }
+        if conn.answering {
+            if conn.outbox.isEmpty { handle(conn, readNext(conn)) }
             return
         }
         _ = fanOut.pumpCatchUp(conn)
@@ -163,8 +224,15 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         let deadline = HTTPProtocol.requestDeadline * 1_000_000_000
         // `close` takes it out of `awaiting` (through `closed`).
-        for conn in awaiting.values where now - conn.requestStartedAt > deadline {
-            host.close(conn, reason: "no complete request within \(HTTPProtocol.requestDeadline) s")
+        let idle = HTTPProtocol.keepAliveIdle * 1_000_000_000
+        for conn in awaiting.values {
+            if conn.reader.hasStarted {
+                if now - conn.requestStartedAt > deadline {
+                    host.close(conn, reason: "no complete request within \(HTTPProtocol.requestDeadline) s")
+                }
+            } else if now - conn.requestStartedAt > (conn.served == 0 ? deadline : idle) {
+                host.close(conn, reason: conn.served == 0 ? "no request within \(HTTPProtocol.requestDeadline) s" : "idle keep-alive")
+            }
         }
         if ticks % HTTPProtocol.pingEvery == 0 {
             for conn in streams.values where conn.catchUp == nil && !conn.isFinishing {
