@@ -33,8 +33,7 @@ final class HTTPProtocol: @unchecked Sendable {
 
     init(store: FruitStore, output: OutputPath, fanOut: FanOut, routes: HTTPRoutes, queue: DispatchQueue,
          requestDeadline: UInt64, pingEvery: Int) {
-        self.requestDeadline = requestDeadline
-        self.pingEvery = pingEvery
+        (self.requestDeadline, self.pingEvery) = (requestDeadline, pingEvery)
         self.store = store
         self.output = output
         self.fanOut = fanOut
