@@ -20,6 +20,8 @@ struct HTTPRoutes {
     var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
     private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
     private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
+    private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
+    private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]
 
     func route(_ request: HTTPRequest, peer: String) -> Route {
@@ -35,6 +37,10 @@ struct HTTPRoutes {
             return .response(board, gate: 0)
         case "/dashboard":
             return .response(dashboard, gate: 0)
+        case "/till":
+            return .response(till, gate: 0)
+        case "/stock":
+            return .response(stockEditor, gate: 0)
         case "/events":
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
         case "/state":

@@ -5,15 +5,17 @@
 /// page goes on with its own rules (which come later, so they refine these: sizes, spacing) and
 /// closes `</style></head>` itself. Fonts are system fonts only: a shop's network may be offline.
 enum PageStyle {
-    static func head(title: String) -> String {
-        """
+    /// `icon`: an inline SVG (a data URL, so no request for /favicon.ico, which would be a 404).
+    static func head(title: String, icon: String? = nil) -> String {
+        let iconLink = icon.map { "<link rel=\"icon\" href=\"data:image/svg+xml,\($0)\">\n" } ?? ""
+        return """
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(title)</title>
-        <style>
+        \(iconLink)<style>
 
         """ + baseCSS
     }
