@@ -61,6 +61,7 @@ def test_add_and_set_change_the_stock_and_the_board_follows(page, start_server):
     assert "OVER_LIMIT" in row(page, "banana", "result").text
     assert server.stock()["banana"] == 10
     assert page.execute_script("return window.localStorage.getItem('juice-manager-token');") is None
+    page.execute_script("window.scrollTo(0, 0);")
     screenshot(page, "stock.png")
 
     # The till needs no token, though the server has one.

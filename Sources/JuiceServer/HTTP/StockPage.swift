@@ -40,7 +40,7 @@ button { font: inherit; font-size: 17px; padding: .5em 1em; border-radius: 10px;
 button:disabled { opacity: .45; cursor: not-allowed; }
 #auth-error { color: var(--out); min-height: 1.4em; margin-top: .8em; }
 #fruits { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 330px), 1fr)); gap: 12px; }
-.fruit { display: grid; grid-template-columns: 1fr auto; gap: 10px 12px; align-items: center; }
+.fruit { display: grid; grid-template-columns: 1fr auto; gap: 8px 12px; align-items: center; }
 .fruit .name { font-size: 21px; font-weight: 800; }
 .fruit .alias { color: var(--muted); font-size: 15px; font-weight: 600; margin-left: .4em; }
 .fruit .now { text-align: right; line-height: 1; }
@@ -52,7 +52,10 @@ button:disabled { opacity: .45; cursor: not-allowed; }
 .stepper button { background: #0b0e13; color: var(--text); border-radius: 0; font-size: 22px; width: 46px; padding: 0; }
 .stepper input { border: 0; border-radius: 0; width: 100%; text-align: center; font-weight: 700; font-variant-numeric: tabular-nums; }
 .edit .set { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
-.fruit .result { grid-column: 1 / -1; min-height: 1.3em; color: var(--muted); font-size: 15px; }
+.edit .add, .edit .set { flex: 1 0 auto; }
+@media (max-width: 560px) { .stepper { flex-basis: 100%; } }
+.fruit .result { grid-column: 1 / -1; color: var(--muted); font-size: 15px; }
+.fruit .result:empty { display: none; }
 .fruit .result[data-kind="ok"] { color: var(--good); }
 .fruit .result[data-kind="error"] { color: var(--out); }
 .fruit.busy .edit button { opacity: .6; }

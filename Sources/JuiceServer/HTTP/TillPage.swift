@@ -91,7 +91,6 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
 </header>
 <h2 id="fruits-title" class="visually-hidden">Fruit stock</h2>
 <section id="fruits" aria-labelledby="fruits-title"></section>
-<section id="juices" aria-label="juices"></section>
 <div id="pending" data-state="idle" data-waiting="0" role="status" aria-live="polite"></div>
 <div class="controls">
   <span class="label" id="count-label">How many</span>
@@ -102,6 +101,7 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
   </div>
   <span id="message" data-kind="" aria-live="polite"></span>
 </div>
+<section id="juices" aria-label="juices"></section>
 <footer><span id="till-id"></span><span id="seq"></span></footer>
 <div id="alert" role="alertdialog" aria-modal="true" aria-labelledby="alert-title" data-code="">
   <div class="box"><h3 id="alert-title">Not sold</h3><p id="alert-text"></p>
