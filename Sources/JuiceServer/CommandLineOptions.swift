@@ -29,8 +29,12 @@ public enum CommandLineOptions {
           --port N                 TCP port, 0 picks a free one (default 7878)
           --http-port N            HTTP port for browsers, same --host: the menu board at /, its
                                    event stream /events, /state, /healthz, the manager's
-                                   /dashboard, /sales and /metrics (default 7879; 0 picks a free one)
+                                   /dashboard, /sales and /metrics, and the writes POST /orders,
+                                   /restock, /set (default 7879; 0 picks a free one)
           --no-http                no HTTP side
+          --allow-host NAME        a host name under which browsers may write over HTTP (POST),
+                                   besides IP addresses and localhost; repeatable. Reads work
+                                   under any name (DNS-rebinding guard, see PROTOCOL.md)
           --max-clients N          most clients at once, TCP and HTTP together; more get "ERR BUSY"
                                    or HTTP 503 (default 10000)
           --max-clients-per-address N
@@ -132,7 +136,7 @@ public enum CommandLineOptions {
                 config.acceptMenuChange = true
             case "--no-http":
                 config.httpPort = nil
-            case "--host", "--data", "--manager-token-file", "--menu", "--log-level":
+            case "--host", "--data", "--manager-token-file", "--menu", "--log-level", "--allow-host":
                 guard let v = value(flag) else { return fail("\(flag) needs a value") }
                 switch flag {
                 case "--host":
@@ -143,6 +147,9 @@ public enum CommandLineOptions {
                     config.dataDirectory = v
                 case "--manager-token-file":
                     tokenFile = v
+                case "--allow-host":
+                    guard HostCheck.isName(v) else { return fail("--allow-host needs a host name such as shop.local, not '\(v)'") }
+                    config.allowedHosts.append(v.lowercased())
                 case "--log-level":
                     guard let level = LogLevel(name: v) else {
                         return fail("--log-level must be one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")), not '\(v)'")

@@ -7,6 +7,11 @@ public struct ServerConfig: Sendable {
     public var port = 7878
     /// The HTTP side (board page, event stream, dashboard, metrics); nil: off (`--no-http`).
     public var httpPort: Int? = 7879
+    /// Host names (lowercased) under which HTTP writes are taken besides IP literals and
+    /// `localhost` (`--allow-host`, repeatable): the DNS-rebinding check.
+    public var allowedHosts: [String] = []
+    /// The line protocol's port as a listener's option (it is always on).
+    var linePort: Int? { port }
     /// Stock of each fruit in a brand-new store (a menu file may give its own per fruit; an
     /// explicit `--initial-stock` overrides it).
     public var initialStock = 10

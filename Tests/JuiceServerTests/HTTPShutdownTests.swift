@@ -34,6 +34,10 @@ extension Server {
         #expect(health.text == "shutting down\n")
         #expect(health.header("Retry-After") == "1")
         #expect(try HTTPClient.get(port: http, "/state").status == 503)
+        // A write is refused too, in JSON, and changes nothing.
+        let order = try HTTPClient.post(port: http, "/orders", json: #"{"juice":"mango"}"#)
+        #expect(order.status == 503 && order.header("Retry-After") == "1", "\(order.statusLine)")
+        #expect(try order.json()["error"] as? String == "SHUTTING_DOWN")
         #expect(stopped.get == nil, "the drain ended while the reader had output pending")
         // Event streams just end (a browser reconnects by itself, to another server or later).
         #expect(stream.nextEvent() == .closed)

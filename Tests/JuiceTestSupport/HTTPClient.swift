@@ -48,28 +48,70 @@ public struct HTTPReply: Sendable {
 }
 
 /// A raw HTTP client for tests: request bytes in (exactly as given, so a test can send anything
-/// a hostile client would), the server's answer out, read until the server closes (every
-/// non-stream response closes the connection after its body).
+/// a hostile client would), the server's answer out: read until its `Content-Length` body is
+/// complete (a kept-alive connection stays open after it), or until the server closes.
 public enum HTTPClient {
-    /// Sends `raw` to 127.0.0.1:`port` and reads until the server closes.
+    /// Sends `raw` to 127.0.0.1:`port` and reads one answer (see above).
     public static func exchange(port: Int, _ raw: [UInt8], timeout: Double = testDeadline) throws -> HTTPReply {
         let connection = try LineClient.peer(port: port)
-        connection.keepReceived = true
+        defer { connection.close() }
         guard connection.write(raw) else { throw TestError("sending the request failed: errno \(errno)") }
-        guard connection.waitClosed(timeout: timeout) else {
-            throw TestError("the server did not close within \(timeout) s (have \(connection.received.count) bytes)")
+        return try readReply(connection, timeout: timeout)
+    }
+
+    /// Reads the next answer on `connection` (bytes after it stay in `connection.received`).
+    public static func readReply(_ connection: LineClient, timeout: Double = testDeadline) throws -> HTTPReply {
+        connection.keepReceived = true
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let length = completeLength(connection.received) {
+                let reply = try HTTPReply.parse(Array(connection.received[..<length]))
+                connection.received.removeFirst(length)
+                return reply
+            }
+            if !connection.sawEOF {
+                guard deadline.timeIntervalSinceNow > 0 else {
+                    throw TestError("no complete answer within \(timeout) s (have \(connection.received.count) bytes)")
+                }
+                connection.fill(waitMilliseconds: 100)
+                continue
+            }
+            let reply = try HTTPReply.parse(connection.received)
+            connection.received = []
+            return reply
         }
-        return try HTTPReply.parse(connection.received)
+    }
+
+    /// The length of a complete answer at the start of `bytes` (head and `Content-Length` body).
+    static func completeLength(_ bytes: [UInt8]) -> Int? {
+        guard let end = bytes.indices.dropLast(3).first(where: { bytes[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }),
+              let head = try? HTTPReply.parse(Array(bytes[..<(end + 4)])),
+              let length = head.header("content-length").flatMap({ Int($0) }) else { return nil }
+        return bytes.count >= end + 4 + length ? end + 4 + length : nil
     }
 
     public static func exchange(port: Int, _ raw: String, timeout: Double = testDeadline) throws -> HTTPReply {
         try exchange(port: port, Array(raw.utf8), timeout: timeout)
     }
 
-    /// `METHOD path HTTP/1.x` with a Host header and `headers` (each "Name: value").
+    /// `METHOD path HTTP/1.x` with a Host header, `Connection: close` (one request, as a test
+    /// of one route wants) and `headers` (each "Name: value").
     public static func request(_ method: String, port: Int, _ target: String, headers: [String] = [], version: String = "1.1") throws -> HTTPReply {
-        let head = "\(method) \(target) HTTP/\(version)\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n"
+        let head = "\(method) \(target) HTTP/\(version)\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n"
         return try exchange(port: port, head)
+    }
+
+    /// A write: `POST path` with a JSON body, as a till sends it (Host 127.0.0.1:`port`,
+    /// `Content-Type: application/json`, `Content-Length`), plus `headers`.
+    public static func postRequest(port: Int, _ path: String, json: String, headers: [String] = [], close: Bool = true) -> [UInt8] {
+        let body = Array(json.utf8)
+        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.count)\r\n" + (close ? "Connection: close\r\n" : "") + headers.map { $0 + "\r\n" }.joined() + "\r\n"
+        return Array(head.utf8) + body
+    }
+
+    public static func post(port: Int, _ path: String, json: String, headers: [String] = []) throws -> HTTPReply {
+        try exchange(port: port, postRequest(port: port, path, json: json, headers: headers))
     }
 
     public static func get(port: Int, _ target: String, headers: [String] = []) throws -> HTTPReply {

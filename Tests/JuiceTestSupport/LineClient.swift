@@ -14,7 +14,7 @@ public final class LineClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var bufferStart = 0
     /// Every byte received, when `keepReceived` is set (to check the bytes the server sent).
-    public private(set) var received: [UInt8] = []
+    public var received: [UInt8] = []
     public var keepReceived = false
     public private(set) var sawEOF = false
     /// EVENT lines seen while waiting for replies (`reply`, `command`), in arrival order.

@@ -8,53 +8,80 @@ import JuiceCore
 /// The edge is as hardened as the TCP side: the request head is read on bytes and capped
 /// (`HTTPRequestReader`), a client that never finishes it is closed after a deadline, and an
 /// event stream that stops reading is dropped past the output cap.
-final class HTTPProtocol: @unchecked Sendable {
+final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     // @unchecked: loop-confined; its timer fires on the loop queue.
     private let store: FruitStore
     private let output: OutputPath
     private let fanOut: FanOut
-    private let catchUp: CatchUpStream
-    var routes: HTTPRoutes
+    private unowned let host: any ConnectionHost
+    private var routes: HTTPRoutes
     /// Connections still waiting for their request head (for the deadline).
-    private var awaiting: [UInt64: Connection] = [:]
+    private var awaiting: [UInt64: HTTPConnection] = [:]
     /// Open event streams (for keep-alive comments, and the clients gauge).
-    private(set) var streams: [UInt64: Connection] = [:]
+    private(set) var streams: [UInt64: HTTPConnection] = [:]
+    /// HTTP connections open now (the rest of the server's clients speak something else).
+    private var open = 0
     private var timer: DispatchSourceTimer?
     private var ticks = 0
-    /// A connection is done (its answer queued, or gone): the server closes it once it is out.
-    var finish: (Connection) -> Void = { _ in }
-    /// Close now, with a reason for the log.
-    var close: (Connection, String) -> Void = { _, _ in }
 
     /// Seconds a client has to send its whole request head.
     static let requestDeadline: UInt64 = 10
+    /// A kept-alive connection is closed after this many seconds without a new request.
+    static let keepAliveIdle: UInt64 = 5
+    /// Requests on one connection; the last one's answer says `Connection: close`.
+    static let maxRequestsPerConnection: UInt16 = 100
     /// Seconds between `: ping` comments on an open stream (browsers and proxies time out idle
     /// streams; 15 s keeps well inside the usual 30-60 s).
     static let pingEvery = 15
 
-    init(store: FruitStore, output: OutputPath, fanOut: FanOut, routes: HTTPRoutes, queue: DispatchQueue) {
-        self.store = store
-        self.output = output
-        self.fanOut = fanOut
-        self.routes = routes
-        self.catchUp = CatchUpStream(store: store, output: output, fanOut: fanOut)
-        let timer = DispatchSource.makeTimerSource(queue: queue)
+    init(_ services: LoopServices) {
+        store = services.store
+        output = services.output
+        fanOut = services.fanOut
+        host = services.host
+        routes = HTTPRoutes(store: services.store, auth: services.auth, allowedHosts: services.config.allowedHosts)
+        let timer = DispatchSource.makeTimerSource(queue: services.queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [weak self] in self?.tick() }
         timer.resume()
         self.timer = timer
+        routes.isDraining = { [unowned host] in !host.isAccepting }
+        // `/metrics` counts line clients (everyone not on HTTP) and event streams.
+        routes.clientCounts = { [unowned self, unowned host] in (host.clientCount - open, streams.count) }
     }
 
     /// What every stream starts with: its head, then how soon to reconnect.
     private static let streamStart = HTTPResponse.eventStreamHead + Wire.streamRetry
 
+    // MARK: ConnectionHandler
+
+    var logName: String { "HTTP" }
+    /// `/healthz` answers 503 while the server drains, so a load balancer sees it.
+    var acceptsWhileDraining: Bool { true }
+
+    func busyRefusal(perAddress: Bool) -> [UInt8] { perAddress ? HTTPResponse.busyForAddress : HTTPResponse.busy }
+
+    func makeConnection(id: UInt64, fd: Int32, peer: String, listener: UInt8, now: UInt64) -> Connection {
+        open += 1
+        return HTTPConnection(id: id, fd: fd, peer: peer, listener: listener, now: now)
+    }
+
     func accepted(_ conn: Connection) {
-        awaiting[conn.id] = conn
+        awaiting[conn.id] = http(conn)
     }
 
     func closed(_ conn: Connection) {
+        open -= 1
         awaiting.removeValue(forKey: conn.id)
         streams.removeValue(forKey: conn.id)
+    }
+
+    /// Event streams simply end (browsers reconnect by themselves).
+    func shuttingDown(_ conn: Connection, byeAfter lsn: UInt64) {}
+
+    /// Every connection this handler sees is one it made.
+    private func http(_ conn: Connection) -> HTTPConnection {
+        unsafeDowncast(conn, to: HTTPConnection.self)
     }
 
     func stop() {
@@ -62,77 +89,133 @@ final class HTTPProtocol: @unchecked Sendable {
         timer = nil
     }
 
-    /// One read's bytes. Only a request head is read; anything after it (a body, a pipelined
-    /// request, bytes on an open stream) is discarded unread.
+    /// One read's bytes: a request (head, then its body) as it arrives. Reading pauses while a
+    /// request is answered; bytes after it wait in the reader. Bytes on an open stream are
+    /// discarded unread.
     func received(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) {
-        guard conn.kind == .http, conn.phase == .open else { return }
-        switch conn.httpReader.feed(bytes) {
-        case .incomplete:
-            return
-        case .refused(let status, let message):
-            awaiting.removeValue(forKey: conn.id)
-            Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
-            sendAndClose(conn, HTTPResponse.plain(status, message).bytes())
-        case .complete(let request):
-            awaiting.removeValue(forKey: conn.id)
-            respond(conn, to: request)
-        }
+        let conn = http(conn)
+        guard !conn.isStream, conn.phase == .open else { return }
+        // A kept-alive connection was idle until now: its request's deadline starts here.
+        if !conn.reader.hasStarted { conn.requestStartedAt = conn.lastInput }
+        handle(conn, conn.reader.feed(bytes))
     }
 
     /// The peer finished sending: what it is owed still goes out, then it closes.
     func inputEnded(_ conn: Connection) {
         awaiting.removeValue(forKey: conn.id)
         if conn.phase == .open { conn.phase = .closing }
-        finish(conn)
+        host.finish(conn)
     }
 
-    private func respond(_ conn: Connection, to request: HTTPRequest) {
+    /// Answers what the reader made of the input: requests one at a time, each read only once
+    /// the one before is out.
+    private func handle(_ conn: HTTPConnection, _ first: HTTPRequestReader.Outcome) {
+        var outcome = first
+        while true {
+            switch outcome {
+            case .incomplete:
+                return
+            case .refused(let status, let message):
+                awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
+                send(conn, HTTPResponse.plain(status, message).bytes(), keepAlive: false)
+                return
+            case .refusedBody(let request, let status, let message):
+                // Its body cannot be read, so nothing after it can be framed: answer and close.
+                awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
+                let body = HTTPWrites.paths.contains(request.path) ? HTTPWrites.refusal(status, "BAD_REQUEST", message) : .plain(status, message)
+                send(conn, body.bytes(includeBody: request.method != "HEAD"), keepAlive: false)
+                return
+            case .complete(let request):
+                awaiting.removeValue(forKey: conn.id)
+                conn.served &+= 1
+                respond(conn, to: request)
+                guard !conn.isFinishing, !conn.isStream else { return }
+                // Kept alive: the next request once this answer is out (it may wait for the journal).
+                guard conn.outbox.isEmpty else {
+                    conn.answering = true
+                    output.updateInterest(conn)
+                    return
+                }
+                outcome = readNext(conn)
+            }
+        }
+    }
+
+    /// Waits for the connection's next request (kept alive), going on with what it already sent.
+    private func readNext(_ conn: HTTPConnection) -> HTTPRequestReader.Outcome {
+        conn.answering = false
+        conn.requestStartedAt = DispatchTime.now().uptimeNanoseconds
+        awaiting[conn.id] = conn
+        output.updateInterest(conn)
+        return conn.reader.next()
+    }
+
+    /// Whether the connection stays for another request: HTTP/1.1 unless it said
+    /// `Connection: close`, under the cap, and not while the server drains.
+    private func keepsAlive(_ conn: HTTPConnection, _ request: HTTPRequest) -> Bool {
+        let close = request.header("connection")?.lowercased().split(separator: ",").contains { $0.filter { $0 != " " } == "close" } ?? false
+        return request.minorVersion == 1 && !close && conn.served < HTTPProtocol.maxRequestsPerConnection && host.isAccepting
+    }
+
+    private func respond(_ conn: HTTPConnection, to request: HTTPRequest) {
         let head = request.method == "HEAD"
+        let keepAlive = keepsAlive(conn, request)
         switch routes.route(request, peer: conn.peer) {
         case .response(let response, let gate):
-            sendAndClose(conn, response.bytes(includeBody: !head), waitingFor: gate)
+            send(conn, response.bytes(includeBody: !head, keepAlive: keepAlive), waitingFor: gate, keepAlive: keepAlive)
+        case .change(let response, let gate, let events):
+            // The answer first, then the broadcast: like a line client, the writer gets its
+            // answer before the event of its change goes anywhere.
+            send(conn, response.bytes(keepAlive: keepAlive), waitingFor: gate, keepAlive: keepAlive)
+            if !events.isEmpty { host.publish(events) }
         case .eventStream(let lastEventID):
             guard !head else {
-                sendAndClose(conn, HTTPResponse.eventStreamHeadOnly)
+                send(conn, HTTPResponse.eventStreamHeadOnly, keepAlive: false)
                 return
             }
             openStream(conn, after: lastEventID)
         }
     }
 
-    /// One response, then the connection closes (once its output is out).
-    private func sendAndClose(_ conn: Connection, _ bytes: [UInt8], waitingFor gate: UInt64 = 0) {
+    /// One response; without keep-alive the connection then closes (once its output is out).
+    private func send(_ conn: HTTPConnection, _ bytes: [UInt8], waitingFor gate: UInt64 = 0, keepAlive: Bool) {
         output.send(conn, bytes, waitingFor: gate)
         // A failed send (the peer reset) closed it already: closing again would act on a
         // descriptor number that may be someone else's by now.
-        if conn.isClosed { return }
+        if conn.isClosed || keepAlive { return }
         conn.phase = .closing
-        finish(conn)
+        host.finish(conn)
     }
 
     /// The stream starts with the full state (or, with `Last-Event-ID`, the changes after it,
     /// as SINCE does), then live changes follow with no gap and no duplicate. The head waits
     /// for the journal like the state it precedes, and so does everything after it.
-    private func openStream(_ conn: Connection, after lastEventID: UInt64?) {
-        conn.kind = .eventStream
-        conn.eventsOn = true
+    private func openStream(_ conn: HTTPConnection, after lastEventID: UInt64?) {
+        conn.isStream = true
         streams[conn.id] = conn
         let start = store.assumeIsolated { $0.openStream(after: lastEventID) }
         output.send(conn, HTTPProtocol.streamStart, waitingFor: start.gate)
         if conn.isClosed { return }
-        conn.eventsFrom = start.eventsFrom ?? 0
-        conn.catchUp = start.catchUp
+        fanOut.listen(conn, from: start.eventsFrom ?? 0, catchUp: start.catchUp)
         if !start.out.isEmpty { output.send(conn, start.out, waitingFor: start.gate) }
-        carryOn(conn)
+        drained(conn)
     }
 
-    /// Output went out: an event stream goes on with its catch-up; an answered request closes.
-    func carryOn(_ conn: Connection) {
+    /// Output went out: an event stream goes on with its catch-up; an answered request closes,
+    /// or, kept alive, reads its next request.
+    func drained(_ conn: Connection) {
+        let conn = http(conn)
         if conn.isFinishing {
-            finish(conn)
+            host.finish(conn)
             return
         }
-        _ = catchUp.pump(conn)
+        if conn.answering {
+            if conn.outbox.isEmpty { handle(conn, readNext(conn)) }
+            return
+        }
+        _ = fanOut.pumpCatchUp(conn)
         output.updateInterest(conn)
     }
 
@@ -141,8 +224,15 @@ final class HTTPProtocol: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         let deadline = HTTPProtocol.requestDeadline * 1_000_000_000
         // `close` takes it out of `awaiting` (through `closed`).
-        for conn in awaiting.values where now - conn.acceptedAt > deadline {
-            close(conn, "no complete request within \(HTTPProtocol.requestDeadline) s")
+        let idle = HTTPProtocol.keepAliveIdle * 1_000_000_000
+        for conn in awaiting.values {
+            if conn.reader.hasStarted {
+                if now - conn.requestStartedAt > deadline {
+                    host.close(conn, reason: "no complete request within \(HTTPProtocol.requestDeadline) s")
+                }
+            } else if now - conn.requestStartedAt > (conn.served == 0 ? deadline : idle) {
+                host.close(conn, reason: conn.served == 0 ? "no request within \(HTTPProtocol.requestDeadline) s" : "idle keep-alive")
+            }
         }
         if ticks % HTTPProtocol.pingEvery == 0 {
             for conn in streams.values where conn.catchUp == nil && !conn.isFinishing {

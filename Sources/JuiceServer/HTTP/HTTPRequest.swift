@@ -7,6 +7,8 @@ struct HTTPRequest: Equatable {
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
     let minorVersion: Int
     let headers: [Header]
+    /// The body (`Content-Length` bytes; empty without one).
+    var body: [UInt8] = []
 
     struct Header: Equatable {
         /// Lowercased.
@@ -20,32 +22,59 @@ struct HTTPRequest: Equatable {
     }
 }
 
-/// Reads a request head from bytes as they arrive, on bytes (never on Characters), bounded:
-/// at most `maxHeadBytes` are kept, and anything that cannot be HTTP is refused as soon as it
-/// shows (a TLS handshake or our line protocol fails on its first bytes, not at a deadline).
-/// Nothing after the head is read: a request body is never wanted (GET and HEAD only).
+/// Reads requests from bytes as they arrive, on bytes (never on Characters), bounded: a head
+/// of at most `maxHeadBytes`, then a body of exactly `Content-Length` bytes, at most
+/// `maxBodyBytes`. Anything that cannot be HTTP is refused as soon as it shows (a TLS handshake
+/// or our line protocol fails on its first bytes, not at a deadline). Bytes after a request
+/// (a pipelined next one) wait in the buffer for `next()`, once the request is answered.
 struct HTTPRequestReader {
     enum Outcome: Equatable {
         case incomplete
         case complete(HTTPRequest)
         /// Answer with this status and close.
         case refused(HTTPStatus, String)
+        /// The head was read but its body cannot be (no length, chunked, too large): answer
+        /// this request with the status, and close.
+        case refusedBody(HTTPRequest, HTTPStatus, String)
     }
 
     /// The request line and headers together, at most (the usual 8 KiB).
     static let maxHeadBytes = 8 * 1024
     static let maxHeaders = 64
+    /// A request body, at most (the writes' JSON is a few dozen bytes).
+    static let maxBodyBytes = 4 * 1024
 
     private(set) var buffer: [UInt8] = []
     private var done = false
+    /// A head read whose body is still arriving, and the body's length.
+    private var head: HTTPRequest?
+    private var bodyLength = 0
     /// Whether the request line has been seen whole (and passed), and how far its end was looked for.
     private var firstLineChecked = false
     private var firstLineScanned = 0
 
+    /// Whether any of a request has arrived (for the deadlines: a kept-alive connection is idle
+    /// until then).
+    var hasStarted: Bool { !buffer.isEmpty || head != nil }
+
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard !done else { return .incomplete }
-        let searchFrom = max(0, buffer.count - 3)
-        buffer.append(contentsOf: bytes.prefix(max(0, HTTPRequestReader.maxHeadBytes + 4 - buffer.count)))
+        // Reading stops after each complete request until it is answered, so this holds at most
+        // what one read brings beyond a request.
+        buffer.append(contentsOf: bytes)
+        return advance(searchFrom: max(0, buffer.count - bytes.count - 3))
+    }
+
+    /// The last request was answered: go on with the bytes after it.
+    mutating func next() -> Outcome {
+        done = false
+        firstLineChecked = false
+        firstLineScanned = 0
+        return buffer.isEmpty ? .incomplete : advance(searchFrom: 0)
+    }
+
+    private mutating func advance(searchFrom: Int) -> Outcome {
+        if let request = head { return takeBody(request) }
         // Fail fast on what cannot be a request line: methods are upper-case letters.
         if let first = buffer.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
             return refuse(.badRequest, "not an HTTP request")
@@ -66,13 +95,55 @@ struct HTTPRequestReader {
         if end > HTTPRequestReader.maxHeadBytes {
             return refuse(.headerFieldsTooLarge, "the request line and headers may hold at most \(HTTPRequestReader.maxHeadBytes) bytes")
         }
-        done = true
-        let head = buffer[..<end]
-        buffer = []
-        switch Self.parse(head) {
-        case .success(let request): return .complete(request)
-        case .failure(let error): return .refused(error.status, error.message)
+        let parsed = Self.parse(buffer[..<end])
+        buffer.removeFirst(end)
+        switch parsed {
+        case .success(let request):
+            switch Self.bodyLength(request) {
+            case .success(let length):
+                bodyLength = length
+                return takeBody(request)
+            case .failure(let error):
+                done = true
+                buffer = []
+                return .refusedBody(request, error.status, error.message)
+            }
+        case .failure(let error):
+            return refuse(error.status, error.message)
         }
+    }
+
+    private mutating func takeBody(_ request: HTTPRequest) -> Outcome {
+        guard buffer.count >= bodyLength else {
+            head = request
+            return .incomplete
+        }
+        var complete = request
+        complete.body = Array(buffer[..<bodyLength])
+        buffer.removeFirst(bodyLength)
+        head = nil
+        done = true
+        return .complete(complete)
+    }
+
+    /// A body's length: `Content-Length` (digits only; repeated only with the same value), at
+    /// most `maxBodyBytes`. A `POST` must have one; `Transfer-Encoding` (chunked) is not taken.
+    static func bodyLength(_ request: HTTPRequest) -> Result<Int, ParseError> {
+        if request.header("transfer-encoding") != nil {
+            return .failure(ParseError(.lengthRequired, "chunked bodies are not taken: send Content-Length"))
+        }
+        let values = request.headers.filter { $0.name == "content-length" }.map(\.value)
+        guard let first = values.first else {
+            return request.method == "POST" ? .failure(ParseError(.lengthRequired, "a POST needs Content-Length")) : .success(0)
+        }
+        guard values.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            return .failure(ParseError("malformed Content-Length"))
+        }
+        // Too many digits is too large, not an overflow.
+        guard first.utf8.count <= 9, let length = Int(first), length <= maxBodyBytes else {
+            return .failure(ParseError(.payloadTooLarge, "a body may hold at most \(maxBodyBytes) bytes"))
+        }
+        return .success(length)
     }
 
     private mutating func refuse(_ status: HTTPStatus, _ message: String) -> Outcome {

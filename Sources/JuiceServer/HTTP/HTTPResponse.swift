@@ -5,8 +5,13 @@ enum HTTPStatus: Int, Sendable {
     case ok = 200
     case badRequest = 400
     case unauthorized = 401
+    case forbidden = 403
     case notFound = 404
     case methodNotAllowed = 405
+    case conflict = 409
+    case lengthRequired = 411
+    case payloadTooLarge = 413
+    case unsupportedMediaType = 415
     case headerFieldsTooLarge = 431
     case serviceUnavailable = 503
     case versionNotSupported = 505
@@ -16,8 +21,13 @@ enum HTTPStatus: Int, Sendable {
         case .ok: return "OK"
         case .badRequest: return "Bad Request"
         case .unauthorized: return "Unauthorized"
+        case .forbidden: return "Forbidden"
         case .notFound: return "Not Found"
         case .methodNotAllowed: return "Method Not Allowed"
+        case .conflict: return "Conflict"
+        case .lengthRequired: return "Length Required"
+        case .payloadTooLarge: return "Content Too Large"
+        case .unsupportedMediaType: return "Unsupported Media Type"
         case .headerFieldsTooLarge: return "Request Header Fields Too Large"
         case .serviceUnavailable: return "Service Unavailable"
         case .versionNotSupported: return "HTTP Version Not Supported"
@@ -26,8 +36,8 @@ enum HTTPStatus: Int, Sendable {
 }
 
 /// Every byte the HTTP side sends is built here: a response is a status, a few headers and a
-/// body, always with `Connection: close` (one request per connection: all a browser's board
-/// needs, since its event stream is one long response).
+/// body, with `Connection: keep-alive` when the connection stays for another request, else
+/// `Connection: close`.
 struct HTTPResponse {
     var status: HTTPStatus
     var contentType: String
@@ -51,15 +61,20 @@ struct HTTPResponse {
     }
 
     /// The bytes to send; a HEAD request gets the same head without the body.
-    func bytes(includeBody: Bool = true) -> [UInt8] {
+    func bytes(includeBody: Bool = true, keepAlive: Bool = false) -> [UInt8] {
         var head = "HTTP/1.1 \(status.rawValue) \(status.reason)\r\n"
         head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         head += "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n"
         for (name, value) in extraHeaders { head += "\(name): \(value)\r\n" }
-        head += "Connection: close\r\n\r\n"
+        head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
         var out = Array(head.utf8)
         if includeBody { out.append(contentsOf: body) }
         return out
+    }
+
+    /// A JSON answer (the writes' answers and refusals).
+    static func json(_ status: HTTPStatus, _ text: String, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status, HTTPResponse.json, body: Array(text.utf8), headers: headers)
     }
 
     /// The head of an event stream: no length (it ends when the connection does), never cached

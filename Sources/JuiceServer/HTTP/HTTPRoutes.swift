@@ -3,17 +3,21 @@ import JuiceCore
 /// What each path answers. Public: the board (`/`, `/events`, `/state`) and `/healthz` — the
 /// shop's screens and the load balancer's probe. With a manager token configured, the manager's
 /// data (`/metrics`, `/sales`) needs `Authorization: Bearer <token>`; the dashboard page itself
-/// is public and asks for the token. Nothing here changes stock.
+/// is public and asks for the token. The writes (`POST /orders`, `/restock`, `/set`) are
+/// `HTTPWrites`.
 struct HTTPRoutes {
     enum Route {
-        /// Answer, once the journal is durable up to `gate`, and close.
+        /// Answer, once the journal is durable up to `gate`.
         case response(HTTPResponse, gate: UInt64)
+        /// A write's answer, and the changes it made (to broadcast after the answer is queued).
+        case change(HTTPResponse, gate: UInt64, events: [StockEvent])
         /// Open an event stream, resuming after this seq if the browser sent `Last-Event-ID`.
         case eventStream(lastEventID: UInt64?)
     }
 
     let store: FruitStore
     let auth: ManagerAuth
+    let writes: HTTPWrites
     /// Whether shutdown has begun (`/healthz` then answers 503).
     var isDraining: () -> Bool = { false }
     /// The values `/metrics` reports that only the server knows (clients by kind).
@@ -23,10 +27,28 @@ struct HTTPRoutes {
     private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]
+    static let allowPost = [("Allow", "POST")]
+
+    init(store: FruitStore, auth: ManagerAuth, allowedHosts: [String]) {
+        self.store = store
+        self.auth = auth
+        self.writes = HTTPWrites(store: store, allowedHosts: allowedHosts)
+    }
 
     func route(_ request: HTTPRequest, peer: String) -> Route {
+        if HTTPWrites.paths.contains(request.path) {
+            guard request.method == "POST" else {
+                return .response(HTTPWrites.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), gate: 0)
+            }
+            if isDraining() {
+                return .response(HTTPWrites.refusal(.serviceUnavailable, "SHUTTING_DOWN", "shutting down; try again shortly",
+                                                    headers: [("Retry-After", "1")]), gate: 0)
+            }
+            let outcome = writes.handle(request, peer: peer) { bearerRefusal(request, peer: peer) }
+            return .change(outcome.response, gate: outcome.gate, events: outcome.events)
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
-            return .response(.plain(.methodNotAllowed, "read-only: GET and HEAD only", headers: HTTPRoutes.allow), gate: 0)
+            return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), gate: 0)
         }
         if isDraining() {
             return .response(.plain(.serviceUnavailable, request.path == "/healthz" ? "shutting down" : "shutting down; try again shortly",
@@ -51,7 +73,7 @@ struct HTTPRoutes {
         case "/healthz":
             return .response(.plain(.ok, "ok"), gate: 0)
         case "/sales", "/metrics":
-            if let refusal = checkBearer(request, peer: peer) { return .response(refusal, gate: 0) }
+            if let (message, headers) = bearerRefusal(request, peer: peer) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
             // Figures as of now, answered once they are on disk like everything else.
             let (sales, gate) = store.assumeIsolated { ($0.salesSnapshot(), $0.lastLSN) }
             if request.path == "/sales" {
@@ -65,28 +87,27 @@ struct HTTPRoutes {
         }
     }
 
-    /// With a manager token configured, the manager's data needs `Authorization: Bearer
-    /// <token>`, checked in constant time and with the same per-address failure limit as
-    /// `AUTH`. Nil: go ahead; else the refusal to send.
-    private func checkBearer(_ request: HTTPRequest, peer: String) -> HTTPResponse? {
+    /// With a manager token configured, the manager's data and writes need `Authorization:
+    /// Bearer <token>`, checked in constant time and with the same per-address failure limit as
+    /// `AUTH`. Nil: go ahead; else the refusal's message and headers (for a 401).
+    private func bearerRefusal(_ request: HTTPRequest, peer: String) -> (String, [(String, String)])? {
         guard auth.token != nil else { return nil }
         let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
         guard let header = request.header("authorization") else {
-            return .plain(.unauthorized, "this needs the manager token: Authorization: Bearer <token>", headers: challenge)
+            return ("this needs the manager token: Authorization: Bearer <token>", challenge)
         }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            return .plain(.unauthorized, "use Authorization: Bearer <token>", headers: challenge)
+            return ("use Authorization: Bearer <token>", challenge)
         }
         switch auth.verify(Array(parts[1].utf8), peer: peer) {
         case .accepted, .noTokenConfigured:
             return nil
         case .wrong:
             Log.warning("HTTP \(request.path) refused for \(peer): wrong token", category: .refusals)
-            return .plain(.unauthorized, "wrong token", headers: challenge)
+            return ("wrong token", challenge)
         case .tooManyFailures(let seconds):
-            return .plain(.unauthorized, "too many failures, retry in \(seconds) s",
-                          headers: challenge + [("Retry-After", "\(seconds)")])
+            return ("too many failures, retry in \(seconds) s", challenge + [("Retry-After", "\(seconds)")])
         }
     }
 

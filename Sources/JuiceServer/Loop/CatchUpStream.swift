@@ -1,23 +1,22 @@
 /// Streams a connection's catch-up (after `SINCE`, or a browser's `Last-Event-ID`) from the
 /// store's history, one piece at a time, each once the last one is mostly out: the work is
-/// paced by what the client's socket takes, never built whole.
-struct CatchUpStream {
-    let store: FruitStore
-    let output: OutputPath
-    let fanOut: FanOut
-
+/// paced by what the client's socket takes, never built whole. Part of the fan-out: a
+/// catch-up is how a client rejoins the live events.
+extension FanOut {
     /// A piece is about this many bytes.
-    static let chunk = 32 * 1024
+    static let catchUpChunk = 32 * 1024
+    /// Pieces per wake-up before others get their turn.
+    static let catchUpPiecesPerTurn = 16
 
     /// Sends pieces while the client keeps up (its pending output under a piece), at most
-    /// `LineProtocol.roundsPerTurn` per wake-up, after which the next flush pass comes back for
+    /// `catchUpPiecesPerTurn` per wake-up, after which the next flush pass comes back for
     /// more. Returns true once the catch-up is over.
-    func pump(_ conn: Connection) -> Bool {
+    func pumpCatchUp(_ conn: Connection) -> Bool {
         var pieces = 0
         while conn.catchUp != nil && !conn.isClosed {
-            guard conn.outbox.pendingBytes < CatchUpStream.chunk else { return false }
-            guard pieces < LineProtocol.roundsPerTurn else {
-                fanOut.markDirty(conn)
+            guard conn.outbox.pendingBytes < FanOut.catchUpChunk else { return false }
+            guard pieces < FanOut.catchUpPiecesPerTurn else {
+                markDirty(conn)
                 return false
             }
             pieces += 1
@@ -29,13 +28,13 @@ struct CatchUpStream {
     /// Sends the next piece. Once it reaches the seq the catch-up started at and every change
     /// broadcast since (a client gets no live events while it catches up), live events take
     /// over from the next seq: no gap, no duplicate.
-    func sendNext(_ conn: Connection) {
+    private func sendNext(_ conn: Connection) {
         guard var catchUp = conn.catchUp else { return }
-        let limit = conn.eventsOn ? max(catchUp.through, fanOut.lastBroadcastSeq) : catchUp.through
+        let limit = conn.eventsOn ? max(catchUp.through, lastBroadcastSeq) : catchUp.through
         let format = conn.eventFormat
         var out: [UInt8] = []
         let next = store.assumeIsolated {
-            $0.appendHistory(from: catchUp.next, through: limit, format: format, budget: CatchUpStream.chunk, to: &out)
+            $0.appendHistory(from: catchUp.next, through: limit, format: format, budget: FanOut.catchUpChunk, to: &out)
         }
         guard let next else {
             // More than the whole history behind: like a SINCE that cannot reach, it gets the

@@ -1,10 +1,15 @@
 import JuiceCore
 
-/// One client: its socket, where it is in its life, its partial input line and its pending
-/// output. Owned by `Server` and only touched on the loop.
-final class Connection {
+/// One client as the loop sees it: its socket, where it is in its life, its pending output and
+/// how it takes events. Owned by `Running` and only touched on the loop.
+///
+/// What it speaks is not the loop's business: each protocol makes its own subclass (see
+/// `ConnectionHandler.makeConnection`) to carry its per-connection state, and the loop reaches
+/// that only through the handler. Fields are ordered so the small ones pack together: an idle
+/// connection's size is the server's memory per client.
+class Connection {
     /// Where a connection is in its life. Input is read only while `open`.
-    enum Phase: Equatable {
+    enum Phase: UInt8, Equatable {
         /// Reading and running commands.
         case open
         /// The peer finished sending (EOF, maybe only a half-close like `nc -q`): what it sent
@@ -13,14 +18,6 @@ final class Connection {
         /// No more input runs; it closes once its output is out.
         case closing
         case closed
-    }
-
-    enum Kind: Equatable {
-        case line
-        /// An HTTP connection until its request is answered (or becomes an event stream).
-        case http
-        /// A browser's event stream: it only listens.
-        case eventStream
     }
 
     /// What the poller was last told to watch the socket for.
@@ -32,58 +29,73 @@ final class Connection {
 
     let id: UInt64
     let fd: Int32
-    let peer: String
     var phase = Phase.open
     var interest = Interest()
-
-    var framer = LineFramer()
-    var outbox = Outbox()
-    /// Its pending output (replies waiting for its socket or the journal) passed the budget:
-    /// none of its commands run, and nothing is read, until it drains. A client that
-    /// pipelines without reading cannot grow it without bound.
-    var throttled = false
-    /// Input already read but not yet run, from `deferredStart` on: the rest of a read whose
-    /// lines stopped at the output budget. At most one read's worth: nothing more is read
-    /// until it has all run.
-    var deferred: [UInt8] = []
-    var deferredStart = 0
-    /// A SINCE catch-up being streamed; the commands after the SINCE wait for it.
-    var catchUp: CatchUp?
-
-    /// What it speaks: the line protocol, or HTTP (one request, or an event stream).
-    var kind: Kind
-    /// How it takes events: `EVENT STOCK` lines, or event-stream messages.
-    var eventFormat: EventFormat { kind == .eventStream ? .stream : .line }
-    /// A line client gets events from the start (`EVENTS OFF` stops them); an HTTP connection
-    /// only once it asked for /events, so none go out ahead of a response while it is still
-    /// sending its request.
-    var eventsOn: Bool
-    /// Live events with a lower seq are skipped: a SINCE already sent them.
-    var eventsFrom: UInt64 = 0
-    var session: SessionState
     /// Queued for the next flush pass.
     var dirty = false
+    let peer: String
+    var outbox = Outbox()
+    /// When it last sent something (for `--idle-timeout`).
     var lastInput: UInt64
-    let acceptedAt: UInt64
-    /// An HTTP connection's request head as it arrives (empty otherwise).
-    var httpReader = HTTPRequestReader()
+    /// Where it stands in the events, once that is anything but the default (most
+    /// connections never need it, so it is kept apart: see `EventCursor`).
+    private var cursor: EventCursor?
+    /// Which of the server's listeners (and so which handler) accepted it.
+    let listener: UInt8
+    /// Whether it takes live events now, and in which form. Set by `FanOut` (`listen`,
+    /// `setEvents`), which owns subscriptions.
+    var eventsOn: Bool
+    let eventFormat: EventFormat
 
-    init(id: UInt64, fd: Int32, peer: String, kind: Kind = .line, isManager: Bool, now: UInt64) {
+    init(id: UInt64, fd: Int32, peer: String, listener: UInt8, events: EventFormat, eventsOn: Bool, now: UInt64) {
         self.id = id
-        self.kind = kind
-        self.eventsOn = kind == .line
         self.fd = fd
         self.peer = peer
-        self.session = SessionState(isManager: isManager)
+        self.listener = listener
+        self.eventFormat = events
+        self.eventsOn = eventsOn
         self.lastInput = now
-        self.acceptedAt = now
+    }
+
+    /// Live events with a lower seq are skipped: a catch-up already sent them.
+    var eventsFrom: UInt64 {
+        get { cursor?.eventsFrom ?? 0 }
+        set { if cursor != nil || newValue != 0 { cursorForWrite.eventsFrom = newValue } }
+    }
+    /// A catch-up being streamed (SINCE, `Last-Event-ID`): it takes no live events meanwhile.
+    var catchUp: CatchUp? {
+        get { cursor?.catchUp }
+        set { if cursor != nil || newValue != nil { cursorForWrite.catchUp = newValue } }
+    }
+    /// Once closing: the seq of the last change whose event it is still owed (QUIT sends what
+    /// is owed); it closes only once those are out.
+    var eventsOwedThrough: UInt64 {
+        get { cursor?.owedThrough ?? 0 }
+        set { if cursor != nil || newValue != 0 { cursorForWrite.owedThrough = newValue } }
+    }
+    private var cursorForWrite: EventCursor {
+        if let cursor { return cursor }
+        let made = EventCursor()
+        cursor = made
+        return made
     }
 
     var isClosed: Bool { phase == .closed }
     /// Closing or closed: no more of its input runs.
     var isFinishing: Bool { phase == .closing || phase == .closed }
-    var hasDeferredInput: Bool { deferredStart < deferred.count }
 
-    /// Whether the loop should read from it now.
-    var wantsInput: Bool { phase == .open && !throttled && catchUp == nil && !hasDeferredInput }
+    /// Whether the loop should read from it now. A protocol with input waiting to run narrows it.
+    var wantsInput: Bool { phase == .open && catchUp == nil }
+    /// A connection that only listens (an event stream) is never idle-reaped: its liveness is
+    /// TCP keepalive and its writes.
+    var onlyListens: Bool { false }
+}
+
+/// A connection's place in the events when it is not simply "live, from now": after a SINCE or
+/// a browser's resume, and after QUIT. One reference in `Connection` instead of 33 bytes in
+/// every one.
+final class EventCursor {
+    var eventsFrom: UInt64 = 0
+    var catchUp: CatchUp?
+    var owedThrough: UInt64 = 0
 }

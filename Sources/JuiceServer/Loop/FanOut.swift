@@ -12,7 +12,8 @@ import JuiceCore
 final class FanOut: @unchecked Sendable {
     // @unchecked: loop-confined; every method runs on `queue` (the loop).
     private let queue: DispatchQueue
-    private let output: OutputPath
+    let output: OutputPath
+    let store: FruitStore
     private let menu: Menu
     /// Connections with output queued since the last pass.
     private var dirty: [Connection] = []
@@ -25,10 +26,11 @@ final class FanOut: @unchecked Sendable {
 
     static let flushSlice = 128
 
-    init(queue: DispatchQueue, output: OutputPath, menu: Menu, seq: UInt64) {
+    init(queue: DispatchQueue, output: OutputPath, store: FruitStore, seq: UInt64) {
         self.queue = queue
         self.output = output
-        self.menu = menu
+        self.store = store
+        self.menu = store.menu
         self.lastBroadcastSeq = seq
     }
 
@@ -40,8 +42,10 @@ final class FanOut: @unchecked Sendable {
         // history after the lines it still owes, in order.
         // The event-stream form is encoded once per event, and only if a browser listens.
         var streamForm: [[UInt8]]?
-        for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isFinishing {
-            for (i, event) in events.enumerated() where event.seq >= conn.eventsFrom {
+        // A closing connection gets only the events still owed to it (after QUIT).
+        for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isClosed {
+            for (i, event) in events.enumerated() where event.seq >= conn.eventsFrom
+                && (!conn.isFinishing || event.seq <= conn.eventsOwedThrough) {
                 let bytes: [UInt8]
                 switch conn.eventFormat {
                 case .line:
@@ -56,6 +60,39 @@ final class FanOut: @unchecked Sendable {
         }
         schedulePass()
     }
+
+    // MARK: Subscriptions: who takes which events
+
+    /// Turns live events on for `conn` from seq `from` on, after the catch-up `catchUp` if any
+    /// (a browser's event stream once its start is sent).
+    func listen(_ conn: Connection, from: UInt64, catchUp: CatchUp?) {
+        conn.eventsOn = true
+        resume(conn, from: from, catchUp: catchUp)
+    }
+
+    /// `EVENTS ON` / `EVENTS OFF`.
+    func setEvents(_ conn: Connection, on: Bool) {
+        conn.eventsOn = on
+    }
+
+    /// After a SINCE: live events from `from` on, once `catchUp` (if any) is streamed.
+    func resume(_ conn: Connection, from: UInt64?, catchUp: CatchUp?) {
+        if let from { conn.eventsFrom = from }
+        if let catchUp { conn.catchUp = catchUp }
+    }
+
+    /// It is closing (QUIT) but is still owed the events of every change applied so far, its
+    /// own included: they go out before it closes (`isOwed`).
+    func oweEventsSoFar(_ conn: Connection) {
+        guard conn.eventsOn else { return }
+        conn.eventsOwedThrough = store.assumeIsolated { $0.ledger.seq }
+    }
+
+    /// Whether events it is owed have not been broadcast yet (the journal still holds them).
+    func isOwed(_ conn: Connection) -> Bool { lastBroadcastSeq < conn.eventsOwedThrough }
+
+    /// A catch-up stopped for good (the connection is closing).
+    func dropCatchUp(_ conn: Connection) { conn.catchUp = nil }
 
     /// Queues a connection for the next pass.
     func markDirty(_ conn: Connection) {

@@ -5,23 +5,19 @@ import JuiceCore
 ///
 /// The work one read causes is bounded by the output it produces, not by how many lines it
 /// carried: once a client has `outputBudget` bytes pending, its remaining input waits
-/// (`Connection.deferred`) and nothing more is read until the socket has taken most of it.
-final class LineProtocol {
+/// (`LineConnection.deferred`) and nothing more is read until the socket has taken most of it.
+final class LineProtocol: ConnectionHandler {
     private let store: FruitStore
     private let parser: CommandParser
     private let session: SessionCommands
     private let output: OutputPath
     private let fanOut: FanOut
-    private let catchUp: CatchUpStream
+    private unowned let host: any ConnectionHost
+    private let isManagerByDefault: Bool
+    private let startedAt: UInt64
     /// Commands stop running for a client once this much of its output is pending (replies
     /// waiting for its socket or for the journal), and go on once it is down to a quarter.
     let outputBudget: Int
-    /// Changes to broadcast (through the durability gate).
-    var publish: ([StockEvent]) -> Void = { _ in }
-    /// A connection is done (closing, its output out or not): the server closes it.
-    var finish: (Connection) -> Void = { _ in }
-    /// For STATS: how many clients and when the server started.
-    var statsContext: () -> StatsContext = { StatsContext(clients: 0, startedAt: 0) }
 
     static let defaultBudget = 256 * 1024
     /// Store commands run together in one call (one actor entry per run, not per line), at
@@ -30,25 +26,59 @@ final class LineProtocol {
     /// Rounds of deferred work per wake-up before others get their turn.
     static let roundsPerTurn = 16
 
-    init(store: FruitStore, menu: Menu, session: SessionCommands, output: OutputPath, fanOut: FanOut) {
-        self.store = store
-        self.parser = CommandParser(menu: menu)
-        self.session = session
-        self.output = output
-        self.fanOut = fanOut
-        self.catchUp = CatchUpStream(store: store, output: output, fanOut: fanOut)
-        self.outputBudget = min(LineProtocol.defaultBudget, output.maxOutputBytes / 4)
+    init(_ services: LoopServices) {
+        store = services.store
+        parser = CommandParser(menu: services.store.menu)
+        session = SessionCommands(menu: services.store.menu, auth: services.auth)
+        output = services.output
+        fanOut = services.fanOut
+        host = services.host
+        // Without a token every client may manage stock.
+        isManagerByDefault = services.config.managerToken == nil
+        startedAt = services.startedAt
+        outputBudget = min(LineProtocol.defaultBudget, output.maxOutputBytes / 4)
+    }
+
+    // MARK: ConnectionHandler
+
+    var logName: String { "" }
+    var acceptsWhileDraining: Bool { false }
+
+    func busyRefusal(perAddress: Bool) -> [UInt8] { perAddress ? Wire.busyForAddress : Wire.busy }
+
+    func makeConnection(id: UInt64, fd: Int32, peer: String, listener: UInt8, now: UInt64) -> Connection {
+        LineConnection(id: id, fd: fd, peer: peer, listener: listener, isManager: isManagerByDefault, now: now)
     }
 
     /// The greeting, sent on connect. It reflects no state: it need not wait for the journal.
-    func greet(_ conn: Connection) {
+    func accepted(_ conn: Connection) {
         var hello: [UInt8] = []
         Wire.hello(to: &hello)
         output.send(conn, hello)
     }
 
+    func closed(_ conn: Connection) {}
+
+    /// `EVENT BYE`, after the replies it is owed.
+    func shuttingDown(_ conn: Connection, byeAfter lsn: UInt64) {
+        output.send(conn, Wire.byeEvent, waitingFor: lsn)
+    }
+
+    func stop() {}
+
+    /// Output went out: go on with its deferred work.
+    func drained(_ conn: Connection) {
+        carryOn(line(conn))
+    }
+
+    /// Every connection this handler sees is one it made.
+    private func line(_ conn: Connection) -> LineConnection {
+        unsafeDowncast(conn, to: LineConnection.self)
+    }
+
     /// One read's bytes: runs what the budget allows and keeps the rest for later, in order.
     func received(_ conn: Connection, _ input: UnsafeRawBufferPointer) {
+        let conn = line(conn)
         let consumed = runLines(conn, input)
         if consumed < input.count && !conn.isFinishing {
             conn.deferred = Array(input[consumed...])
@@ -60,7 +90,7 @@ final class LineProtocol {
     /// The peer finished sending: answer what it sent, then close.
     func inputEnded(_ conn: Connection) {
         if conn.phase == .open { conn.phase = .inputEnded }
-        carryOn(conn)
+        carryOn(line(conn))
     }
 
     /// What one run of input lines produced so far: reply bytes, the journal position they wait
@@ -75,7 +105,7 @@ final class LineProtocol {
 
     /// Runs the lines in `bytes` in order until the connection's pending output reaches the
     /// budget or a SINCE starts a catch-up; returns how many bytes it took.
-    private func runLines(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
+    private func runLines(_ conn: LineConnection, _ bytes: UnsafeRawBufferPointer) -> Int {
         var batch = Batch()
         let budget = outputBudget
         let progress = conn.framer.feed(bytes, until: { line in
@@ -93,8 +123,12 @@ final class LineProtocol {
                 runStore(&batch, conn)
                 switch session.answer(command, session: &conn.session, peer: conn.peer, to: &batch.out) {
                 case .none: break
-                case .events(let on): conn.eventsOn = on
-                case .close: conn.phase = .closing
+                case .events(let on): fanOut.setEvents(conn, on: on)
+                case .close:
+                    conn.phase = .closing
+                    // QUIT closes after everything owed: the events of every change applied
+                    // before it (this batch's too, which the gate may still hold) go first.
+                    fanOut.oweEventsSoFar(conn)
                 }
             case .refused(let error, let hangUp):
                 runStore(&batch, conn)
@@ -119,32 +153,31 @@ final class LineProtocol {
             conn.phase = .closing
         }
         if !batch.out.isEmpty { output.send(conn, batch.out, waitingFor: batch.durableAfter) }
-        if !batch.events.isEmpty { publish(batch.events) }
+        if !batch.events.isEmpty { host.publish(batch.events) }
         return progress.consumed
     }
 
     /// Runs the store commands gathered so far in one synchronous call.
-    private func runStore(_ batch: inout Batch, _ conn: Connection) {
+    private func runStore(_ batch: inout Batch, _ conn: LineConnection) {
         guard !batch.commands.isEmpty else { return }
-        let stats = statsContext()
+        let stats = StatsContext(clients: host.clientCount, startedAt: startedAt)
         let commands = batch.commands
         batch.commands = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
         let result = store.assumeIsolated { $0.execute(commands, stats: stats) }
         if batch.out.isEmpty { batch.out = result.out } else { batch.out.append(contentsOf: result.out) }
         batch.durableAfter = max(batch.durableAfter, result.gate)
         batch.events.append(contentsOf: result.events)
-        if let from = result.eventsFrom { conn.eventsFrom = from }
-        if let catchUp = result.catchUp { conn.catchUp = catchUp }
+        if result.eventsFrom != nil || result.catchUp != nil { fanOut.resume(conn, from: result.eventsFrom, catchUp: result.catchUp) }
     }
 
     /// Goes on with a connection's deferred work as far as its budget allows: its catch-up
     /// first, then the input it sent that has not run yet. Called after input and whenever
     /// its output drains, so the work is paced by what its socket takes.
-    func carryOn(_ conn: Connection) {
+    private func carryOn(_ conn: LineConnection) {
         var rounds = 0
         while !conn.isFinishing {
             // A SINCE's catch-up goes first: the commands after it wait for it.
-            if conn.catchUp != nil && !catchUp.pump(conn) { break }
+            if conn.catchUp != nil && !fanOut.pumpCatchUp(conn) { break }
             let pending = conn.outbox.pendingBytes
             if pending >= outputBudget { conn.throttled = true }
             if pending <= outputBudget / 4 { conn.throttled = false }
@@ -170,8 +203,8 @@ final class LineProtocol {
         if conn.isFinishing {
             conn.deferred = []
             conn.deferredStart = 0
-            conn.catchUp = nil
-            finish(conn)
+            fanOut.dropCatchUp(conn)
+            host.finish(conn)
         } else {
             output.updateInterest(conn)
         }

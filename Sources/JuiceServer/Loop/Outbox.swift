@@ -4,28 +4,37 @@
 ///   that must be on disk first. Nothing the server sends may reflect a change a crash could
 ///   still lose, so a reply to a change waits here until the fsync that covers it.
 /// Order is kept: once anything is held, everything after it is held too. Both parts start
-/// unallocated, so an idle connection costs no buffer.
+/// unallocated, so an idle connection costs no buffer, and the held part is one reference
+/// (every connection carries an outbox; few hold output for long). It lives in its connection
+/// and is never copied: a copy would share the held part.
 struct Outbox {
     private(set) var ready: [UInt8] = []
     private(set) var sent = 0
-    private var held: [UInt8] = []
-    /// (journal position to wait for, end offset in `held`), positions non-decreasing.
-    private var heldRuns: [(durableAfter: UInt64, end: Int)] = []
+    private var heldPart: Held?
+
+    private final class Held {
+        var bytes: [UInt8] = []
+        /// (journal position to wait for, end offset in `bytes`), positions non-decreasing.
+        var runs: [(durableAfter: UInt64, end: Int)] = []
+    }
+
 
     /// Everything not yet written to the socket: what the output cap is measured against.
-    var pendingBytes: Int { ready.count - sent + held.count }
+    var pendingBytes: Int { ready.count - sent + (heldPart?.bytes.count ?? 0) }
     var hasReady: Bool { sent < ready.count }
-    var hasHeld: Bool { !held.isEmpty }
+    var hasHeld: Bool { heldPart != nil }
     var isEmpty: Bool { !hasReady && !hasHeld }
 
     /// Queues `bytes`; they go out once the journal is durable up to `durableAfter`.
     mutating func append(_ bytes: UnsafeRawBufferPointer, durableAfter: UInt64, durable: UInt64) {
-        if held.isEmpty && durableAfter <= durable {
+        if heldPart == nil && durableAfter <= durable {
             ready.append(contentsOf: bytes)
         } else {
-            held.append(contentsOf: bytes)
-            let last = heldRuns.last?.durableAfter ?? 0
-            heldRuns.append((max(durableAfter, last), held.count))
+            let held = heldPart ?? Held()
+            heldPart = held
+            held.bytes.append(contentsOf: bytes)
+            let last = held.runs.last?.durableAfter ?? 0
+            held.runs.append((max(durableAfter, last), held.bytes.count))
         }
     }
 
@@ -35,21 +44,21 @@ struct Outbox {
 
     /// Moves the held runs covered by `durable` to `ready`; true if anything moved.
     mutating func release(durable: UInt64) -> Bool {
+        guard let held = heldPart else { return false }
         var count = 0
-        while count < heldRuns.count && heldRuns[count].durableAfter <= durable { count += 1 }
+        while count < held.runs.count && held.runs[count].durableAfter <= durable { count += 1 }
         guard count > 0 else { return false }
-        let end = heldRuns[count - 1].end
-        if count == heldRuns.count {
+        let end = held.runs[count - 1].end
+        if count == held.runs.count {
             // All of it: the usual case (a reply waiting for the sync that just finished).
             // With nothing else ready, the held buffer simply becomes the ready one.
-            if ready.isEmpty { swap(&ready, &held) } else { ready.append(contentsOf: held) }
-            held = []
-            heldRuns = []
+            if ready.isEmpty { swap(&ready, &held.bytes) } else { ready.append(contentsOf: held.bytes) }
+            heldPart = nil
         } else {
-            ready.append(contentsOf: held[0..<end])
-            held.removeFirst(end)
-            heldRuns.removeFirst(count)
-            for i in heldRuns.indices { heldRuns[i].end -= end }
+            ready.append(contentsOf: held.bytes[0..<end])
+            held.bytes.removeFirst(end)
+            held.runs.removeFirst(count)
+            for i in held.runs.indices { held.runs[i].end -= end }
         }
         return true
     }

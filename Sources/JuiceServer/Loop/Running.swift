@@ -2,35 +2,43 @@ import Dispatch
 import JuicePlatform
 import JuiceCore
 
-/// A running server's parts and its clients: the listener, the poller, the durability gate,
-/// the output path, the fan-out, the line protocol and the idle reaper, wired together. It
-/// lives in `Server.State.running`/`.draining` and only ever runs on the loop.
+/// A running server's parts and its clients: the listeners, the poller, the durability gate,
+/// the output path, the fan-out and the idle reaper, wired together. It lives in
+/// `Server.State.running`/`.draining` and only ever runs on the loop.
 ///
-/// Where a second protocol plugs in: a connection's input goes to its protocol handler
-/// (`read`), and everything after that — output path, fan-out, durability gate, closing — is
-/// shared. An HTTP listener would be another `Acceptor` whose connections carry another kind
-/// and go to their own handler in `read`.
-final class Running: @unchecked Sendable {
+/// It knows no protocol by name: each listener's connections go to its `ConnectionHandler`
+/// (`protocols` below lists them), and everything around them — sockets, output path,
+/// fan-out, durability gate, closing — is shared.
+final class Running: ConnectionHost, @unchecked Sendable {
     // @unchecked: loop-confined; created on and only touched from the loop queue.
-    let acceptor: Acceptor
-    /// The HTTP listener (`--http-port`), if any: the board, its event stream, the dashboard.
-    let httpAcceptor: Acceptor?
-    private let http: HTTPProtocol?
+
+    /// The protocols this server speaks, each on the port its option names (none: off).
+    /// A new protocol is one line here.
+    static var protocols: [(port: KeyPath<ServerConfig, Int?>, make: (LoopServices) -> any ConnectionHandler)] {[
+        (\.linePort, { LineProtocol($0) }),
+        (\.httpPort, { HTTPProtocol($0) }),
+    ]}
+
+    struct Listener {
+        let port: KeyPath<ServerConfig, Int?>
+        let acceptor: Acceptor
+        let handler: any ConnectionHandler
+    }
+
+    private(set) var listeners: [Listener] = []
     /// Internal, not private: a test wraps it in one that refuses clients.
     var poller: any ClientPoller
     let gate: DurabilityGate
     private let output: OutputPath
     private let fanOut: FanOut
-    private let lines: LineProtocol
-    private let auth: ManagerAuth
     private var reaper: IdleReaper?
-    private let store: FruitStore
     private let config: ServerConfig
     private(set) var connections: [UInt64: Connection] = [:]
     /// Connections per peer address, kept only with `--max-clients-per-address`.
     private var perAddress: [String: Int] = [:]
     private var nextID: UInt64 = 1
-    /// False once shutdown began: line clients are refused, HTTP answers 503.
+    /// False once shutdown began: new connections are refused (unless their protocol answers
+    /// them while draining, as HTTP does with 503).
     private(set) var accepting = true
     /// One receive buffer for every client: input is framed straight out of it.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -39,36 +47,30 @@ final class Running: @unchecked Sendable {
 
     init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SystemError) {
         self.config = config
-        self.store = store
-        acceptor = try Acceptor(host: config.host, port: config.port, queue: queue)
-        httpAcceptor = try config.httpPort.map { port throws(SystemError) in try Acceptor(host: config.host, port: port, queue: queue) }
+        var acceptors: [(KeyPath<ServerConfig, Int?>, Acceptor)] = []
+        for (key, _) in Running.protocols {
+            guard let port = config[keyPath: key] else { continue }
+            acceptors.append((key, try Acceptor(host: config.host, port: port, queue: queue)))
+        }
         poller = try ClientPollers.make(queue: queue)
         gate = DurabilityGate(durableLSN: durableLSN)
         output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
         // Everything recovered is on disk: a catch-up may run up to it.
-        fanOut = FanOut(queue: queue, output: output, menu: config.menu, seq: store.assumeIsolated { $0.ledger.seq })
-        auth = ManagerAuth(token: config.managerToken, policy: config.authFailurePolicy, clock: config.authClock)
-        let session = SessionCommands(menu: config.menu, auth: auth)
-        lines = LineProtocol(store: store, menu: config.menu, session: session, output: output, fanOut: fanOut)
-        let (output, fanOut, auth) = (output, fanOut, auth)
-        http = httpAcceptor.map { _ in
-            HTTPProtocol(store: store, output: output, fanOut: fanOut, routes: HTTPRoutes(store: store, auth: auth), queue: queue)
-        }
+        fanOut = FanOut(queue: queue, output: output, store: store, seq: store.assumeIsolated { $0.ledger.seq })
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
+        let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut,
+                                    auth: ManagerAuth(token: config.managerToken, policy: config.authFailurePolicy, clock: config.authClock),
+                                    queue: queue, startedAt: startedAt, host: self)
+        for (key, acceptor) in acceptors {
+            let make = Running.protocols.first { $0.port == key }!.make
+            let index = listeners.count
+            listeners.append(Listener(port: key, acceptor: acceptor, handler: make(services)))
+            acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, listener: index) }
+            acceptor.clientCount = { [unowned self] in connections.count }
+        }
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
         fanOut.onWritten = { [unowned self] conn in written(conn) }
-        lines.publish = { [unowned self] events in publish(events) }
-        lines.finish = { [unowned self] conn in finishIfDone(conn) }
-        lines.statsContext = { [unowned self] in StatsContext(clients: connections.count, startedAt: startedAt) }
-        acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, kind: .line) }
-        acceptor.clientCount = { [unowned self] in connections.count }
-        httpAcceptor?.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, kind: .http) }
-        httpAcceptor?.clientCount = { [unowned self] in connections.count }
-        http?.routes.isDraining = { [unowned self] in !accepting }
-        http?.routes.clientCounts = { [unowned self] in clientCounts }
-        http?.finish = { [unowned self] conn in finishIfDone(conn) }
-        http?.close = { [unowned self] conn, reason in close(conn, reason: reason) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
     }
 
@@ -78,40 +80,44 @@ final class Running: @unchecked Sendable {
 
     func start() {
         poller.start { [weak self] in self?.pollClients() }
-        acceptor.start()
-        httpAcceptor?.start()
+        for listener in listeners { listener.acceptor.start() }
     }
 
-    /// Line clients, and browsers holding an event stream (the rest are brief requests).
-    var clientCounts: (line: Int, events: Int) {
-        let events = http?.streams.count ?? 0
-        let httpRequests = connections.values.reduce(0) { $0 + ($1.kind == .http ? 1 : 0) }
-        return (connections.count - events - httpRequests, events)
+    /// The port a listener got (the one its option asked for, or the pick for 0); nil if off.
+    func port(of key: KeyPath<ServerConfig, Int?>) -> Int? {
+        listeners.first { $0.port == key }?.acceptor.port
+    }
+
+    var clientCount: Int { connections.count }
+    var isAccepting: Bool { accepting }
+
+    private func handler(_ conn: Connection) -> any ConnectionHandler {
+        listeners[Int(conn.listener)].handler
     }
 
     // MARK: Accepting and reading
 
-    private func accepted(fd: Int32, peer: String, kind: Connection.Kind) {
+    private func accepted(fd: Int32, peer: String, listener index: Int) {
+        let handler = listeners[index].handler
         let limit = config.maxClientsPerAddress
         let address = limit.map { _ in AuthFailureLimiter.address(ofPeer: peer) }
         var addressFull = false
         if let limit, let address { addressFull = perAddress[address, default: 0] >= limit }
-        guard accepting || kind == .http, connections.count < config.maxClients, !addressFull else {
+        guard accepting || handler.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
             if accepting {
                 Log.warning(addressFull ? "refused \(peer): max clients per address (\(limit ?? 0)) reached"
                                         : "refused \(peer): max clients (\(config.maxClients)) reached", category: .busy)
             }
-            refuse(fd, kind: kind, addressFull: addressFull)
+            refuse(fd, with: handler.busyRefusal(perAddress: addressFull))
             return
         }
         if let address { perAddress[address, default: 0] += 1 }
         Socket.configureClient(fd)
         let id = nextID
         nextID += 1
-        let conn = Connection(id: id, fd: fd, peer: peer, kind: kind, isManager: config.managerToken == nil,
-                              now: DispatchTime.now().uptimeNanoseconds)
+        let conn = handler.makeConnection(id: id, fd: fd, peer: peer, listener: UInt8(index), now: DispatchTime.now().uptimeNanoseconds)
         connections[id] = conn
-        Log.info("connect \(peer)\(kind == .http ? " (HTTP)" : "") (clients: \(connections.count))", category: .connections)
+        Log.info("connect \(peer)\(handler.logName.isEmpty ? "" : " (\(handler.logName))") (clients: \(connections.count))", category: .connections)
         do {
             try poller.add(fd: fd, id: id)
         } catch {
@@ -120,21 +126,11 @@ final class Running: @unchecked Sendable {
             close(conn, reason: "cannot watch")
             return
         }
-        switch kind {
-        case .line: lines.greet(conn)
-        case .http, .eventStream: http?.accepted(conn)
-        }
+        handler.accepted(conn)
     }
 
-    /// BUSY (HTTP: 503) to a connection over a limit, then closed.
-    private func refuse(_ fd: Int32, kind: Connection.Kind, addressFull: Bool) {
-        let busy: [UInt8]
-        switch (kind, addressFull) {
-        case (.line, false): busy = Wire.busy
-        case (.line, true): busy = Wire.busyForAddress
-        case (_, false): busy = HTTPResponse.busy
-        case (_, true): busy = HTTPResponse.busyForAddress
-        }
+    /// The protocol's BUSY to a connection over a limit, then closed.
+    private func refuse(_ fd: Int32, with busy: [UInt8]) {
         busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
         // Discard what it already sent and end our side first: closing with unread input
         // would make the kernel reset the connection, which can destroy the answer.
@@ -161,18 +157,11 @@ final class Running: @unchecked Sendable {
         switch Socket.receive(conn.fd, into: readBuffer) {
         case .done(let count):
             conn.lastInput = DispatchTime.now().uptimeNanoseconds
-            let input = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
-            switch conn.kind {
-            case .line: lines.received(conn, input)
-            case .http, .eventStream: http?.received(conn, input)
-            }
+            handler(conn).received(conn, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
         case .wouldBlock:
             return
         case .closed:
-            switch conn.kind {
-            case .line: lines.inputEnded(conn)
-            case .http, .eventStream: http?.inputEnded(conn)
-            }
+            handler(conn).inputEnded(conn)
         case .failed(let code):
             close(conn, reason: code == ECONNRESET ? "reset by peer" : Platform.describe(code))
         }
@@ -181,17 +170,15 @@ final class Running: @unchecked Sendable {
     /// Output went out: go on with what waited for it (and close a closing one once done).
     private func written(_ conn: Connection) {
         if conn.isFinishing {
-            finishIfDone(conn)
-        } else if conn.kind == .line {
-            lines.carryOn(conn)
+            finish(conn)
         } else {
-            http?.carryOn(conn)
+            handler(conn).drained(conn)
         }
     }
 
     // MARK: Changes and durability
 
-    private func publish(_ events: [StockEvent]) {
+    func publish(_ events: [StockEvent]) {
         let ready = gate.admit(events)
         if !ready.isEmpty { fanOut.broadcast(ready, to: connections.values) }
     }
@@ -208,10 +195,10 @@ final class Running: @unchecked Sendable {
     /// that we will never read is discarded first, and our side is shut down: closing a socket
     /// with unread input makes the kernel send a reset, which can destroy the last replies
     /// (an `ERR LINE_TOO_LONG`, an `OK BYE`) before the client reads them.
-    private func finishIfDone(_ conn: Connection) {
+    func finish(_ conn: Connection) {
         if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
         output.updateInterest(conn)
-        guard conn.phase == .closing, conn.outbox.isEmpty else { return }
+        guard conn.phase == .closing, conn.outbox.isEmpty, !fanOut.isOwed(conn) else { return }
         var discarded = 0
         while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
         Platform.shutdownWrite(conn.fd)
@@ -228,16 +215,16 @@ final class Running: @unchecked Sendable {
             if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
         }
         gate.forget(conn)
-        http?.closed(conn)
+        handler(conn).closed(conn)
         poller.removeAndClose(fd: conn.fd, id: conn.id)
-        acceptor.descriptorFreed()
+        for listener in listeners { listener.acceptor.descriptorFreed() }
         Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
         onClose()
     }
 
     private func closeIdle(olderThan: UInt64, seconds: Int) {
         // An event stream only listens by design: its liveness is TCP keepalive and its writes.
-        for conn in connections.values where conn.kind != .eventStream && conn.lastInput < olderThan {
+        for conn in connections.values where !conn.onlyListens && conn.lastInput < olderThan {
             close(conn, reason: "idle for more than \(seconds) s")
         }
     }
@@ -248,15 +235,14 @@ final class Running: @unchecked Sendable {
     /// after the replies it is owed (held until `gate` is durable), then closes.
     func beginDrain(byeAfter lsn: UInt64) {
         accepting = false
-        acceptor.stop()
+        // A protocol that answers while draining keeps its listener until the end (HTTP:
+        // `/healthz` answers 503 meanwhile, so a load balancer sees the drain).
+        for listener in listeners where !listener.handler.acceptsWhileDraining { listener.acceptor.stop() }
         reaper?.stop()
-        // The HTTP listener stays until the end: `/healthz` answers 503 meanwhile, so a load
-        // balancer sees the drain. Event streams just end (browsers reconnect by themselves).
-        let bye = Wire.byeEvent
         for conn in connections.values {
             if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
-            if conn.kind == .line { output.send(conn, bye, waitingFor: lsn) }
-            finishIfDone(conn)
+            handler(conn).shuttingDown(conn, byeAfter: lsn)
+            finish(conn)
         }
     }
 
@@ -266,8 +252,10 @@ final class Running: @unchecked Sendable {
 
     /// The server has stopped: no more readiness is watched.
     func stopPolling() {
-        httpAcceptor?.stop()
-        http?.stop()
+        for listener in listeners {
+            listener.acceptor.stop()
+            listener.handler.stop()
+        }
         poller.cancel()
     }
 }

@@ -51,11 +51,11 @@ public actor Server {
         }
         running.start()
         state = .running(running)
-        return running.acceptor.port
+        return running.port(of: \.linePort) ?? 0
     }
 
     /// The HTTP port (after `start()`), or nil without the HTTP side.
-    public var httpPort: Int? { running?.httpAcceptor?.port }
+    public var httpPort: Int? { running?.port(of: \.httpPort) }
 
     /// The running server's parts (tests reach in through this).
     var running: Running? {

@@ -4,9 +4,11 @@ import JuiceCore
 /// attempts and logged refusals went.
 struct SessionState {
     var isManager: Bool
-    var authFailures = 0
+    /// At most `SessionCommands.maxAuthFailures` (then it closes). Small types: every
+    /// connection carries this.
+    var authFailures: UInt8 = 0
     /// Refused AUTH/FORBIDDEN lines logged for this connection (the log is rate-limited).
-    var refusalsLogged = 0
+    var refusalsLogged: UInt32 = 0
 }
 
 /// The commands a connection answers without the store (HELP, PING, MENU, EVENTS, AUTH, QUIT)
@@ -92,8 +94,8 @@ final class SessionCommands {
     /// Every refused AUTH and FORBIDDEN is logged, but a client repeating them cannot flood the
     /// log: after 20 on one connection, only every 1000th is.
     func logRefusal(_ session: inout SessionState, _ message: String) {
-        session.refusalsLogged += 1
-        let n = session.refusalsLogged
+        if session.refusalsLogged < .max { session.refusalsLogged += 1 }
+        let n = Int(session.refusalsLogged)
         if n <= 20 || n % 1000 == 0 {
             Log.warning(message + (n == 20 ? " (further refusals on this connection: every 1000th)" : n > 20 ? " (refusal \(n))" : ""),
                         category: .refusals)
