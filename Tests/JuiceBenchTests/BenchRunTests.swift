@@ -59,7 +59,10 @@ import Testing
         let replies = o["requests"] as? Int ?? -1, sent = o["requests_sent"] as? Int ?? -1
         #expect(replies > 0 && replies <= sent, "\(replies) replies of \(sent) sent")
         #expect(o["errors_total"] as? Int == 0 && o["lost_connections"] as? Int == 0, "\(output)")
-        #expect((o["reconnects"] as? Int ?? -1) >= 0)
+        // The server answers at most 100 requests per connection (HTTPProtocol), then closes it:
+        // past 500 orders on 5 connections, some were reopened, and none of that was a loss.
+        let reconnects = o["reconnects"] as? Int ?? -1
+        #expect(sent <= 500 ? reconnects >= 0 : reconnects > 0, "\(sent) sent, \(reconnects) reconnects")
         let control = try server.client()
         let stats = values(try control.command("STATS"))
         #expect(stats["orders_served"] == sent, "the server served \(stats["orders_served"] ?? -1), the bench sent \(sent)")
