@@ -8,7 +8,8 @@ struct HTTPReplyReader {
     struct Reply: Equatable {
         var status: Int
         var closes: Bool
-        /// The status line, e.g. `HTTP/1.1 409 Conflict` (for the first error's report).
+        /// The status line, e.g. `HTTP/1.1 409 Conflict`, for a status other than 200 (an
+        /// error to report); empty for 200, which is the hot path.
         var statusLine: String
     }
 
@@ -21,6 +22,7 @@ struct HTTPReplyReader {
     /// A head longer than this is not an answer to our request.
     static let maxHead = 16 * 1024
 
+    /// A head that began in an earlier read (most heads arrive whole and never touch it).
     private var head: [UInt8] = []
     private var bodyLeft = 0
     private var inBody = false
@@ -41,18 +43,26 @@ struct HTTPReplyReader {
                 }
                 continue
             }
-            head.append(bytes[i])
-            i += 1
-            let n = head.count
-            guard n >= 4, head[n - 1] == 10, head[n - 2] == 13, head[n - 3] == 10, head[n - 4] == 13 else {
-                if n > Self.maxHead { return .malformed("a response head longer than \(Self.maxHead) bytes") }
-                continue
-            }
-            switch Self.parse(head) {
-            case .failure(let error): return .malformed(error.why)
-            case .success(let (parsed, length)):
+            let parsed: Result<(Reply, Int), MalformedHead>
+            if head.isEmpty, let end = Self.headEnd(bytes, from: i) {
+                parsed = Self.parse(UnsafeRawBufferPointer(rebasing: bytes[i..<end]))
+                i = end
+            } else {
+                // The head is cut between reads: gather it (search only what is new, and the 3
+                // bytes before it, which may hold the start of the blank line).
+                let before = head.count
+                head.append(contentsOf: bytes[i...])
+                guard let end = head.withUnsafeBytes({ Self.headEnd($0, from: max(0, before - 3)) }) else {
+                    return head.count > Self.maxHead ? .malformed("a response head longer than \(Self.maxHead) bytes") : .complete
+                }
+                parsed = head.withUnsafeBytes { Self.parse(UnsafeRawBufferPointer(rebasing: $0[..<end])) }
+                i += end - before
                 head.removeAll(keepingCapacity: true)
-                reply = parsed
+            }
+            switch parsed {
+            case .failure(let error): return .malformed(error.why)
+            case .success(let (next, length)):
+                reply = next
                 if length > 0 {
                     inBody = true
                     bodyLeft = length
@@ -64,46 +74,85 @@ struct HTTPReplyReader {
         return .complete
     }
 
-    /// The status, `Content-Length` and `Connection` of a whole head (ending in CR LF CR LF).
-    private static func parse(_ head: [UInt8]) -> Result<(Reply, Int), MalformedHead> {
-        let text = String(decoding: head, as: UTF8.self)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: true)
-        guard !lines.isEmpty else { return .failure(MalformedHead("an empty response head")) }
-        let statusLine = String(lines.removeFirst())
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]) else {
-            return .failure(MalformedHead("not an HTTP response: \(statusLine.prefix(200))"))
+    /// The index just past the first CR LF CR LF at or after `from`, if any.
+    private static func headEnd(_ bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        var k = from
+        while k + 3 < bytes.count {
+            if bytes[k + 3] != 10 { k += bytes[k + 3] == 13 ? 1 : 4; continue }
+            if bytes[k] == 13 && bytes[k + 1] == 10 && bytes[k + 2] == 13 { return k + 4 }
+            k += 1
+        }
+        return nil
+    }
+
+    /// The status, `Content-Length` and `Connection` of a whole head (ending in CR LF CR LF),
+    /// read on bytes: this runs once per reply.
+    private static func parse(_ head: UnsafeRawBufferPointer) -> Result<(Reply, Int), MalformedHead> {
+        let lines = head.split(separator: 10, omittingEmptySubsequences: false).map {
+            $0.last == 13 ? $0.dropLast() : $0
+        }
+        let first = lines[0]
+        let text = { String(decoding: first.prefix(200), as: UTF8.self) }
+        guard first.count >= 12, first.starts(with: "HTTP/1.".utf8), first[first.startIndex + 8] == 32,
+              let status = Self.number(first.dropFirst(9).prefix(3)), status >= 100 else {
+            return .failure(MalformedHead("not an HTTP response: \(text())"))
         }
         var length: Int?
-        var closes = parts[0] == "HTTP/1.0"
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
-            if name == "content-length" {
-                guard let n = Int(value), n >= 0 else { return .failure(MalformedHead("Content-Length: \(value)")) }
+        var closes = first[first.startIndex + 7] == UInt8(ascii: "0")
+        for line in lines.dropFirst() where !line.isEmpty {
+            if Self.hasName(line, "content-length:") {
+                guard let n = Self.number(Self.value(line, after: 15)) else {
+                    return .failure(MalformedHead("Content-Length: \(String(decoding: line.dropFirst(15), as: UTF8.self))"))
+                }
                 length = n
-            } else if name == "connection" {
-                closes = value.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: " ") == "close" }
-            } else if name == "transfer-encoding" {
+            } else if Self.hasName(line, "connection:") {
+                closes = Self.value(line, after: 11).split(separator: UInt8(ascii: ",")).contains {
+                    let token = $0.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }
+                    return token.count == 5 && zip(token.reversed(), "close".utf8).allSatisfy { $0 | 0x20 == $1 }
+                }
+            } else if Self.hasName(line, "transfer-encoding:") {
                 return .failure(MalformedHead("a chunked answer (only Content-Length is read)"))
             }
         }
-        guard let length else { return .failure(MalformedHead("an answer without Content-Length: \(statusLine)")) }
-        return .success((Reply(status: status, closes: closes, statusLine: statusLine), length))
+        guard let length else { return .failure(MalformedHead("an answer without Content-Length: \(text())")) }
+        return .success((Reply(status: status, closes: closes, statusLine: status == 200 ? "" : text()), length))
+    }
+
+    private typealias Line = Slice<UnsafeRawBufferPointer>
+
+    /// Header names are case-insensitive; `name` is lowercase ASCII with its colon.
+    private static func hasName(_ line: Line, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard line.count >= count else { return false }
+        let wanted = name.utf8Start
+        var k = 0
+        for byte in line.prefix(count) {
+            guard byte | 0x20 == wanted[k] | 0x20 else { return false }
+            k += 1
+        }
+        return true
+    }
+
+    private static func value(_ line: Line, after nameLength: Int) -> Line {
+        line.dropFirst(nameLength).drop { $0 == 32 || $0 == 9 }
+    }
+
+    /// 1 to 18 decimal digits, optionally followed by spaces.
+    private static func number(_ bytes: Line) -> Int? {
+        let digits = bytes.prefix { $0 != 32 && $0 != 9 }
+        guard !digits.isEmpty, digits.count <= 18, bytes.dropFirst(digits.count).allSatisfy({ $0 == 32 || $0 == 9 }) else { return nil }
+        var n = 0
+        for byte in digits {
+            guard byte >= 48 && byte <= 57 else { return nil }
+            n = n * 10 + Int(byte - 48)
+        }
+        return n
     }
 }
 
 struct MalformedHead: Error, Equatable {
     let why: String
     init(_ why: String) { self.why = why }
-}
-
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        let drop: (Character) -> Bool = { set.contains($0) }
-        return String(self.drop(while: drop).reversed().drop(while: drop).reversed())
-    }
 }
 
 /// A `POST` a till would send (without the browser's extra headers): HTTP/1.1, so the
