@@ -28,6 +28,8 @@ struct HTTPRoutes {
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
+    static let readPaths: Set<String> = ["/", "/index.html", "/dashboard", "/events", "/state", "/healthz", "/sales", "/metrics"]
+    private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
 
     init(store: FruitStore, auth: ManagerAuth, allowedHosts: [String]) {
         self.store = store
@@ -48,6 +50,7 @@ struct HTTPRoutes {
             return .change(outcome.response, gate: outcome.gate, events: outcome.events)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
+            guard HTTPRoutes.readPaths.contains(request.path) else { return .response(notFound, gate: 0) }
             return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), gate: 0)
         }
         if isDraining() {
@@ -83,7 +86,7 @@ struct HTTPRoutes {
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
         default:
-            return .response(.plain(.notFound, "no such page: try / for the board"), gate: 0)
+            return .response(notFound, gate: 0)
         }
     }
 
