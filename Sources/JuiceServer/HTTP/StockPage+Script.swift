@@ -136,6 +136,9 @@ extension StockPage {
 
   feed = followStock({ menu: build, stock: render, live: () => {} });
   probe();
+  // The full-disk notice of the base script (branch read-only, PROTOCOL.md "Full disk"), where
+  // this build has it: a till should say it cannot sell before a cashier taps.
+  if (typeof watchReadOnly === "function") watchReadOnly();
 })();
 """#
 }
