@@ -143,15 +143,16 @@ def start_server(juice_server_command):
     """Starts a server: start_server(data=True, token=None) -> JuiceServer (stopped after the test)."""
     servers, dirs = [], []
 
-    def start(data=False, token=None, env=None):
-        data_dir = None
-        if data:
+    def start(data=False, token=None, env=None, args=(), data_dir=None):
+        """data_dir: a directory the test owns (e.g. on a small disk); else data=True makes one."""
+        if data and not data_dir:
             data_dir = tempfile.mkdtemp(prefix="juice-browser-")
             dirs.append(data_dir)
         env = dict(env or {})
         if token:
             env["JUICE_MANAGER_TOKEN"] = token
         server = JuiceServer(juice_server_command, data_dir, env)
+        server.extra_args = list(args)
         servers.append(server)
         return server.start()
 
