@@ -12,11 +12,14 @@
 #   S5  fan-out to browsers: 1 cashier, 1,000 event streams (GET /events), like S3
 #   S5b the same with 10,000 event streams
 #   S6  10,000 idle event streams                server RSS per stream
+#   S7  S1 over HTTP: 50 tills, POST /orders with keep-alive, pipeline 1   orders/s, p99 latency
+#       (printed beside S1, with S7/S1; the target is >= 0.5x)
 #
 # Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-events] [--no-idle] [--no-dur] [--no-redis]
-#                         [--no-limit] [--help]
+#                         [--no-limit] [--no-http-orders] [--help]
 #   --quick       smoke run: 1 s windows, 100 displays and streams, 1,000 idle connections
 #   --no-fanout   skip S3;  --no-events: skip S5, S5b, S6;  --no-idle: skip S4 and S6
+#   --no-http-orders  skip S7
 #   --no-dur, --no-redis, --no-limit: skip those columns (juice-dur; redis-mem and redis-dur; limit)
 # Old and new side by side: BASELINE_SERVER=/path/to/an/older/juice-server adds its columns
 #   (base-mem, base-dur; S1-S5b, or S1-S4 if it has no HTTP side) and new/old ratios.
@@ -38,6 +41,7 @@ run_idle=1
 run_dur=1
 run_redis=1
 run_limit=1
+run_http_orders=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
@@ -47,6 +51,7 @@ while [ $# -gt 0 ]; do
         --no-dur) run_dur=0 ;;
         --no-redis) run_redis=0 ;;
         --no-limit) run_limit=0 ;;
+        --no-http-orders) run_http_orders=0 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -208,6 +213,9 @@ timing=(--duration "$DURATION" --warmup "$WARMUP")
 juice_scenarios() {
     local port=$1 http_port=$2 pid=$3 name=$4
     run_bench "$name" S1 orders --port "$port" --conns "$CONNS" --pipeline 1 "${timing[@]}"
+    if [ "$run_http_orders" = 1 ] && [ -n "$http_port" ] && [ "$takes_http_orders" = 1 ]; then
+        run_bench "$name" S7 orders --port "$port" --http-port "$http_port" --conns "$CONNS" --pipeline 1 "${timing[@]}"
+    fi
     run_bench "$name" S2 orders --port "$port" --conns "$CONNS" --pipeline 16 "${timing[@]}"
     if [ "$run_fanout" = 1 ]; then
         run_bench "$name" S3 fanout --port "$port" --watchers "$WATCHERS" "${timing[@]}"
@@ -235,11 +243,14 @@ start_juice() {
     local name=$1 scenarios=$2 out="$workdir/$3"
     shift 3
     local binary=$server http=(--http-port 0)
+    takes_http_orders=1
     if [ "${name#base-}" != "$name" ]; then
         binary=$BASELINE_SERVER
         # An older build may have no HTTP side (and no --http-port flag).
         # (Read whole, not piped into grep -q: an early exit would SIGPIPE the server's --help.)
         case "$("$binary" --help 2>/dev/null)" in *--http-port*) ;; *) http=() ;; esac
+        # POST /orders came with --allow-host (issue 18); an older build answers it 405.
+        case "$("$binary" --help 2>/dev/null)" in *--allow-host*) ;; *) takes_http_orders=0 ;; esac
     fi
     "$binary" --port 0 "${http[@]+"${http[@]}"}" --max-clients $((most_conns + WATCHERS + 100)) "$@" >"$out" 2>&1 &
     local pid=$!
@@ -399,6 +410,10 @@ if [ -n "${BASELINE_SERVER:-}" ]; then printf '%12s' "mem/base" "dur/base"; fi
 echo
 print_row "S1 orders/s ($CONNS conns, pipeline 1)" S1 rate
 print_row "S1 p99 latency us" S1 p99
+if [ "$run_http_orders" = 1 ]; then
+    print_row "S7 orders/s over HTTP ($CONNS, keep-alive)" S7 rate
+    print_row "S7 p99 latency us" S7 p99
+fi
 print_row "S2 orders/s ($CONNS conns, pipeline 16)" S2 rate
 print_row "S2 p99 latency us" S2 p99
 if [ "$run_fanout" = 1 ]; then
@@ -428,6 +443,14 @@ if [ "$run_fanout" = 1 ] && [ "$run_events" = 1 ]; then
         echo "$target S5 / S3 (browsers / displays): events/s $(ratio "$(figure "$target" S5 events)" "$(figure "$target" S3 events)")x," \
             "fan-out p99 $(ratio "$(figure "$target" S5 fanout_p99)" "$(figure "$target" S3 fanout_p99)")x" \
             "(target: events/s >= 0.8x, p99 <= 2x)"
+    done
+fi
+if [ "$run_http_orders" = 1 ]; then
+    # Selling from a browser, against selling over the line protocol, in the same run.
+    for target in juice-mem juice-dur; do
+        [ -e "$workdir/$target-S7.json" ] || continue
+        echo "$target S7 / S1 (HTTP / TCP orders): orders/s $(ratio "$(figure "$target" S7 rate)" "$(figure "$target" S1 rate)")x," \
+            "p99 $(ratio "$(figure "$target" S7 p99)" "$(figure "$target" S1 p99)")x (target: orders/s >= 0.5x)"
     done
 fi
 echo "redis-dur = appendonly yes, appendfsync always; juice-dur = --data (journal). limit = bare C server"

@@ -91,42 +91,40 @@ public struct JSONReader {
     }
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
-        i += 1
         var members: [(key: String, value: JSONValue)] = []
-        skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-        while true {
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let key = try string()
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            i += 1
-            skipSpace()
-            members.append((key, try value(depth: depth + 1)))
-            skipSpace()
-            guard i < bytes.count else { throw fail("the JSON ends early") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            guard bytes[i] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
-            i += 1
-            return .object(members)
+        try sequence(close: UInt8(ascii: "}")) { (r: inout JSONReader) throws(Failure) in
+            guard r.i < r.bytes.count, r.bytes[r.i] == UInt8(ascii: "\"") else { throw r.fail("expected a member name") }
+            let key = try r.string()
+            r.skipSpace()
+            guard r.i < r.bytes.count, r.bytes[r.i] == UInt8(ascii: ":") else { throw r.fail("expected ':'") }
+            r.i += 1
+            r.skipSpace()
+            members.append((key, try r.value(depth: depth + 1)))
         }
+        return .object(members)
     }
 
     private mutating func array(depth: Int) throws(Failure) -> JSONValue {
-        i += 1
         var elements: [JSONValue] = []
+        try sequence(close: UInt8(ascii: "]")) { (r: inout JSONReader) throws(Failure) in elements.append(try r.value(depth: depth + 1)) }
+        return .array(elements)
+    }
+
+    /// The elements of an object or array (after its opening bracket), separated by commas, up
+    /// to `close`; no trailing comma.
+    private mutating func sequence(close: UInt8, _ element: (inout JSONReader) throws(Failure) -> Void) throws(Failure) {
+        i += 1
         skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+        if i < bytes.count, bytes[i] == close { i += 1; return }
         while true {
             skipSpace()
-            elements.append(try value(depth: depth + 1))
+            try element(&self)
             skipSpace()
             guard i < bytes.count else { throw fail("the JSON ends early") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            guard bytes[i] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
+            guard bytes[i] == close else { throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
             i += 1
-            return .array(elements)
+            return
         }
     }
 

@@ -47,6 +47,10 @@ final class Connection {
     var unstampedRequests = 0
     var outstanding = 0
     var nextRequest = 0
+    /// An HTTP requester's reader of replies; unused otherwise.
+    var httpReplies = HTTPReplyReader()
+    /// Connecting again after the server ended keep-alive: ready as soon as connected.
+    var reconnecting = false
 
     // Watcher state.
     var eventsSeen = 0

@@ -69,31 +69,40 @@ extension LoadEngine {
     /// request order); while the run is sending, it is replaced by a new request at once.
     @inline(__always)
     private func handleReply(_ connection: Connection, _ line: UnsafeRawPointer, length: Int, now: Nanos) {
+        let failed = isErrorReply(line, length: length)
+        guard completeRequest(connection, failed: failed, now: now) else { return }
+        if failed {
+            noteError(String(decoding: UnsafeRawBufferPointer(start: line, count: min(length, 200)), as: UTF8.self))
+        } else if checkSequence {
+            noteOrderSequence(WireReader.seq(in: UnsafeRawBufferPointer(start: line, count: length)))
+        }
+    }
+
+    /// The accounting every reply gets, line or HTTP: its latency, its window, and the next
+    /// request while the run is sending. False if no request was in flight for it.
+    @inline(__always)
+    func completeRequest(_ connection: Connection, failed: Bool, now: Nanos) -> Bool {
         guard connection.sendTimes.count > 0 else {
             unexpectedReplies += 1
-            return
+            return false
         }
         let sentAt = connection.sendTimes.popOldest()
         connection.outstanding -= 1
         totalReplies += 1
-        let failed = isErrorReply(line, length: length)
         if isInWindow(now) {
             windowReplies += 1
             latency.record(now &- sentAt)
             if failed { windowErrors += 1 }
         }
-        if failed {
-            noteError(line, length: length)
-        } else if checkSequence {
-            noteOrderSequence(WireReader.seq(in: UnsafeRawBufferPointer(start: line, count: length)))
-        }
         if sending { queueRequest(connection) }
+        return true
     }
 
-    private func noteError(_ line: UnsafeRawPointer, length: Int) {
+    /// `reply`: the error reply (its first 200 bytes are enough), built only for the first.
+    func noteError(_ reply: @autoclosure () -> String) {
         totalErrors += 1
         if firstErrorReply == nil {
-            firstErrorReply = String(decoding: UnsafeRawBufferPointer(start: line, count: min(length, 200)), as: UTF8.self)
+            firstErrorReply = reply()
         }
         // A failed order produces no event. With one order in flight it is the newest one,
         // so take it out of the list that events are attributed to.

@@ -33,6 +33,8 @@ final class LoadEngine {
     /// Set from inside event handling when the run cannot go on; `pump` throws it.
     var failure: BenchError?
     var losses = ConnectionLosses()
+    /// HTTP requesters reconnected because the server ended keep-alive (`Connection: close`).
+    var reconnects = 0
     var interrupted = false
     /// CPU time of juice-bench at the start of the measured window (captured by `pump`).
     var cpuAtWindowStart: CPUUsage?
@@ -137,6 +139,7 @@ final class LoadEngine {
             failure = .fatal("cannot connect to \(endpoint(of: connection)): \(errnoDescription(code))")
             return
         }
+        if connection.reconnecting { return resumeAfterReconnect(connection) }
         connection.phase = .handshaking
         epoll.modify(connection.fd, token: connection.token, interest: BlockingPoller.readable)
         // Setup lines go out at once; their replies are read after the greeting.
@@ -235,8 +238,10 @@ final class LoadEngine {
         let received = recv(connection.fd, scratch, Self.scratchSize, 0)
         if received > 0 {
             let now = monotonicNow()
-            splitLines(connection, count: received, now: now)
-            if connection.phase != .closed && (connection.unstampedRequests > 0 || !connection.output.isEmpty) {
+            if wire.httpRequests && connection.role == .requester { readHTTPReplies(connection, count: received, now: now) }
+            else { splitLines(connection, count: received, now: now) }
+            let open = connection.phase == .ready || connection.phase == .handshaking
+            if open && (connection.unstampedRequests > 0 || !connection.output.isEmpty) {
                 flush(connection)
             }
         } else if received == 0 {

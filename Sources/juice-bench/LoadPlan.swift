@@ -7,6 +7,15 @@ enum WatcherFraming {
     case eventStream
 }
 
+/// How requests are sent and their replies read.
+enum RequestFraming: Equatable {
+    /// A request is a line; its reply is the next line not skipped (`replySkip`).
+    case lines
+    /// A request is a JSON body sent as `POST <path>` over HTTP/1.1 keep-alive (as a till
+    /// does); its reply is the next HTTP response, an error unless its status is 200.
+    case httpPost(path: String)
+}
+
 /// Everything the engine needs to run one load workload. `orders`, `fanout`, `events` and
 /// `raw` all become a `LoadPlan`, so juice-server and other servers are measured by the same code.
 struct LoadPlan {
@@ -27,6 +36,7 @@ struct LoadPlan {
     var watcherFraming = WatcherFraming.lines
     /// Where watchers connect (the HTTP port for event streams); nil: where requests go.
     var watcherEndpoint: Endpoint?
+    var requestFraming = RequestFraming.lines
 
     /// What the report calls the watchers.
     var watcherNoun: String { watcherFraming == .eventStream ? "streams" : "watchers" }
@@ -51,10 +61,20 @@ struct IdlePlan {
 extension LoadPlan {
     /// juice-server speaks first (`EVENT HELLO ...`) and pushes `EVENT ...` lines between
     /// replies; cashiers turn events off so they only read their own replies.
+    /// With `--http-port`: the same cashiers over HTTP, `POST /orders` with keep-alive to the
+    /// HTTP port (no greeting, no events to turn off); the stock-up still uses `--port`.
     static func orders(_ options: OrdersOptions) -> LoadPlan {
-        LoadPlan(mode: "orders", common: options.common, connections: options.connections,
-                 pipeline: options.pipeline, requests: ["ORDER \(options.juice)"],
-                 setup: ["EVENTS OFF"], replySkip: ["EVENT"], greetingLines: 1)
+        guard options.httpPort > 0 else {
+            return LoadPlan(mode: "orders", common: options.common, connections: options.connections,
+                            pipeline: options.pipeline, requests: ["ORDER \(options.juice)"],
+                            setup: ["EVENTS OFF"], replySkip: ["EVENT"], greetingLines: 1)
+        }
+        var common = options.common
+        common.endpoint.port = options.httpPort
+        var plan = LoadPlan(mode: "http-orders", common: common, connections: options.connections,
+                            pipeline: options.pipeline, requests: [JSON.object([("juice", .string(options.juice))]).text])
+        plan.requestFraming = .httpPost(path: "/orders")
+        return plan
     }
 
     static func fanout(_ options: FanoutOptions) -> LoadPlan {

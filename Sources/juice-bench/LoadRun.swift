@@ -35,6 +35,8 @@ struct LoadResult {
     var interrupted: Bool
     /// juice-bench's own CPU time over the window (nil if the window never started).
     var benchCPU: CPUUsage?
+    /// HTTP requesters reconnected after the server ended keep-alive.
+    var reconnects = 0
 
     var repliesPerSecond: Double { measuredSeconds > 0 ? Double(replies) / measuredSeconds : 0 }
     var eventsPerSecond: Double { measuredSeconds > 0 ? Double(events) / measuredSeconds : 0 }
@@ -51,6 +53,8 @@ struct WireSettings {
     var eventMatch: [ByteString]
     var greetingLines: Int
     var watcherFraming = WatcherFraming.lines
+    /// Requests are HTTP POSTs whose replies `HTTPReplyReader` reads (not lines).
+    var httpRequests = false
 }
 
 extension WireSettings {
@@ -63,6 +67,10 @@ extension WireSettings {
                   eventMatch: plan.eventMatch.map { ByteString($0) },
                   greetingLines: plan.greetingLines)
         if plan.watcherFraming == .eventStream { self.useEventStreams() }
+        if case .httpPost(let path) = plan.requestFraming {
+            httpRequests = true
+            requests = plan.requests.map { ByteString(httpPost(path: path, body: $0, host: plan.common.endpoint)) }
+        }
     }
 
     /// The request an event-stream watcher sends, as a browser's EventSource would (no
@@ -140,6 +148,7 @@ extension LoadEngine {
             expectedEventsPerWatcher: engine.orderSendTimes.count, losses: engine.losses,
             unexpectedReplies: engine.unexpectedReplies,
             interrupted: engine.interrupted, benchCPU: benchCPU)
+        result.reconnects = engine.reconnects
         if plan.watchers > 0 {
             result.fanoutLatency = LatencySummary(engine.fanoutLatency)
             let tallies = engine.connections.filter { $0.role == .watcher }.map {

@@ -25,6 +25,9 @@ struct OrdersOptions: SubcommandOptions {
     var connections = 50
     var pipeline = 1
     var juice = "mango-kiwi"
+    /// Nonzero: order with `POST /orders` over HTTP keep-alive on this port (the stock-up
+    /// still goes to `--port`).
+    var httpPort = 0
 }
 
 struct FanoutOptions: SubcommandOptions {
@@ -185,7 +188,8 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         switch first {
         case "orders":
             return .orders(try parseLoad(&reader, juice: \.juice,
-                                         numbers: ["--conns": (\.connections, 1...Int.max), "--pipeline": (\.pipeline, 1...65536)]))
+                                         numbers: ["--conns": (\.connections, 1...Int.max), "--pipeline": (\.pipeline, 1...65536),
+                                                   "--http-port": (\.httpPort, 1...65535)]))
         case "fanout":
             return .fanout(try parseLoad(&reader, juice: \.juice, numbers: ["--watchers": (\.watchers, 1...Int.max)]))
         case "events":

@@ -29,7 +29,12 @@ func renderTable(_ result: LoadResult) -> String {
                  + (plan.watcherEndpoint.map { " on \($0)" } ?? "")
                  + "   warm-up \(formatFixed(plan.common.warmup, 1)) s, measured \(formatFixed(result.measuredSeconds, 2)) s"
                  + (result.interrupted ? "  (INTERRUPTED)" : "")]
-    lines.append(row("request", plan.requests.joined(separator: " | ")))
+    if case .httpPost(let path) = plan.requestFraming {
+        lines.append(row("request", "POST \(path) (HTTP/1.1 keep-alive)  " + plan.requests.joined(separator: " | ")))
+        lines.append(row("reconnects", "\(result.reconnects)   (the server ended keep-alive: Connection: close)"))
+    } else {
+        lines.append(row("request", plan.requests.joined(separator: " | ")))
+    }
     lines.append(row("replies", "\(result.replies)   (\(result.requestsSent) requests sent in all, warm-up included)"))
     lines.append(row("replies/s", formatFixed(result.repliesPerSecond, 1)))
     var errors = "\(result.errors)"
@@ -95,6 +100,10 @@ func renderJSON(_ result: LoadResult) -> String {
         ("first_error", result.firstError.map { .string($0) } ?? .null),
         ("latency_us", latencyJSON(result.latency, full: true)),
     ]
+    if case .httpPost(let path) = plan.requestFraming {
+        members.append(("http_post", .string(path)))
+        members.append(("reconnects", .int(result.reconnects)))
+    }
     if let watcherEndpoint = plan.watcherEndpoint {
         members.append(("watcher_target", .string(watcherEndpoint.description)))
     }

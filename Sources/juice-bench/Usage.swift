@@ -33,7 +33,7 @@ Exit status: 0 ok, 1 cannot run / cannot connect / fan-out check failed, 2 bad u
 """
 
 let ordersUsage = """
-usage: juice-bench orders [--conns C] [--pipeline P] [--juice NAME] [common options]
+usage: juice-bench orders [--conns C] [--pipeline P] [--juice NAME] [--http-port H] [common options]
 
 Sets every fruit of the juice's recipe to 1,000,000,000 first (one setup connection: AUTH with
 $JUICE_MANAGER_TOKEN if set, MENU, SET <fruit> 1000000000), then C cashier connections send
@@ -43,6 +43,10 @@ request (from its write to its reply) and errors (replies starting ERR, e.g. OUT
     --conns C             cashier connections (default 50)
     --pipeline P          requests in flight per connection (default 1)
     --juice NAME          juice to order (default mango-kiwi)
+    --http-port H         order over HTTP instead: 'POST /orders' with {"juice": NAME} on port H,
+                          HTTP/1.1 keep-alive, no Idempotency-Key (like S1's ORDER); a reply is an
+                          error unless its status is 200; a 'Connection: close' answer is followed
+                          by a new connection (reported as reconnects). The stock-up uses --port.
 
 
 """ + commonFlags

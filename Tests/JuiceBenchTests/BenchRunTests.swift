@@ -46,6 +46,30 @@ import Testing
         #expect(stock["mango"] == 1_000_000_000 - 2 * sent && stock["kiwi"] == 1_000_000_000 - sent, "\(stock)")
     }
 
+    /// `orders --http-port`: five tills posting over HTTP keep-alive for two seconds. As on the
+    /// line port, every order the bench sent is one the server served and took from the stock;
+    /// a connection the server ends (its cap on requests per connection) is reopened, not lost.
+    @Test func httpOrdersAgainstARealServer() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let (status, o, output) = try runJSON(["orders", "--port", "\(server.port)", "--http-port", "\(server.httpPort)",
+                                               "--conns", "5", "--duration", "2", "--warmup", "0", "--drain", "\(testDeadline)"])
+        #expect(status == 0, "\(output)")
+        #expect(o["mode"] as? String == "http-orders" && o["target"] as? String == "127.0.0.1:\(server.httpPort)")
+        #expect(o["http_post"] as? String == "/orders" && o["request"] as? String == #"{"juice":"mango-kiwi"}"#)
+        let replies = o["requests"] as? Int ?? -1, sent = o["requests_sent"] as? Int ?? -1
+        #expect(replies > 0 && replies <= sent, "\(replies) replies of \(sent) sent")
+        #expect(o["errors_total"] as? Int == 0 && o["lost_connections"] as? Int == 0, "\(output)")
+        // The server answers at most 100 requests per connection (HTTPProtocol), then closes it:
+        // past 500 orders on 5 connections, some were reopened, and none of that was a loss.
+        let reconnects = o["reconnects"] as? Int ?? -1
+        #expect(sent <= 500 ? reconnects >= 0 : reconnects > 0, "\(sent) sent, \(reconnects) reconnects")
+        let control = try server.client()
+        let stats = values(try control.command("STATS"))
+        #expect(stats["orders_served"] == sent, "the server served \(stats["orders_served"] ?? -1), the bench sent \(sent)")
+        let stock = values(try control.command("STOCK"))
+        #expect(stock["mango"] == 1_000_000_000 - 2 * sent && stock["kiwi"] == 1_000_000_000 - sent, "\(stock)")
+    }
+
     /// `fanout`: three displays, one cashier. The bench's own check must pass, and every
     /// display must have got an event for every order.
     @Test func fanoutAgainstARealServer() throws {

@@ -16,6 +16,24 @@ import Testing
         #expect(plan.watchers == 0 && !plan.isPacedFanout && !plan.checkSequence)
     }
 
+    @Test func ordersWithAnHTTPPortPostsJSONOverKeepAlive() throws {
+        let command = try parseCommand(["orders", "--port", "9000", "--http-port", "8080", "--juice", "banana", "--conns", "3"])
+        guard case .orders(let options) = command else { Issue.record("not orders: \(command)"); return }
+        #expect(options.common.endpoint.port == 9000 && options.httpPort == 8080)
+        let plan = LoadPlan.orders(options)
+        #expect(plan.mode == "http-orders" && plan.requestFraming == .httpPost(path: "/orders"))
+        #expect(plan.common.endpoint.description == "127.0.0.1:8080" && plan.connections == 3 && plan.pipeline == 1)
+        #expect(plan.requests == [#"{"juice":"banana"}"#])
+        // No greeting, no setup lines: HTTP has neither.
+        #expect(plan.setup.isEmpty && plan.replySkip.isEmpty && plan.greetingLines == 0)
+        let wire = WireSettings(plan)
+        #expect(wire.httpRequests)
+        #expect(wire.requests.map { String(decoding: UnsafeRawBufferPointer(start: $0.base, count: $0.count), as: UTF8.self) }
+                == [httpPost(path: "/orders", body: #"{"juice":"banana"}"#, host: plan.common.endpoint)])
+        #expect(!WireSettings(LoadPlan.orders(OrdersOptions())).httpRequests, "without --http-port: ORDER lines")
+        #expect(throws: BenchError.self) { try parseCommand(["orders", "--http-port", "0"]) }
+    }
+
     @Test func fanoutIsOneCashierOneOrderAtATimeWithSequenceChecks() {
         var options = FanoutOptions()
         options.watchers = 12

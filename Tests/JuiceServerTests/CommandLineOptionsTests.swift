@@ -22,6 +22,22 @@ import Testing
         #expect(!defaults.initialStockOverridesMenu && defaults.maxClientsPerAddress == nil && defaults.idleTimeoutSeconds == nil)
     }
 
+    /// `--allow-host` is repeatable, lowercased, and takes host names only.
+    @Test func allowHostCollectsNames() {
+        guard case .success(.run(let c)) = CommandLineOptions.parse(["--allow-host", "Shop.Local", "--allow-host", "till-3.lan"]) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(c.allowedHosts == ["shop.local", "till-3.lan"])
+        for bad in ["", "evil.example:80", "a b", "http://x"] {
+            guard case .failure(let error) = CommandLineOptions.parse(["--allow-host", bad]) else {
+                Issue.record("'\(bad)' was taken")
+                continue
+            }
+            #expect(error.description.contains("--allow-host"))
+        }
+    }
+
     /// The top of each range is accepted: 2^40 has 13 digits (a 12-digit cap used to refuse it).
     @Test func theLargestValuesInRangeAreAccepted() {
         let parsed = CommandLineOptions.parse(["--journal-max-bytes", "1099511627776", "--max-output-bytes", "17179869184"])

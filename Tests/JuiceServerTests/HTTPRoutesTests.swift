@@ -120,9 +120,9 @@ import Testing
         #expect(health.status == 200 && health.text == "ok\n")
     }
 
-    /// One request per connection: a second, pipelined one is never answered (nor a body read
-    /// as one); HEAD /events answers the stream's head and closes, opening no stream.
-    @Test func oneRequestPerConnection() throws {
+    /// Pipelined requests are answered in order, the first one first (the toolkit reads one
+    /// answer); HEAD /events answers the stream's head and closes, opening no stream.
+    @Test func pipelinedRequestsAndHeadOfEvents() throws {
         let server = try Self.server()
         let http = server.httpPort
         let pipelined = try HTTPClient.exchange(port: http, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /state HTTP/1.1\r\nHost: x\r\n\r\n")

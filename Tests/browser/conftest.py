@@ -124,6 +124,13 @@ class JuiceServer:
                 if not reply.startswith("EVENT "):
                     return reply
 
+    def stats(self):
+        """The STATS reply as {key: value}, numbers as ints."""
+        reply = self.send("STATS")
+        assert reply.startswith("OK STATS "), reply
+        pairs = (w.split("=", 1) for w in reply.split()[2:])
+        return {k: int(v) if v.isdigit() else v for k, v in pairs}
+
     def stock(self):
         """The STOCK reply as {fruit: count}."""
         reply = self.send("STOCK")
@@ -136,13 +143,16 @@ def start_server(juice_server_command):
     """Starts a server: start_server(data=True, token=None) -> JuiceServer (stopped after the test)."""
     servers, dirs = [], []
 
-    def start(data=False, token=None):
-        data_dir = None
-        if data:
+    def start(data=False, token=None, env=None, args=(), data_dir=None):
+        """data_dir: a directory the test owns (e.g. on a small disk); else data=True makes one."""
+        if data and not data_dir:
             data_dir = tempfile.mkdtemp(prefix="juice-browser-")
             dirs.append(data_dir)
-        env = {"JUICE_MANAGER_TOKEN": token} if token else {}
+        env = dict(env or {})
+        if token:
+            env["JUICE_MANAGER_TOKEN"] = token
         server = JuiceServer(juice_server_command, data_dir, env)
+        server.extra_args = list(args)
         servers.append(server)
         return server.start()
 
@@ -154,6 +164,58 @@ def start_server(juice_server_command):
             server.kill()
     for d in dirs:
         shutil.rmtree(d, ignore_errors=True)
+
+
+class LineDisplay:
+    """A display on the line protocol, as `nc 127.0.0.1 7878` would be: it connects, and a thread
+    keeps every line it reads (so a test can wait for an EVENT STOCK line)."""
+
+    def __init__(self, server):
+        self.lines = []
+        self.sock = socket.create_connection(("127.0.0.1", server.tcp_port), timeout=DEADLINE)
+        self.sock.settimeout(None)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        try:
+            for raw in self.sock.makefile("rb"):
+                self.lines.append(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        except OSError:
+            pass
+
+    def wait_for(self, predicate, message):
+        deadline = time.monotonic() + DEADLINE
+        while time.monotonic() < deadline:
+            found = [line for line in list(self.lines) if predicate(line)]
+            if found:
+                return found[0]
+            time.sleep(0.05)
+        raise AssertionError("%s (waited %d s); the display read:\n%s" % (message, DEADLINE, "\n".join(self.lines)))
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def line_display():
+    """line_display(server) -> a LineDisplay, closed after the test."""
+    displays = []
+
+    def connect(server):
+        display = LineDisplay(server)
+        displays.append(display)
+        return display
+
+    yield connect
+    for display in displays:
+        display.close()
+
+
+TV = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
 @pytest.fixture(scope="session")
@@ -172,8 +234,7 @@ def browser():
     service = Service(executable_path=driver_path) if driver_path else Service()
     driver = webdriver.Chrome(options=options, service=service)
     # The page's viewport itself is 1920x1080, a TV's (the window size includes browser chrome).
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", TV)
     yield driver
     driver.quit()
 
@@ -181,12 +242,25 @@ def browser():
 @pytest.fixture
 def page(browser):
     """The shared browser, on a fresh tab state: sessionStorage is per origin and tab, so clear it."""
+    first = browser.current_window_handle
     yield browser
+    # Windows a test opened (a second window for the board) go; the first stays for the next test.
+    for handle in browser.window_handles:
+        if handle != first:
+            browser.switch_to.window(handle)
+            browser.close()
+    browser.switch_to.window(first)
     try:
         browser.execute_script("try { sessionStorage.clear(); localStorage.clear(); } catch (e) {}")
     except Exception:
         pass
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", TV)
     browser.get("about:blank")
+
+
+def phone_sized(driver):
+    """A phone's viewport (390x844 CSS pixels, 2x) for this window, until the test ends."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
 
 
 def wait_for(driver, condition, message, timeout=DEADLINE):

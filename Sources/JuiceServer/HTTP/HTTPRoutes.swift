@@ -24,8 +24,12 @@ struct HTTPRoutes {
     var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
     private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
     private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
+    private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
+    private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
+    static let readPaths: Set<String> = ["/", "/index.html", "/dashboard", "/events", "/state", "/healthz", "/sales", "/metrics"]
+    private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
 
     init(store: FruitStore, auth: ManagerAuth, allowedHosts: [String]) {
         self.store = store
@@ -46,6 +50,7 @@ struct HTTPRoutes {
             return .change(outcome.response, gate: outcome.gate, events: outcome.events)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
+            guard HTTPRoutes.readPaths.contains(request.path) else { return .response(notFound, gate: 0) }
             return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), gate: 0)
         }
         if isDraining() {
@@ -57,6 +62,10 @@ struct HTTPRoutes {
             return .response(board, gate: 0)
         case "/dashboard":
             return .response(dashboard, gate: 0)
+        case "/till":
+            return .response(till, gate: 0)
+        case "/stock":
+            return .response(stockEditor, gate: 0)
         case "/events":
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
         case "/state":
@@ -81,7 +90,7 @@ struct HTTPRoutes {
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
         default:
-            return .response(.plain(.notFound, "no such page: try / for the board"), gate: 0)
+            return .response(notFound, gate: 0)
         }
     }
 

@@ -5,7 +5,9 @@
 /// page goes on with its own rules (which come later, so they refine these: sizes, spacing) and
 /// closes `</style></head>` itself. Fonts are system fonts only: a shop's network may be offline.
 enum PageStyle {
-    static func head(title: String) -> String {
+    /// `icon`: an inline SVG, URL-encoded (a data URL: a page that names no icon makes the browser
+    /// ask for /favicon.ico, and that 404 shows in its console on every load).
+    static func head(title: String, icon: String = PageStyle.icon) -> String {
         """
         <!doctype html>
         <html lang="en">
@@ -13,16 +15,14 @@ enum PageStyle {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(title)</title>
-        <link rel="icon" href="\(icon)">
+        <link rel="icon" href="data:image/svg+xml,\(icon)">
         <style>
 
         """ + baseCSS
     }
 
-    /// The pages' icon, inline: a browser asks for /favicon.ico when a page names none, and that
-    /// 404 would show in its console on every load. A juice glass: yellow, with a straw.
-    static let icon = "data:image/svg+xml,"
-        + "%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+    /// The board's and the dashboard's icon: a juice glass, yellow, with a straw.
+    static let icon = "%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
         + "%3Cpath d='M3 4h10l-1.5 11h-7z' fill='%23ffcf3f'/%3E%3Cpath d='M9 4l2-3.5' stroke='%23ff5d5d' stroke-width='1.2'/%3E"
         + "%3C/svg%3E"
 

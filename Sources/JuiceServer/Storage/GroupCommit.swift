@@ -128,6 +128,7 @@ final class GroupCommit: @unchecked Sendable {
         syncQueue.async { [file, loop] in
             JournalTestHook.beforeSync()
             do throws(StorageError) { try file.sync() } catch { error.stopServer() }
+            JournalTestHook.afterSync()
             loop.async { self.written(upTo: lsn) }
         }
     }

@@ -1,0 +1,248 @@
+extension TillPage {
+    /// The till's script. The rule it exists for: **a tap is one sale, never two, never none.**
+    ///
+    /// - A tap makes an order `{key, juice, count}` with a fresh idempotency key: this device's
+    ///   till id (random, kept in `localStorage`), this page load's id (random, so two tabs or a
+    ///   reload never reuse a key) and a counter. The order goes into the queue in `localStorage`
+    ///   *before* anything is sent, so a reload or a crash of the tab does not lose it.
+    /// - Orders are sent one at a time, oldest first, as `POST /orders` with `Idempotency-Key`.
+    ///   No answer (a network error, a timeout, a 5xx other than `READ_ONLY`, a server
+    ///   restarting) keeps the order and retries it with the **same key** (1 s, 2 s, 4 s, then
+    ///   every 5 s, and at once when the event stream comes back): the server applies a key
+    ///   once and answers a repeat with the original result (`"dup": true`).
+    /// - An answer (200, or a refusal: 4xx, or 503 `READ_ONLY`) takes the order out of the queue.
+    /// - A second tap on the same juice within `debounce` ms is the same tap (a double tap); two
+    ///   juices are sold by picking 2 first, or by tapping again once the button stops flashing.
+    static let script: String = #"""
+"use strict";
+(function () {
+  const QUEUE = "juice-till-queue", TILL = "juice-till-id";
+  const TIMEOUT = 8000, DEBOUNCE = 600, MAX_COUNT = 99;
+  const T = KO
+    ? { how: "수량", left: "잔", soldOut: "품절", fruits: "과일 재고", waiting: n => "오프라인: 주문 " + n + "건 대기 중",
+        sending: n => "주문 " + n + "건 보내는 중…", sold: "판매", again: "재전송, 한 번만 판매됨", notSold: "판매 안 됨",
+        out: "재고 부족", needs: (f, n, h) => f + " " + n + "개 필요, " + h + "개 있음", disk: "판매 불가: 디스크 가득 참",
+        queued: n => n + " 대기", till: "계산대" }
+    : { how: "How many", left: "left", soldOut: "SOLD OUT", fruits: "Fruit stock", waiting: n => "offline: " + n + " order" + (n === 1 ? "" : "s") + " waiting",
+        sending: n => "sending " + n + " order" + (n === 1 ? "" : "s") + "\u2026", sold: "Sold", again: "answered on a retry; sold once",
+        notSold: "Not sold", out: "Out of stock", needs: (f, n, h) => "needs " + f + " " + n + ", has " + h,
+        disk: "cannot sell: disk full", queued: n => n + " waiting", till: "till" };
+  const $ = id => document.getElementById(id);
+  $("count-label").textContent = T.how;
+  $("fruits-title").textContent = T.fruits;
+
+  // localStorage may be refused (a private window): then the queue lives in this page only.
+  let memoryQueue = [];
+  function loadQueue() {
+    try { const q = JSON.parse(localStorage.getItem(QUEUE) || "[]"); return Array.isArray(q) ? q : []; }
+    catch (e) { return memoryQueue; }
+  }
+  function saveQueue(q) {
+    memoryQueue = q;
+    try { localStorage.setItem(QUEUE, JSON.stringify(q)); } catch (e) {}
+  }
+  function randomHex(bytes) {
+    const a = new Uint8Array(bytes);
+    crypto.getRandomValues(a);
+    return Array.from(a, b => b.toString(16).padStart(2, "0")).join("");
+  }
+  let tillId = null;
+  try { tillId = localStorage.getItem(TILL); } catch (e) {}
+  if (!tillId || !/^[0-9a-f]{8}$/.test(tillId)) {
+    tillId = randomHex(4);
+    try { localStorage.setItem(TILL, tillId); } catch (e) {}
+  }
+  // Key grammar (PROTOCOL.md, ORDER): 1-64 of A-Z a-z 0-9 . _ : -
+  const loadId = randomHex(3);
+  let counter = 0;
+  const nextKey = () => "till-" + tillId + "." + loadId + "-" + (++counter);
+  $("till-id").textContent = T.till + " " + tillId;
+
+  let count = 1, feed = null, nodes = {};
+  const lastTap = {};
+  function setCount(n) {
+    count = Math.max(1, Math.min(MAX_COUNT, n));
+    $("count").textContent = String(count);
+    document.body.classList.toggle("many", count > 1);
+    render();
+  }
+  $("count-minus").addEventListener("click", () => setCount(count - 1));
+  $("count-plus").addEventListener("click", () => setCount(count + 1));
+
+  function fruitLabel(name) {
+    const f = feed && feed.menu && feed.menu.fruits.find(x => x.name === name);
+    return f ? naming(f).main : name;
+  }
+  function juiceLabel(name) {
+    const j = feed && feed.menu && feed.menu.juices.find(x => x.name === name);
+    return j ? naming(j).main : name;
+  }
+
+  function build(f) {
+    const juices = $("juices");
+    juices.textContent = "";
+    nodes = {};
+    for (const j of f.menu.juices) {
+      const b = el("button", "juice");
+      b.type = "button";
+      b.dataset.juice = j.name;
+      const n = naming(j);
+      b.appendChild(el("span", "name", n.main));
+      if (n.alias) b.appendChild(el("span", "alias", n.alias));
+      b.appendChild(el("span", "recipe", j.recipe.map(r => fruitLabel(r.fruit) + " \u00d7" + r.amount).join(" + ")));
+      const left = el("span", "left"), number = el("b", "", "0");
+      left.appendChild(number); left.appendChild(el("small", "", T.left));
+      b.appendChild(left);
+      b.appendChild(el("span", "soldout", T.soldOut));
+      const queued = el("span", "queued");
+      b.appendChild(queued);
+      b.addEventListener("click", () => tap(j.name, b));
+      juices.appendChild(b);
+      nodes[j.name] = { b, number, queued, juice: j };
+    }
+    const fruits = $("fruits");
+    fruits.textContent = "";
+    for (const fr of f.menu.fruits) {
+      const chip = el("span", "fruit");
+      chip.dataset.fruit = fr.name;
+      chip.appendChild(el("span", "", naming(fr).main));
+      chip.appendChild(el("b", "", "0"));
+      fruits.appendChild(chip);
+    }
+  }
+
+  function render() {
+    if (!feed || !feed.menu) return;
+    const waiting = {};
+    for (const o of loadQueue()) waiting[o.juice] = (waiting[o.juice] || 0) + o.count;
+    for (const name in nodes) {
+      const n = nodes[name], can = canMake(n.juice, feed.stock);
+      n.b.dataset.canMake = String(can);
+      n.number.textContent = String(can);
+      // Greyed and not tappable when the stock cannot make the count picked (sold out at 1).
+      n.b.disabled = can < count;
+      n.b.setAttribute("aria-label", n.juice.name + ": " + (can > 0 ? can + " " + T.left : T.soldOut));
+      n.queued.textContent = waiting[name] ? T.queued(waiting[name]) : "";
+      n.queued.classList.toggle("some", !!waiting[name]);
+    }
+    for (const chip of document.querySelectorAll("#fruits .fruit")) {
+      const c = feed.stock[chip.dataset.fruit] || 0;
+      chip.dataset.stock = String(c);
+      chip.lastChild.textContent = String(c);
+      chip.classList.toggle("out", c <= 0);
+    }
+    $("seq").textContent = feed.seq >= 0 ? "#" + feed.seq : "";
+  }
+
+  // A tap: one order, queued before it is sent. A second tap on the same juice while the
+  // button still flashes is the same tap.
+  function tap(juice, button) {
+    const now = Date.now();
+    if (button.disabled || now - (lastTap[juice] || 0) < DEBOUNCE) return;
+    lastTap[juice] = now;
+    button.classList.add("tapped");
+    setTimeout(() => button.classList.remove("tapped"), DEBOUNCE);
+    const q = loadQueue();
+    q.push({ key: nextKey(), juice: juice, count: count });
+    saveQueue(q);
+    setCount(1);
+    pump();
+  }
+
+  let sending = false, offline = false, retryTimer = null, retryDelay = 1000;
+  function showPending() {
+    const n = loadQueue().length, p = $("pending");
+    p.dataset.waiting = String(n);
+    p.dataset.state = n === 0 ? "idle" : offline ? "offline" : "sending";
+    p.textContent = n === 0 ? "" : offline ? T.waiting(n) : T.sending(n);
+    render();
+  }
+  function say(text, kind) { const m = $("message"); m.textContent = text; m.dataset.kind = kind; }
+  function alertBox(title, text, code) {
+    $("alert-title").textContent = title;
+    $("alert-text").textContent = text;
+    $("alert").dataset.code = code || "";
+    $("alert").classList.add("open");
+    $("alert-ok").focus();
+  }
+  $("alert-ok").addEventListener("click", () => $("alert").classList.remove("open"));
+
+  // Sends the oldest waiting order. Exactly one outcome per attempt: answered (out of the
+  // queue) or no answer (kept, retried with the same key).
+  async function pump() {
+    showPending();
+    if (sending) return;
+    const order = loadQueue()[0];
+    if (!order) { offline = false; showPending(); return; }
+    sending = true;
+    clearTimeout(retryTimer); retryTimer = null;
+    let status = 0, body = null, text = "";
+    try {
+      const abort = new AbortController(), timer = setTimeout(() => abort.abort(), TIMEOUT);
+      try {
+        const r = await fetch("/orders", {
+          method: "POST", cache: "no-store", signal: abort.signal,
+          headers: { "Content-Type": "application/json", "Idempotency-Key": order.key },
+          body: JSON.stringify({ juice: order.juice, count: order.count }),
+        });
+        text = await r.text();
+        status = r.status;
+      } finally { clearTimeout(timer); }
+      try { body = JSON.parse(text); } catch (e) { body = null; }
+    } catch (e) { status = 0; }
+    sending = false;
+    const readOnly = status === 503 && body && body.error === "READ_ONLY";
+    if (status === 0 || (status >= 500 && !readOnly)) {
+      offline = true;
+      showPending();
+      retryTimer = setTimeout(pump, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 5000);
+      return;
+    }
+    offline = false; retryDelay = 1000;
+    saveQueue(loadQueue().filter(o => o.key !== order.key));
+    answered(order, status, body, text);
+    pump();
+  }
+
+  function answered(order, status, body, text) {
+    if (status >= 200 && status < 300 && (!body || body.ok !== false)) {
+      const n = body && body.count || order.count;
+      say(T.sold + " " + n + " \u00d7 " + juiceLabel(order.juice) + (body && body.dup ? " (" + T.again + ")" : "")
+          + (body && body.seq ? "  #" + body.seq : ""), "sold");
+      return;
+    }
+    const code = body && body.error || "";
+    let title = T.notSold, message;
+    if (code === "OUT_OF_STOCK" && body.needs) {
+      title = T.out;
+      message = T.out + ": " + Object.keys(body.needs)
+        .map(f => T.needs(fruitLabel(f), body.needs[f], body.has && body.has[f] !== undefined ? body.has[f] : 0)).join("; ");
+    } else if (code === "READ_ONLY") {
+      message = T.disk;
+    } else {
+      message = (body && body.message) || text.trim() || "the server answered " + status;
+      message = (code || status) + ": " + message;
+      // A till opened under a name the server does not take writes for (DNS rebinding guard).
+      if ((status === 403 || status === 421) && !/^(localhost|[0-9.]+|\[[0-9a-f:.]+\])$/i.test(location.hostname))
+        message += " (start the server with --allow-host " + location.hostname + ")";
+    }
+    say(juiceLabel(order.juice) + " \u00d7" + order.count + ": " + message, "refused");
+    alertBox(title, message, code || String(status));
+  }
+
+  // Another tab of this till changed the queue: show it, and help send it.
+  window.addEventListener("storage", ev => { if (ev.key === QUEUE) pump(); });
+  feed = followStock({
+    menu: build,
+    stock: render,
+    // Back online: a waiting order goes now rather than at its next retry.
+    live: up => { if (up && loadQueue().length && !sending) pump(); },
+  });
+  pump();
+  // The full-disk notice of the base script (branch read-only, PROTOCOL.md "Full disk"), where
+  // this build has it: a till should say it cannot sell before a cashier taps.
+  if (typeof watchReadOnly === "function") watchReadOnly();
+})();
+"""#
+}

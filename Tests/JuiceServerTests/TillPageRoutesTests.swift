@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `/till` and `/stock` (issue 18) on the built executable, over real sockets: each is one
+/// self-contained HTML document (a shop's network may be offline), public like the dashboard
+/// (the pages hold no data; their writes carry the token), with its icon inline so a browser
+/// does not ask for /favicon.ico. What they do is tested in a real browser (Tests/browser).
+@Suite struct TillPageRoutesTests {
+    @Test(arguments: ["/till", "/stock"])
+    func thePageIsOneSelfContainedPublicDocument(_ path: String) throws {
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "page-test-token"])
+        let page = try HTTPClient.get(port: server.httpPort, path)
+        #expect(page.statusLine == "HTTP/1.1 200 OK", "no token needed for the page itself")
+        #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(page.header("Content-Length") == String(page.body.count))
+        #expect(page.text.lowercased().hasPrefix("<!doctype html>"))
+        for external in ["src=\"http", "href=\"http", "src=\"//", "href=\"//", "src='http", "href='http", "url(http", "@import"] {
+            #expect(!page.text.contains(external), "\(path) loads \(external)…")
+        }
+        #expect(page.text.contains("<link rel=\"icon\" href=\"data:image/svg+xml,"), "no inline icon")
+        #expect(!page.text.contains("page-test-token"))
+        // The query (?lang=ko) is read by the page's script, never by the route.
+        #expect(try HTTPClient.get(port: server.httpPort, path + "?lang=ko").body == page.body)
+        let head = try HTTPClient.request("HEAD", port: server.httpPort, path)
+        #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(page.body.count))
+    }
+}

@@ -1,0 +1,105 @@
+"""The stock editor (GET /stock) in a real browser: it asks for the manager token once, "Add"
+and "Set to" change the stock (the board in a second window follows), and a wrong token is
+refused; with a token configured the till still sells without one."""
+from selenium.webdriver.common.by import By
+
+from conftest import attribute, phone_sized, screenshot, wait_for
+from test_board import wait_for_stock
+from test_dashboard import enter_token
+from test_till import open_till, tap, wait_until_sold
+
+TOKEN = "browser-test-token"
+
+
+def row(driver, fruit, part):
+    return driver.find_element(By.CSS_SELECTOR, '[data-fruit="%s"] .%s' % (fruit, part))
+
+
+def open_stock(driver, server):
+    phone_sized(driver)
+    driver.get(server.url + "/stock")
+    wait_for(driver, lambda d: attribute(d, '[data-fruit="mango"]', "data-stock") is not None, "no fruit rows")
+
+
+def test_add_and_set_change_the_stock_and_the_board_follows(page, start_server):
+    server = start_server(token=TOKEN)
+    stock_window = page.current_window_handle
+    page.switch_to.new_window("window")
+    page.get(server.url + "/")
+    wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "live", "the board never went live")
+    board_window = page.current_window_handle
+    page.switch_to.window(stock_window)
+
+    open_stock(page, server)
+    enter_token(page, TOKEN)
+    wait_for(page, lambda d: row(d, "mango", "add").is_displayed(), "the editor did not show after the token")
+    for _ in range(5):
+        row(page, "mango", "plus").click()
+    assert row(page, "mango", "amount").get_attribute("value") == "5"
+    row(page, "mango", "add").click()
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "ok", "Add was not answered")
+    assert row(page, "mango", "result").text.startswith("Added 5: now 15")
+    assert server.stock()["mango"] == 15
+    wait_for_stock(page, {"mango": 15}, "the editor's own stock did not follow")
+    page.switch_to.window(board_window)
+    wait_for_stock(page, {"mango": 15}, "the board did not show +5 mango")
+    page.switch_to.window(stock_window)
+
+    amount = row(page, "kiwi", "amount")
+    amount.clear()
+    amount.send_keys("3")
+    row(page, "kiwi", "set").click()
+    wait_for(page, lambda d: attribute(d, '[data-fruit="kiwi"] .result', "data-kind") == "ok", "Set to was not answered")
+    assert row(page, "kiwi", "result").text.startswith("Set to 3: now 3")
+    assert server.stock()["kiwi"] == 3
+    # A refusal is shown beside its fruit: above 1,000,000,000 is OVER_LIMIT.
+    amount = row(page, "banana", "amount")
+    amount.clear()
+    amount.send_keys("999999999")
+    row(page, "banana", "add").click()
+    wait_for(page, lambda d: attribute(d, '[data-fruit="banana"] .result', "data-kind") == "error", "no refusal shown")
+    assert "OVER_LIMIT" in row(page, "banana", "result").text
+    assert server.stock()["banana"] == 10
+    assert page.execute_script("return window.localStorage.getItem('juice-manager-token');") is None
+    page.execute_script("window.scrollTo(0, 0);")
+    screenshot(page, "stock.png")
+
+    # The till needs no token, though the server has one.
+    open_till(page, server)
+    tap(page, "banana")
+    wait_until_sold(page, "Sold 1 \u00d7 banana")
+
+
+def test_a_wrong_token_is_refused(page, start_server):
+    server = start_server(token=TOKEN)
+    open_stock(page, server)
+    enter_token(page, "not-" + TOKEN)
+    wait_for(page, lambda d: "not accepted" in d.find_element(By.ID, "auth-error").text, "no error for a wrong token")
+    assert page.find_element(By.ID, "token").is_displayed(), "it asks again"
+    assert not row(page, "mango", "add").is_displayed(), "no editing without the right token"
+
+    # A token that stops being right while the tab is open (rotated: the server restarted with
+    # another) is refused on the write itself, shown beside the fruit, and asked for again.
+    enter_token(page, TOKEN)
+    wait_for(page, lambda d: row(d, "mango", "add").is_displayed(), "the right token did not open the editor")
+    server.stop()
+    server.env["JUICE_MANAGER_TOKEN"] = "rotated-" + TOKEN
+    server.restart()
+    wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "live", "the page did not come back")
+    row(page, "mango", "plus").click()
+    row(page, "mango", "add").click()
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "error", "the write was not refused")
+    assert "Not done" in row(page, "mango", "result").get_attribute("textContent")
+    wait_for(page, lambda d: "not accepted" in d.find_element(By.ID, "auth-error").text, "it did not ask again")
+    assert server.stock()["mango"] == 10, "nothing changed"
+
+
+def test_without_a_token_the_editor_opens_and_says_so(page, start_server):
+    server = start_server()
+    open_stock(page, server)
+    wait_for(page, lambda d: "no manager token" in d.find_element(By.ID, "mode").text, "it did not say it is open")
+    assert not page.find_element(By.ID, "token").is_displayed()
+    row(page, "pineapple", "plus").click()
+    row(page, "pineapple", "add").click()
+    wait_for(page, lambda d: attribute(d, '[data-fruit="pineapple"] .result', "data-kind") == "ok", "Add was not answered")
+    assert server.stock()["pineapple"] == 11

@@ -1,0 +1,87 @@
+"""The till on a server whose disk is full (READ_ONLY, PROTOCOL.md "Full disk"): a tap is refused
+with "cannot sell: disk full", nothing is sold and the order is not kept for a retry (the server
+applied nothing and remembers no key), and the page's full-disk notice shows. On a real tmpfs
+filled by another file, as DiskFullTests do; mounting needs root (CI runs as root), and the
+server must be one that has READ_ONLY (its --help says so): otherwise the test says why it skips."""
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import DEADLINE, attribute, wait_for
+from test_till import open_till, pending, tap
+
+
+def unavailable(command):
+    if os.geteuid() != 0:
+        return "mounting a tmpfs needs root (CI runs as root)"
+    if not shutil.which("mount"):
+        return "no mount command"
+    help_text = subprocess.run(command + ["--help"], capture_output=True, text=True).stdout
+    if "READ_ONLY" not in help_text:
+        return "this juice-server has no READ_ONLY (its --help does not mention it)"
+    return None
+
+
+@pytest.fixture
+def small_disk(juice_server_command):
+    """A 16 MiB tmpfs of our own, unmounted after the test (or a skip saying why not)."""
+    why = unavailable(juice_server_command)
+    if why:
+        pytest.skip(why)
+    path = tempfile.mkdtemp(prefix="juice-disk-")
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", path], check=True)
+    yield path
+    subprocess.run(["umount", "-l", path], check=False)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def fill(path):
+    """Every free byte of the disk, into a filler file."""
+    with open(os.path.join(path, "filler"), "ab", buffering=0) as f:
+        size = 1 << 20
+        while size > 0:
+            try:
+                f.write(b"\0" * size)
+            except OSError:
+                size //= 2
+
+
+def order_until_read_only(server):
+    """Keyed orders (long keys: big records) until the journal cannot grow: ERR READ_ONLY."""
+    pad = "x" * 40
+    with socket.create_connection(("127.0.0.1", server.tcp_port), timeout=DEADLINE) as s:
+        f = s.makefile("rwb")
+        f.write(b"EVENTS OFF\n")
+        f.flush()
+        while not f.readline().startswith(b"OK EVENTS"):
+            pass
+        for batch in range(400):
+            f.write("".join("ORDER banana key=%s-%d-%d\n" % (pad, batch, i) for i in range(500)).encode())
+            f.flush()
+            replies = [f.readline().decode() for _ in range(500)]
+            refused = [r for r in replies if r.startswith("ERR READ_ONLY")]
+            if refused:
+                return refused[0].strip()
+    raise AssertionError("the disk never filled")
+
+
+def test_a_full_disk_shows_cannot_sell(page, start_server, small_disk):
+    server = start_server(data_dir=os.path.join(small_disk, "data"), args=["--initial-stock", "1000000000"])
+    open_till(page, server)
+    fill(small_disk)
+    assert order_until_read_only(server).startswith("ERR READ_ONLY disk full")
+    before = server.stats()
+
+    tap(page, "banana")
+    wait_for(page, lambda d: "open" in (attribute(d, "#alert", "class") or ""), "no refusal shown")
+    assert attribute(page, "#alert", "data-code") == "READ_ONLY"
+    assert page.find_element(By.ID, "alert-text").text == "cannot sell: disk full"
+    assert pending(page) == ("0", "idle"), "a refused order is not kept for a retry"
+    assert server.stats()["orders_served"] == before["orders_served"]
+    # The base script's full-disk notice, read from /state.
+    wait_for(page, lambda d: d.find_element(By.ID, "readonly").is_displayed(), "no full-disk notice on the till")
