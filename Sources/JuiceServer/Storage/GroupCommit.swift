@@ -80,6 +80,7 @@ final class GroupCommit: @unchecked Sendable {
             syncQueue.async {
                 JournalTestHook.beforeSync()
                 do throws(StorageError) { try file.sync() } catch { error.stopServer() }
+                JournalTestHook.afterSync()
                 loop.async { self.written(upTo: upTo) }
             }
         }

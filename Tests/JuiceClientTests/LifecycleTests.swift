@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import JuiceClient
+import JuiceCore
+
+/// Cancellation, close and release: nothing is misrouted, and nothing is left behind.
+@Suite(.serialized) struct LifecycleTests {
+    /// Half the tasks are cancelled while their calls are in flight: each cancelled one throws
+    /// CancellationError, every other one gets a reply of its own kind (a reply handed to the
+    /// wrong caller would not parse as the one it expects).
+    @Test(.timeLimit(.minutes(2)))
+    func cancelledCallsRepliesAreDroppedNotHandedOn() async throws {
+        let server = try ExecutableServer(["--in-memory", "--initial-stock", "100000"])
+        let shop = client(server)
+        defer { shop.close() }
+        let tasks: [Task<String, Never>] = (0..<400).map { i in
+            Task {
+                do {
+                    if i % 2 == 0 {
+                        guard case .made(_, let stock) = try await shop.order("kiwi") else { return "not made" }
+                        return stock.keys.sorted() == ["kiwi"] ? "order" : "wrong order reply \(stock)"
+                    }
+                    let state = try await shop.state()
+                    return state.juices.count == 7 ? "state" : "wrong state"
+                } catch is CancellationError {
+                    return "cancelled"
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
+        for (i, task) in tasks.enumerated() where i % 3 == 0 { task.cancel() }
+        var outcomes: [String: Int] = [:]
+        for task in tasks { outcomes[await task.value, default: 0] += 1 }
+        #expect(Set(outcomes.keys).isSubset(of: ["order", "state", "cancelled"]), "\(outcomes)")
+        // The connection is still in step afterwards.
+        #expect(try await shop.order("kiwi", count: 2) != .outOfStock(needs: [:], has: [:]))
+        #expect(try await shop.state().juices.count == 7)
+    }
+
+    /// A call waiting for a server that is down gives up at once when its task is cancelled,
+    /// and is never sent later.
+    @Test(.timeLimit(.minutes(2)))
+    func aCallWaitingForTheServerIsCancelledAtOnceAndNeverSent() async throws {
+        let work = temporaryDirectory("juice-client-cancel")
+        defer { removeTemporary(work) }
+        let server = try ExecutableServer(["--data", work + "/data"])
+        let shop = client(server)
+        defer { shop.close() }
+        _ = try await shop.state()
+        server.stop()
+        let waiting = Task { try await shop.order("banana") }
+        try await Task.sleep(nanoseconds: 200_000_000) // let it queue behind the dead connection
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+        let again = try ExecutableServer.restart(["--data", work + "/data"], port: server.port)
+        #expect(try await shop.stats().ordersServed == 0)
+        again.stop()
+    }
+
+    /// close() and releasing the client leave no descriptor, and end the streams.
+    @Test(.timeLimit(.minutes(2)))
+    func closeAndReleaseLeaveNoDescriptorAndNoStream() async throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let before = openDescriptors()
+        do {
+            let shop = client(server)
+            let log = StreamLog(shop.stock())
+            _ = try await shop.order("banana")
+            #expect(await eventually { log.lastSeq == 1 })
+            #expect(openDescriptors() > before)
+            shop.close()
+            #expect(await log.finished())
+            await #expect(throws: JuiceError.closed) { _ = try await shop.state() }
+        }
+        #expect(await eventually { openDescriptors() == before }, "descriptors: \(before) before, \(openDescriptors()) after close")
+
+        var released: StreamLog? = nil
+        do {
+            let shop = client(server)
+            released = StreamLog(shop.stock())
+            _ = try await shop.state()
+        } // the client is released here
+        #expect(await released?.finished() == true)
+        #expect(await eventually { openDescriptors() == before }, "descriptors: \(before) before, \(openDescriptors()) after release")
+    }
+}
