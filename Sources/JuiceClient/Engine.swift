@@ -30,6 +30,8 @@ final class Engine: @unchecked Sendable {
     var lastFailure = JuiceError.unreachable("not connected yet")
     private var tick: DispatchSourceTimer? = nil
     private(set) var closed = false
+    /// Replies read for calls whose task was cancelled after sending them (for tests).
+    private(set) var droppedReplies = 0
 
     init(configuration: JuiceClient.Configuration) {
         self.configuration = configuration
@@ -114,7 +116,9 @@ final class Engine: @unchecked Sendable {
         case .ok, .err:
             guard !inflight.isEmpty else { return } // a reply to nothing: ignore it
             switch inflight.removeFirst() {
-            case .request(let request): request.finish(.success(line))
+            case .request(let request):
+                if request.continuation == nil { droppedReplies += 1 }
+                request.finish(.success(line))
             case .sync: apply(sync.receive(line))
             case .ping, .auth: break // a wrong token shows as FORBIDDEN on the change itself
             }

@@ -172,6 +172,11 @@ public final class JuiceClient: Sendable {
         }
     }
 
+    /// How many replies were read and dropped because their caller was cancelled (for tests).
+    var droppedReplies: Int {
+        get async { await withCheckedContinuation { done in engine.queue.async { [engine] in done.resume(returning: engine.droppedReplies) } } }
+    }
+
     static func failure(_ reply: ServerLine) -> JuiceError {
         if case .err(let code, let message) = reply { return JuiceError(code: code, message: message) }
         return .unexpectedReply("\(reply)")
