@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "juice-server", targets: ["juice-server"]),
         .executable(name: "juice-bench", targets: ["juice-bench"]),
         .executable(name: "juice-board", targets: ["juice-board"]),
+        .executable(name: "juice-till", targets: ["juice-till"]),
         .library(name: "JuiceCore", targets: ["JuiceCore"]),
         .library(name: "JuiceServer", targets: ["JuiceServer"]),
         .library(name: "JuiceClient", targets: ["JuiceClient"]),
@@ -38,6 +39,9 @@ let package = Package(
         // The terminal the board and the till share: raw mode, size, signals, a wake-up pipe.
         .target(name: "JuiceTerminal", dependencies: ["JuiceBoard", "JuicePlatform"]),
         .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuiceTerminal", "JuicePlatform"]),
+        // The till: key rules, key store and screen in a library, the terminal loop in the executable.
+        .target(name: "JuiceTill", dependencies: ["JuiceBoard", "JuiceClient", "JuiceCore"]),
+        .executableTarget(name: "juice-till", dependencies: ["JuiceTill", "JuiceTerminal", "JuiceClient", "JuicePlatform"]),
         // What every test target shares: the line client, the server process, `eventually`, a
         // seeded RNG, /proc readings. Test-only, hence under Tests/.
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
@@ -45,7 +49,7 @@ let package = Package(
         .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server (and juice-till, driven in tmux and by pipe).
-        .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "juice-server", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuiceTill", "juice-server", "juice-till", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]
