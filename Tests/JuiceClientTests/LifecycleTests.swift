@@ -80,7 +80,8 @@ import JuiceCore
             #expect(await log.finished())
             await #expect(throws: JuiceError.closed) { _ = try await shop.state() }
         }
-        #expect(await eventually { openDescriptors() == before }, "descriptors: \(before) before, \(openDescriptors()) after close")
+        let settled1 = await eventually { openDescriptors() == before }
+        #expect(settled1, "descriptors: \(before) before, \(openDescriptors()) after close")
 
         var released: StreamLog? = nil
         do {
@@ -89,6 +90,7 @@ import JuiceCore
             _ = try await shop.state()
         } // the client is released here
         #expect(await released?.finished() == true)
-        #expect(await eventually { openDescriptors() == before }, "descriptors: \(before) before, \(openDescriptors()) after release")
+        let settled2 = await eventually { openDescriptors() == before }
+        #expect(settled2, "descriptors: \(before) before, \(openDescriptors()) after release")
     }
 }

@@ -81,12 +81,14 @@ import JuiceCore
         }
         try await changes(4)
         let seqBeforeRestart = try await cashier.stats().seq
-        #expect(await eventually { log.lastSeq == Int(seqBeforeRestart) }, "stream: \(log.all)")
+        let settled1 = await eventually { log.lastSeq == Int(seqBeforeRestart) }
+        #expect(settled1, "stream: \(log.all)")
         server.stop()
         server = try ExecutableServer.restart(["--data", work + "/data"], port: port)
         try await changes(4)
         let seqAfterRestart = try await cashier.stats().seq
-        #expect(await eventually { log.lastSeq == Int(seqAfterRestart) }, "stream: \(log.all)")
+        let settled2 = await eventually { log.lastSeq == Int(seqAfterRestart) }
+        #expect(settled2, "stream: \(log.all)")
 
         server.stop()
         server = try ExecutableServer.restart(["--data", work + "/wiped"], port: port)
@@ -94,7 +96,8 @@ import JuiceCore
         #expect(await eventually { log.all.contains { if case .full(_, resync: true) = $0 { true } else { false } } })
         _ = try await cashier.order("banana")
         let truth = try await cashier.state()
-        #expect(await eventually { log.all.last == .change(seq: 1, changed: ["banana": 8], state: truth) }, "stream: \(log.all)")
+        let settled3 = await eventually { log.all.last == .change(seq: 1, changed: ["banana": 8], state: truth) }
+        #expect(settled3, "stream: \(log.all)")
 
         for stream in [log, second] {
             var seq: Int? = nil
