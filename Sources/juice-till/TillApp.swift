@@ -11,7 +11,10 @@ import JuiceTill
 final class TillApp {
     enum Event: Sendable {
         case shop(ShopUpdate)
+        /// A sale was answered (made, out of stock, or an error): one fewer waiting.
         case sold(String)
+        /// Any other result for the status line (a restock).
+        case note(String)
         case needToken(fruit: String, amount: Int)
     }
 
@@ -132,11 +135,11 @@ final class TillApp {
         Task.detached {
             do {
                 let done = try await sales.restock(fruit, amount, token: token)
-                mailbox.post(.sold("restocked \(fruit) +\(amount): \(done.total) (seq \(done.seq))"))
+                mailbox.post(.note("restocked \(fruit) +\(amount): \(done.total) (seq \(done.seq))"))
             } catch JuiceError.forbidden where token == nil {
                 mailbox.post(.needToken(fruit: fruit, amount: amount))
             } catch {
-                mailbox.post(.sold("restock \(fruit) refused: \(error)"))
+                mailbox.post(.note("restock \(fruit) refused: \(error)"))
             }
         }
     }
@@ -151,7 +154,9 @@ final class TillApp {
             case .online: status.online = true
             }
         case .sold(let text):
-            status.waiting -= text.hasPrefix("made ") || text.hasPrefix("out-of-stock ") || text.hasPrefix("error ") ? 1 : 0
+            status.waiting -= 1
+            status.lastResult = text
+        case .note(let text):
             status.lastResult = text
         case .needToken(let fruit, let amount):
             input.askToken(fruit: fruit, amount: amount)

@@ -74,13 +74,13 @@ import JuiceCore
             let shop = client(server)
             let log = StreamLog(shop.stock())
             _ = try await shop.order("banana")
-            #expect(await eventually { log.lastSeq == 1 })
+            #expect(await settles { log.lastSeq == 1 })
             #expect(descriptors(connectedTo: server.port) == 1)
             shop.close()
             #expect(await log.finished())
             await #expect(throws: JuiceError.closed) { _ = try await shop.state() }
         }
-        let settled1 = await eventually { descriptors(connectedTo: server.port) == 0 }
+        let settled1 = await settles { descriptors(connectedTo: server.port) == 0 }
         #expect(settled1, "descriptors: \(descriptors(connectedTo: server.port)) still open after close")
 
         var released: StreamLog? = nil
@@ -90,7 +90,7 @@ import JuiceCore
             _ = try await shop.state()
         } // the client is released here
         #expect(await released?.finished() == true)
-        let settled2 = await eventually { descriptors(connectedTo: server.port) == 0 }
+        let settled2 = await settles { descriptors(connectedTo: server.port) == 0 }
         #expect(settled2, "descriptors: \(descriptors(connectedTo: server.port)) still open after release")
     }
 }

@@ -81,22 +81,22 @@ import JuiceCore
         }
         try await changes(4)
         let seqBeforeRestart = try await cashier.stats().seq
-        let settled1 = await eventually { log.lastSeq == Int(seqBeforeRestart) }
+        let settled1 = await settles { log.lastSeq == Int(seqBeforeRestart) }
         #expect(settled1, "stream: \(log.all)")
         server.stop()
         server = try ExecutableServer.restart(["--data", work + "/data"], port: port)
         try await changes(4)
         let seqAfterRestart = try await cashier.stats().seq
-        let settled2 = await eventually { log.lastSeq == Int(seqAfterRestart) }
+        let settled2 = await settles { log.lastSeq == Int(seqAfterRestart) }
         #expect(settled2, "stream: \(log.all)")
 
         server.stop()
         server = try ExecutableServer.restart(["--data", work + "/wiped"], port: port)
         // Let the watcher see the wiped store first, so the sale below is a change it streams.
-        #expect(await eventually { log.all.contains { if case .full(_, resync: true) = $0 { true } else { false } } })
+        #expect(await settles { log.all.contains { if case .full(_, resync: true) = $0 { true } else { false } } })
         _ = try await cashier.order("banana")
         let truth = try await cashier.state()
-        let settled3 = await eventually { log.all.last == .change(seq: 1, changed: ["banana": 8], state: truth) }
+        let settled3 = await settles { log.all.last == .change(seq: 1, changed: ["banana": 8], state: truth) }
         #expect(settled3, "stream: \(log.all)")
 
         for stream in [log, second] {

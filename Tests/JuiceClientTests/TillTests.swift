@@ -29,7 +29,8 @@ import JuiceTill
         defer { process.stop() }
         let orders = try #require(FileHandle(forWritingAtPath: fifo))
         orders.write(Data("mango-kiwi 2\ndragonfruit\n".utf8))
-        #expect(eventually { process.output.split(separator: "\n").count == 2 }, "\(process.output) \(process.errors)")
+        let settled1 = await settles { process.output.split(separator: "\n").count == 2 }
+        #expect(settled1, "\(process.output) \(process.errors)")
         let lines = process.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "made mango-kiwi 2 seq=1 kiwi=8 mango=6")
         #expect(lines.last?.hasPrefix("error UNKNOWN_JUICE") == true)
@@ -39,10 +40,12 @@ import JuiceTill
         #expect(first.waitForExit() == -SIGKILL, "the hook did not kill the server: \(first.log())")
         try FileManager.default.removeItem(atPath: cue)
         let second = try ExecutableServer.restart(arguments, port: first.port)
-        #expect(eventually { process.output.split(separator: "\n").count == 3 }, "\(process.output) \(process.errors)")
+        let settled2 = await settles { process.output.split(separator: "\n").count == 3 }
+        #expect(settled2, "\(process.output) \(process.errors)")
         #expect(process.output.split(separator: "\n").last == "made mango-kiwi 1 seq=2 kiwi=7 mango=4")
         try orders.close()
-        #expect(eventually { !process.process.isRunning }, "the till did not end with its input")
+        let settled3 = await settles { !process.process.isRunning }
+        #expect(settled3, "the till did not end with its input")
         let stats = try await client(second).stats()
         #expect(stats.sold[6] == 3 && stats.ordersServed == 2, "\(stats)")
         // Keys outlive the till: its counter is on disk (three orders, three keys).
@@ -51,38 +54,58 @@ import JuiceTill
     }
 
     /// Full screen in tmux: order by key and see the count drop; `7x2` orders two; with the
-    /// server stopped an order waits ("offline: 1 order waiting") and lands once after the restart.
+    /// server stopped an order waits ("offline: 1 order waiting") and lands once after the restart;
+    /// `r` restocks, asking for the manager token when the server wants one.
     @Test(.enabled(if: TmuxSession.available || TmuxSession.required, "tmux is not installed"), .timeLimit(.minutes(3)))
     func tillInTmuxSellsByKeyAndAcrossARestart() async throws {
         try #require(TmuxSession.available, "JUICE_REQUIRE_TOOLS=1 but tmux is not installed")
         let work = temporaryDirectory("juice-till-tmux")
         defer { removeTemporary(work) }
-        let arguments = ["--data", work + "/data"]
-        var server = try ExecutableServer(arguments)
-        let command = ["env", "XDG_STATE_HOME=" + work + "/state", "TERM=xterm", Self.till,
+        let arguments = ["--data", work + "/data"], token = ["JUICE_MANAGER_TOKEN": "s3cret"]
+        var server = try ExecutableServer(arguments, environment: token)
+        let command = ["env", "-u", "JUICE_MANAGER_TOKEN", "XDG_STATE_HOME=" + work + "/state", "TERM=xterm", Self.till,
                        "--port", String(server.port), "--till-id", "tmux1", "--no-color"].map(Executables.shellQuoted).joined(separator: " ")
         let pane = try TmuxSession(command)
         defer { pane.kill() }
-        #expect(eventually { Self.mangoKiwiCount(pane.screen) == "5" }, "screen:\n\(pane.screen)")
+        let settled4 = await settles { Self.mangoKiwiCount(pane.screen) == "5" }
+        #expect(settled4, "screen:\n\(pane.screen)")
 
         pane.type("7")
-        #expect(eventually { Self.mangoKiwiCount(pane.screen) == "4" }, "screen:\n\(pane.screen)")
+        let settled5 = await settles { Self.mangoKiwiCount(pane.screen) == "4" }
+        #expect(settled5, "screen:\n\(pane.screen)")
         pane.type("7x2")
-        #expect(eventually { Self.mangoKiwiCount(pane.screen) == "2" }, "screen:\n\(pane.screen)")
-        #expect(eventually { pane.screen.contains("made mango-kiwi 2") }, "screen:\n\(pane.screen)")
+        let settled6 = await settles { Self.mangoKiwiCount(pane.screen) == "2" }
+        #expect(settled6, "screen:\n\(pane.screen)")
+        let settled7 = await settles { pane.screen.contains("made mango-kiwi 2") }
+        #expect(settled7, "screen:\n\(pane.screen)")
 
         server.stop()
-        #expect(eventually { pane.screen.contains("offline") }, "screen:\n\(pane.screen)")
+        let settled8 = await settles { pane.screen.contains("offline") }
+        #expect(settled8, "screen:\n\(pane.screen)")
         pane.type("7")
-        #expect(eventually { pane.screen.contains("offline: 1 order waiting") }, "screen:\n\(pane.screen)")
-        server = try ExecutableServer.restart(arguments, port: server.port)
-        #expect(eventually { Self.mangoKiwiCount(pane.screen) == "1" }, "screen:\n\(pane.screen)")
-        #expect(eventually { pane.screen.contains("made mango-kiwi 1") }, "screen:\n\(pane.screen)")
+        let settled9 = await settles { pane.screen.contains("offline: 1 order waiting") }
+        #expect(settled9, "screen:\n\(pane.screen)")
+        server = try ExecutableServer.restart(arguments, port: server.port, environment: token)
+        let settled10 = await settles { Self.mangoKiwiCount(pane.screen) == "1" }
+        #expect(settled10, "screen:\n\(pane.screen)")
+        let settled11 = await settles { pane.screen.contains("made mango-kiwi 1") }
+        #expect(settled11, "screen:\n\(pane.screen)")
         let stats = try await client(server).stats()
         #expect(stats.sold[6] == 4 && stats.ordersServed == 3, "\(stats)")
 
+        // A restock asks for the token once the server refuses it without one.
+        pane.type("r")
+        pane.type("kiwi\r")
+        pane.type("5\r")
+        let settled12 = await settles { pane.screen.contains("manager token:") }
+        #expect(settled12, "screen:\n\(pane.screen)")
+        pane.type("s3cret\r")
+        let settled13 = await settles { pane.screen.contains("restocked kiwi +5: 11") }
+        #expect(settled13, "screen:\n\(pane.screen)")
+
         pane.type("q")
-        #expect(eventually { !pane.screen.contains("juice-till") }, "the till did not quit:\n\(pane.screen)")
+        let settled14 = await settles { !pane.screen.contains("juice-till") }
+        #expect(settled14, "the till did not quit:\n\(pane.screen)")
         server.stop()
     }
 
