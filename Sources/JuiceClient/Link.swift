@@ -130,7 +130,7 @@ final class Link: @unchecked Sendable {
         // Bounded per wake-up so a firehose of events cannot starve the queue's other work;
         // what is left is still readable and the source fires again.
         for _ in 0..<16 where !closed {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let n = chunk.withUnsafeMutableBytes { Platform.receive(fd, into: $0) }
             if n == 0 { return fail("the server closed the connection") } // errno means nothing here
             if n < 0 {
                 let code = errno
