@@ -12,8 +12,10 @@ let package = Package(
         .executable(name: "juice-server", targets: ["juice-server"]),
         .executable(name: "juice-bench", targets: ["juice-bench"]),
         .executable(name: "juice-board", targets: ["juice-board"]),
+        .executable(name: "juice-till", targets: ["juice-till"]),
         .library(name: "JuiceCore", targets: ["JuiceCore"]),
         .library(name: "JuiceServer", targets: ["JuiceServer"]),
+        .library(name: "JuiceClient", targets: ["JuiceClient"]),
     ],
     targets: [
         // The domain and the wire protocol: menu, stock rules, commands, replies, framing. No I/O.
@@ -23,6 +25,8 @@ let package = Package(
         // The platform seam: every POSIX call that differs between Linux and Darwin, the client
         // pollers (epoll; a Dispatch source per client), the one error type for system calls.
         .target(name: "JuicePlatform", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        // The Swift client library: pipelined calls, exactly-once orders, a gap-free stock stream.
+        .target(name: "JuiceClient", dependencies: ["JuiceCore", "JuicePlatform"]),
         // The FruitStore actor, the journal, and the Dispatch socket server.
         .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuicePlatform"]),
         .executableTarget(name: "juice-server", dependencies: ["JuiceServer", "JuicePlatform"]),
@@ -30,15 +34,22 @@ let package = Package(
         // it reads our replies with JuiceCore's client-side reader.
         .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuicePlatform"]),
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
-        // It reads the server's lines and menu with JuiceCore (ServerLine, WireReader, Menu).
-        .target(name: "JuiceBoard", dependencies: ["JuiceCore"]),
-        .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuicePlatform"]),
+        // It follows the stock with JuiceClient's stock() (JuiceCore's Menu and readers underneath).
+        .target(name: "JuiceBoard", dependencies: ["JuiceCore", "JuiceClient"]),
+        // The terminal the board and the till share: raw mode, size, signals, a wake-up pipe.
+        .target(name: "JuiceTerminal", dependencies: ["JuiceBoard", "JuicePlatform"]),
+        .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuiceTerminal", "JuicePlatform"]),
+        // The till: key rules, key store and screen in a library, the terminal loop in the executable.
+        .target(name: "JuiceTill", dependencies: ["JuiceBoard", "JuiceClient", "JuiceCore"]),
+        .executableTarget(name: "juice-till", dependencies: ["JuiceTill", "JuiceTerminal", "JuiceClient", "JuicePlatform"]),
         // What every test target shares: the line client, the server process, `eventually`, a
         // seeded RNG, /proc readings. Test-only, hence under Tests/.
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
         .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
+        // The client library against the real server (and juice-till, driven in tmux and by pipe).
+        .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "JuiceTill", "juice-server", "juice-till", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]

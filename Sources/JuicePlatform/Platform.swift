@@ -48,6 +48,12 @@ public enum Platform {
         sendCall(fd, bytes, count, flags | noSignalFlag)
     }
 
+    /// recv(2) that never waits (MSG_DONTWAIT), for sockets a poller or Dispatch source watches:
+    /// bytes read, 0 for an orderly close (errno then means nothing), -1 with errno.
+    public static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+    }
+
     /// Nanoseconds on a clock that never jumps (deadlines and timings must not move with NTP).
     @inline(__always)
     public static func monotonicNanoseconds() -> UInt64 {

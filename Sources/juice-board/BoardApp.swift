@@ -1,26 +1,22 @@
 import Foundation
 import JuiceBoard
+import JuiceClient
 import JuicePlatform
+import JuiceTerminal
 
-/// The board's event loop: one thread, one poll() over the server socket, the signal pipe and
-/// the keyboard. Every event is applied to the state as it arrives; the screen is redrawn at
-/// most every `frameInterval`, so a burst of thousands of events costs a handful of redraws.
+/// The board's event loop: one thread, one poll() over the signal pipe, the keyboard and the
+/// mailbox that JuiceClient's stock stream posts to. Connecting, reconnecting with backoff,
+/// keepalives and resuming with SINCE are the client's; every update is applied to the state
+/// as it arrives, and the screen is redrawn at most every `frameInterval`, so a burst of
+/// thousands of events costs a handful of redraws.
 final class BoardApp {
     static let frameInterval = 0.05          // at most ~20 redraws a second
-    static let connectTimeout = 5.0
-    static let pingAfterIdle = 10.0          // ask for a PONG when the server has been quiet...
-    static let dropAfterIdle = 25.0          // ...and give up on it when even that got no answer
 
     private let options: BoardOptions
     private let plain: Bool
     private var session: BoardSession
-    private var backoff = Backoff()
-    private var attempt = 0
-    private var connection: ServerConnection? = nil
-    private var connectStartedAt = 0.0
-    private var lastHeardAt = 0.0
-    private var pingSent = false
-    private var reconnectAt = 0.0
+    private let shop: JuiceClient
+    private let updates: Mailbox<ShopUpdate>
 
     private let terminal = Terminal()
     private var signals: SignalPipe? = nil
@@ -32,16 +28,19 @@ final class BoardApp {
     private var running = true
     private let logToStderr: Bool
 
-    init(options: BoardOptions, plain: Bool) {
+    init(options: BoardOptions, plain: Bool) throws {
         self.options = options
         self.plain = plain
         self.session = BoardSession(serverAddress: options.serverAddress)
+        // The board only watches: no call of its own ever waits on the bound.
+        shop = JuiceClient(host: options.host, port: options.port)
+        updates = try Mailbox()
         // On the board, stderr would scribble over the screen; there, say nothing.
         self.logToStderr = plain || !Terminal.isTerminal(STDERR_FILENO)
     }
 
     func run() throws -> Int32 {
-        signal(SIGPIPE, SIG_IGN) // a vanished server or reader shows up as EPIPE instead
+        signal(SIGPIPE, SIG_IGN) // a vanished reader shows up as EPIPE instead
         signals = try SignalPipe(signals: [SIGINT, SIGTERM, SIGWINCH])
         if !plain {
             size = terminal.size()
@@ -49,11 +48,11 @@ final class BoardApp {
             watchKeyboard = Terminal.isTerminal(STDIN_FILENO)
         }
         defer { terminal.restore() }
+        let stream = shop.stock(), mailbox = updates
+        let follower = Task { for await update in stream { mailbox.post(update) } }
+        defer { follower.cancel(); shop.close() }
 
         while running {
-            let now = monotonicNow()
-            if connection == nil && now >= reconnectAt { startConnecting(now: now) }
-            checkTimeouts(now: monotonicNow())
             if !plain && dirty && monotonicNow() - lastFrameAt >= Self.frameInterval { drawFrame() }
             waitAndHandle(timeoutMs: pollTimeoutMs(now: monotonicNow()))
         }
@@ -64,30 +63,21 @@ final class BoardApp {
 
     private func pollTimeoutMs(now: Double) -> Int32 {
         var deadline = now + 1.0
-        if connection == nil { deadline = min(deadline, reconnectAt) }
         if !plain && dirty { deadline = min(deadline, lastFrameAt + Self.frameInterval) }
         return Int32(max(0, min(1000, ((deadline - now) * 1000).rounded(.up))))
     }
 
     private func waitAndHandle(timeoutMs: Int32) {
-        var fds: [pollfd] = []
+        var fds = [pollfd(fd: updates.readFD, events: Int16(POLLIN), revents: 0)]
         if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
         let keyboardIndex = fds.count
         if watchKeyboard { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
-        let socketIndex = fds.count
-        if let connection {
-            var events = Int16(POLLIN)
-            if connection.wantsToWrite { events |= Int16(POLLOUT) }
-            fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
-        }
         let ready = poll(&fds, nfds_t(fds.count), timeoutMs)
         guard ready > 0 else { return } // timeout, or EINTR: the loop re-checks everything
 
-        if signals != nil, fds[0].revents != 0 { handleSignals() }
+        if fds[0].revents != 0 { for update in updates.take() { handle(update) } }
+        if signals != nil, fds[1].revents != 0 { handleSignals() }
         if watchKeyboard, fds[keyboardIndex].revents != 0 { handleKeyboard() }
-        if connection != nil, socketIndex < fds.count, fds[socketIndex].revents != 0 {
-            handleSocket(revents: fds[socketIndex].revents)
-        }
     }
 
     // MARK: - Signals and keys
@@ -115,86 +105,18 @@ final class BoardApp {
         if buffer[0..<n].contains(12) { shownScreen = nil; dirty = true } // Ctrl-L repaints
     }
 
-    // MARK: - Connection
+    // MARK: - The stock
 
-    private func startConnecting(now: Double) {
-        do {
-            let connection = try ServerConnection(host: options.host, port: options.port, attempt: attempt)
-            self.connection = connection
-            connectStartedAt = now
-            lastHeardAt = now
-            pingSent = false
-            session.connectionOpened()
-        } catch {
-            connectionFailed("\(error)")
-        }
-    }
-
-    private func handleSocket(revents: Int16) {
-        guard let connection else { return }
-        do {
-            if connection.isConnecting {
-                guard revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 else { return }
-                try connection.finishConnecting()
-                log("connected to \(options.serverAddress)")
-            }
-            if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                let result = connection.readLines()
-                if !result.lines.isEmpty { lastHeardAt = monotonicNow(); pingSent = false }
-                for line in result.lines {
-                    handleLine(line)
-                    if self.connection == nil { return } // the line ended the session
-                }
-                if let reason = result.closedReason {
-                    connectionFailed(reason)
-                    return
-                }
-            }
-            try connection.flush()
-        } catch {
-            connectionFailed("\(error)")
-        }
-    }
-
-    private func handleLine(_ line: String) {
-        let output = session.receive(line, now: Date())
+    private func handle(_ update: ShopUpdate) {
+        let output = session.apply(update, now: Date())
+        if case .online = update { log("connected to \(options.serverAddress)") }
         if let note = output.note { log(note) }
-        for command in output.commands { connection?.send(command) }
         if plain {
             for change in output.changes {
                 if !Platform.writeAll(STDOUT_FILENO, PlainFormat.line(change) + "\n") { running = false }
             }
         }
         if output.needsRedraw { dirty = true }
-        if session.isSynced { backoff.reset(); attempt = 0 }
-        if output.disconnect { connectionFailed(output.note ?? "disconnecting") }
-    }
-
-    private func checkTimeouts(now: Double) {
-        guard let connection else { return }
-        if connection.isConnecting {
-            if now - connectStartedAt > Self.connectTimeout { connectionFailed("connect timed out") }
-            return
-        }
-        let idle = now - lastHeardAt
-        if idle > Self.dropAfterIdle {
-            connectionFailed("no answer from the server for \(Int(idle)) s")
-        } else if idle > Self.pingAfterIdle && !pingSent && session.isSynced {
-            pingSent = true
-            connection.send(session.ping())
-            try? connection.flush()
-        }
-    }
-
-    /// Drops the connection and schedules the next try with backoff.
-    private func connectionFailed(_ reason: String) {
-        connection = nil // closes the socket
-        attempt += 1
-        let delay = backoff.nextDelay()
-        reconnectAt = monotonicNow() + delay
-        session.connectionLost(attempt: attempt)
-        dirty = true
-        log("\(reason); reconnecting in \(Int(delay * 1000)) ms")
     }
 
     // MARK: - Output

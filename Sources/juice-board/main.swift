@@ -3,6 +3,7 @@
 import Foundation
 import JuicePlatform
 import JuiceBoard
+import JuiceTerminal
 
 let options: BoardOptions
 do {

@@ -28,3 +28,11 @@ public func eventually(timeout: Double = testDeadline, _ condition: () async thr
     }
     return try await condition()
 }
+
+/// `eventually` for a plain (non-async) condition from async code. `await eventually { sync }`
+/// picks the blocking overload, which sleeps on a thread of the cooperative pool (two threads on
+/// a 2-core CI machine: a few such waits starve every async test); this one suspends instead.
+@discardableResult
+public func settles(timeout: Double = testDeadline, _ condition: () -> Bool) async -> Bool {
+    await eventually(timeout: timeout) { () async -> Bool in condition() }
+}

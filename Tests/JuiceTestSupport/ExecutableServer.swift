@@ -110,6 +110,19 @@ public final class ExecutableServer: @unchecked Sendable {
         return waitForExit()
     }
 
+    /// Starts the server again on a port a stopped one used (clients reconnect to it), retrying
+    /// while the old socket lets go of the port.
+    public static func restart(_ arguments: [String], port: Int, environment: [String: String] = [:]) throws -> ExecutableServer {
+        var server: ExecutableServer? = nil
+        var lastError: Error? = nil
+        eventually {
+            do { server = try ExecutableServer(arguments + ["--port", String(port)], environment: environment) } catch { lastError = error }
+            return server != nil
+        }
+        guard let server else { throw lastError ?? TestError("server did not restart on \(port)") }
+        return server
+    }
+
     /// SIGTERM and wait for the exit; SIGKILL if it does not come.
     public func stop() {
         if terminate() == nil { kill9() }

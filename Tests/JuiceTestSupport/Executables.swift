@@ -62,7 +62,9 @@ public final class ChildProcess: @unchecked Sendable {
     public let stdoutPath: String
     public let stderrPath: String
 
-    public init(_ path: String, _ arguments: [String], directory: String) throws {
+    /// `stdinPath` (e.g. a FIFO the test writes to) becomes the child's stdin; else /dev/null.
+    public init(_ path: String, _ arguments: [String], directory: String, environment extra: [String: String] = [:],
+                stdinPath: String? = nil) throws {
         stdoutPath = directory + "/\(URL(fileURLWithPath: path).lastPathComponent)-\(UUID().uuidString.prefix(8)).out"
         stderrPath = stdoutPath.replacingOccurrences(of: ".out", with: ".err")
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -71,8 +73,9 @@ public final class ChildProcess: @unchecked Sendable {
         // descriptor of ours is handed to Process, as `ExecutableServer.prepare` explains.
         let command = ([path] + arguments).map(Executables.shellQuoted).joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \(command) >\(Executables.shellQuoted(stdoutPath)) 2>\(Executables.shellQuoted(stderrPath))"]
-        process.environment = Executables.environment()
+        let input = stdinPath.map { " <" + Executables.shellQuoted($0) } ?? ""
+        process.arguments = ["-c", "exec \(command)\(input) >\(Executables.shellQuoted(stdoutPath)) 2>\(Executables.shellQuoted(stderrPath))"]
+        process.environment = Executables.environment(extra)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -3,24 +3,24 @@ import JuiceBoard
 
 /// The bits of the terminal the board touches: size, raw-ish input mode, alternate screen.
 /// Everything it changes is put back by `restore()`, which is safe to call more than once.
-final class Terminal {
-    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J" // alternate screen, hide cursor
-    static let leaveScreen = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"         // colours off, cursor, main screen
+public final class Terminal {
+    public static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J" // alternate screen, hide cursor
+    public static let leaveScreen = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"         // colours off, cursor, main screen
 
     private let outputFD: Int32
     private let inputFD: Int32
     private var savedTermios: termios? = nil
     private var active = false
 
-    init(outputFD: Int32 = STDOUT_FILENO, inputFD: Int32 = STDIN_FILENO) {
+    public init(outputFD: Int32 = STDOUT_FILENO, inputFD: Int32 = STDIN_FILENO) {
         self.outputFD = outputFD
         self.inputFD = inputFD
     }
 
-    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Rows and columns from TIOCGWINSZ; 80x24 when the terminal does not say.
-    func size() -> TerminalSize {
+    public func size() -> TerminalSize {
         var ws = winsize()
         let ok = withUnsafeMutablePointer(to: &ws) { ioctl(outputFD, UInt(TIOCGWINSZ), $0) } == 0
         guard ok, ws.ws_col > 0, ws.ws_row > 0 else { return TerminalSize(columns: 80, rows: 24) }
@@ -30,7 +30,7 @@ final class Terminal {
     /// Switch to the alternate screen with the cursor hidden; if the keyboard is a terminal,
     /// stop echo and line buffering so typed keys neither scribble on the board nor wait for
     /// Enter ("q" quits). ISIG stays on: Ctrl-C still arrives as SIGINT.
-    func enter() {
+    public func enter() {
         if Terminal.isTerminal(inputFD) {
             var settings = termios()
             if tcgetattr(inputFD, &settings) == 0 {
@@ -47,7 +47,7 @@ final class Terminal {
         active = true
     }
 
-    func restore() {
+    public func restore() {
         guard active else { return }
         active = false
         Platform.writeAll(outputFD, Terminal.leaveScreen)

@@ -6,10 +6,10 @@ nonisolated(unsafe) private var signalPipeWriteFD: Int32 = -1
 
 /// Turns SIGWINCH / SIGINT / SIGTERM into bytes on a pipe the main poll loop watches,
 /// so signals are handled in ordinary code, between redraws, never inside a handler.
-final class SignalPipe {
-    let readFD: Int32
+public final class SignalPipe {
+    public let readFD: Int32
 
-    init(signals: [Int32]) throws {
+    public init(signals: [Int32]) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SystemError("pipe", errno) }
         for fd in fds {
@@ -36,7 +36,7 @@ final class SignalPipe {
     }
 
     /// Signals received since the last call, in order (empty if none).
-    func drain() -> [Int32] {
+    public func drain() -> [Int32] {
         var received: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {

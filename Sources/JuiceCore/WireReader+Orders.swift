@@ -1,0 +1,50 @@
+/// The replies an ordering client reads: `OK ORDER <juice> <count> seq=<n> fruit=left ... [dup]`
+/// and `ERR OUT_OF_STOCK needs fruit=n ... has fruit=n ... [dup]`, the inverse of
+/// `Wire.appendOrder` and the refusal `FruitStore` builds. Strict: a malformed reply is nil, never
+/// a wrong sale.
+extension WireReader {
+    /// An applied order as the reply reports it. `duplicate` is set when the server answered a
+    /// retried key with the original reply (` dup`): the order was applied once, earlier.
+    public struct OrderReply: Sendable, Equatable {
+        public var juice: String
+        public var count: Int
+        public var update: StockUpdate
+        public var duplicate: Bool
+    }
+
+    /// The fields after `OK ORDER`.
+    public static func order(fields: [Substring]) -> OrderReply? {
+        var fields = fields[...]
+        let duplicate = fields.last == "dup"
+        if duplicate { fields = fields.dropLast() }
+        guard fields.count >= 3, let count = Int(fields[fields.startIndex + 1]),
+              let update = StockUpdate.parse(fields: Array(fields.dropFirst(2))) else { return nil }
+        return OrderReply(juice: String(fields[fields.startIndex]), count: count, update: update, duplicate: duplicate)
+    }
+
+    /// A refusal for stock: what the order needed of each short fruit and what there was.
+    public struct ShortReply: Sendable, Equatable {
+        public var needs: [String: Int]
+        public var has: [String: Int]
+        public var duplicate: Bool
+    }
+
+    /// The message after `ERR OUT_OF_STOCK` (`needs a=1 b=2 has a=0 b=1`, maybe ` dup`).
+    public static func outOfStock(message: String) -> ShortReply? {
+        var words = message.split(separator: " ")[...]
+        let duplicate = words.last == "dup"
+        if duplicate { words = words.dropLast() }
+        guard words.first == "needs", let split = words.firstIndex(of: "has") else { return nil }
+        func values(_ part: ArraySlice<Substring>) -> [String: Int]? {
+            var out: [String: Int] = [:]
+            for (fruit, text) in pairs(Array(part)) {
+                guard let n = Int(text) else { return nil }
+                out[fruit] = n
+            }
+            return out.count == part.count && !out.isEmpty ? out : nil
+        }
+        guard let needs = values(words[words.index(after: words.startIndex)..<split]),
+              let has = values(words[words.index(after: split)...]) else { return nil }
+        return ShortReply(needs: needs, has: has, duplicate: duplicate)
+    }
+}

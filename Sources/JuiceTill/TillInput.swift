@@ -1,0 +1,138 @@
+/// The till's keyboard as a pure state machine, so the key rules are tested without a terminal:
+/// `1`-`9` orders one of that juice (after a short wait for an `x`), `3x2` orders two of juice 3,
+/// `r` asks for a restock (fruit, amount, and the manager token if the server wants one), `q`
+/// quits. Bytes in, actions out.
+public struct TillInput: Sendable {
+    public enum Action: Equatable, Sendable {
+        case order(item: Int, count: Int)
+        case restock(fruit: String, amount: Int, token: String?)
+        case quit
+        case redraw
+    }
+
+    public enum Prompt: Equatable, Sendable {
+        case fruit
+        case amount(fruit: String)
+        case token(fruit: String, amount: Int)
+    }
+
+    public enum Mode: Equatable, Sendable {
+        case idle
+        /// A juice key was pressed: one is ordered unless `x` follows within `pickWait`.
+        case picked(item: Int, at: Double)
+        /// `<juice>x`: the next digit is the count.
+        case times(item: Int)
+        case asking(Prompt, typed: [UInt8])
+    }
+
+    /// How long a juice key waits for an `x` before ordering one.
+    public static let pickWait = 0.8
+    public private(set) var mode = Mode.idle
+
+    public init() {}
+
+    /// What the status line shows while a key sequence or a question is under way.
+    public var hint: String? {
+        switch mode {
+        case .idle: return nil
+        case .picked(let item, _): return "\(item)… (x and a digit for a count)"
+        case .times(let item): return "\(item)x… how many? (1-9)"
+        case .asking(let prompt, let typed):
+            let text = String(decoding: typed, as: UTF8.self)
+            switch prompt {
+            case .fruit: return "restock which fruit? \(text)"
+            case .amount(let fruit): return "restock \(fruit) by how many? \(text)"
+            case .token(_, _): return "manager token: " + String(repeating: "*", count: text.count)
+            }
+        }
+    }
+
+    /// The server refused a restock for want of a token: ask for it, then try again.
+    public mutating func askToken(fruit: String, amount: Int) {
+        mode = .asking(.token(fruit: fruit, amount: amount), typed: [])
+    }
+
+    /// Time passed: a juice key with no `x` after it orders one.
+    public mutating func tick(now: Double) -> [Action] {
+        guard case .picked(let item, let at) = mode, now - at >= Self.pickWait else { return [] }
+        mode = .idle
+        return [.order(item: item, count: 1)]
+    }
+
+    public mutating func key(_ byte: UInt8, now: Double) -> [Action] {
+        switch mode {
+        case .asking(let prompt, var typed):
+            switch byte {
+            case 13, 10: return submit(prompt, String(decoding: typed, as: UTF8.self))
+            case 27, 3: mode = .idle // Esc (or a stray Ctrl-C byte) gives up the question
+            case 127, 8:
+                // Drop the last character: its UTF-8 continuation bytes and its lead byte.
+                while let last = typed.popLast(), last & 0xC0 == 0x80 {}
+                mode = .asking(prompt, typed: typed)
+            default:
+                if byte >= 0x20, typed.count < 200 { typed.append(byte) }
+                mode = .asking(prompt, typed: typed)
+            }
+            return [.redraw]
+        case .picked(let item, _):
+            if byte == UInt8(ascii: "x") || byte == UInt8(ascii: "X") {
+                mode = .times(item: item)
+                return [.redraw]
+            }
+            mode = .idle
+            let ordered = Action.order(item: item, count: 1)
+            if byte == 13 || byte == 10 || byte == 32 { return [ordered] }
+            return [ordered] + key(byte, now: now)
+        case .times(let item):
+            mode = .idle
+            if let digit = Self.digit(byte) { return [.order(item: item, count: digit)] }
+            return [.redraw]
+        case .idle:
+            if let digit = Self.digit(byte) {
+                mode = .picked(item: digit, at: now)
+                return [.redraw]
+            }
+            switch byte {
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"): return [.quit]
+            case UInt8(ascii: "r"), UInt8(ascii: "R"):
+                mode = .asking(.fruit, typed: [])
+                return [.redraw]
+            case 12: return [.redraw] // Ctrl-L
+            default: return []
+            }
+        }
+    }
+
+    private mutating func submit(_ prompt: Prompt, _ text: String) -> [Action] {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        switch prompt {
+        case .fruit:
+            mode = text.isEmpty ? .idle : .asking(.amount(fruit: text), typed: [])
+            return [.redraw]
+        case .amount(let fruit):
+            guard let amount = Int(text), amount > 0 else {
+                mode = .asking(.amount(fruit: fruit), typed: [])
+                return [.redraw]
+            }
+            mode = .idle
+            return [.restock(fruit: fruit, amount: amount, token: nil)]
+        case .token(let fruit, let amount):
+            mode = .idle
+            return text.isEmpty ? [.redraw] : [.restock(fruit: fruit, amount: amount, token: text)]
+        }
+    }
+
+    private static func digit(_ byte: UInt8) -> Int? {
+        byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
+
+extension Set where Element == Character {
+    fileprivate static let whitespaces: Set<Character> = [" ", "\t"]
+}

@@ -1,0 +1,87 @@
+import JuiceBoard
+
+/// Command-line options of juice-till.
+public struct TillOptions: Equatable, Sendable {
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 7878
+    public var language: Language = .english
+    /// Names the till in its order keys; by default one made up once and kept in the state file.
+    public var tillID: String? = nil
+    public var color = true
+    public var showHelp = false
+
+    public init() {}
+
+    public var serverAddress: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    public static let usage = """
+        usage: juice-till [--host H] [--port P] [--lang en|ko] [--till-id ID] [--no-color]
+
+        A till for the juice stand: sells through a juice-server, exactly once per sale even when
+        the connection or the server drops (the sale waits and goes through when it is back).
+          --host H        server address (default 127.0.0.1)
+          --port P        server port (default 7878)
+          --lang ko       show Korean names beside the names
+          --till-id ID    this till's name in its order keys (letters, digits, . _ -; up to 40);
+                          by default one is made up once and kept with the key counter in
+                          $XDG_STATE_HOME/juice-till (or ~/.local/state/juice-till)
+          --no-color      no colours (also when NO_COLOR is set)
+        On a terminal (full screen): 1-9 orders one of that juice; a juice key, x, then a digit
+        orders that many (3x2: two of juice 3); r restocks (asks the fruit, the amount and, if the
+        server wants one, the manager token; JUICE_MANAGER_TOKEN is used when set); q quits.
+        Piped (stdin not a terminal): one order a line, `mango-kiwi 2`, and one result a line:
+          made mango-kiwi 2 seq=5 mango=6 kiwi=8
+          out-of-stock mango-kiwi 2 needs mango=12 has mango=6
+          error <what went wrong>
+        """
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Parses the arguments after the program name; `environment` is consulted for NO_COLOR.
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ParseError) -> TillOptions {
+        var options = TillOptions()
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { options.color = false }
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            var name = argument
+            var inlineValue: String? = nil
+            if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
+                name = String(argument[..<eq])
+                inlineValue = String(argument[argument.index(after: eq)...])
+            }
+            func value() throws(ParseError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst() else { throw ParseError(description: "\(name) needs a value") }
+                return next
+            }
+            switch name {
+            case "--host":
+                let host = try value()
+                guard !host.isEmpty else { throw ParseError(description: "--host needs a value") }
+                options.host = host
+            case "--port":
+                let text = try value()
+                guard let port = UInt16(text), port > 0 else { throw ParseError(description: "--port must be 1-65535, not \(text)") }
+                options.port = port
+            case "--lang":
+                let text = try value()
+                guard let language = Language(rawValue: text.lowercased()) else {
+                    throw ParseError(description: "--lang must be en or ko, not \(text)")
+                }
+                options.language = language
+            case "--till-id":
+                let id = try value()
+                guard TillKeys.isValidID(id) else {
+                    throw ParseError(description: "--till-id must be 1-40 of A-Z a-z 0-9 . _ -, not \(id)")
+                }
+                options.tillID = id
+            case "--no-color", "--no-colour": options.color = false
+            case "-h", "--help": options.showHelp = true
+            default: throw ParseError(description: "unknown option \(argument)")
+            }
+        }
+        return options
+    }
+}

@@ -1,0 +1,88 @@
+import JuiceBoard
+import JuiceClient
+import JuiceCore
+
+/// What the till shows besides the shop: its own situation.
+public struct TillStatus: Equatable, Sendable {
+    public var tillID = ""
+    public var serverAddress = ""
+    public var online = false
+    /// Orders sent and not yet answered (they wait through a dropped connection).
+    public var waiting = 0
+    /// The last result, e.g. "made mango-kiwi 2 (seq 5)".
+    public var lastResult: String? = nil
+    /// A key sequence or question under way (`TillInput.hint`).
+    public var hint: String? = nil
+
+    public init() {}
+
+    /// The bottom line: the question being asked, else the connection trouble, else the last result.
+    public var line: String {
+        if let hint { return hint }
+        if !online { return waiting > 0 ? "offline: \(waiting) order\(waiting == 1 ? "" : "s") waiting" : "offline: connecting to \(serverAddress)" }
+        if waiting > 0 { return "sending \(waiting) order\(waiting == 1 ? "" : "s")…" }
+        return lastResult ?? "ready"
+    }
+}
+
+/// The full-screen till: the menu numbered 1-9 with how many more of each juice the stock can
+/// make (sold out greyed), the keys, and the status line. Pure, on JuiceBoard's styled lines.
+public enum TillScreen {
+    public static func render(_ shop: ShopState?, status: TillStatus, size: TerminalSize, language: Language, color: Bool) -> [String] {
+        let width = max(0, size.columns), rows = max(0, size.rows)
+        guard rows > 0 else { return [] }
+        var lines: [StyledLine] = []
+        var title = StyledLine("juice-till", .bold)
+        title.append("  \(status.tillID)  \(status.serverAddress)  ")
+        title.append(status.online ? "online" : "offline", status.online ? .statusOK : .statusBad)
+        lines.append(title)
+        lines.append(StyledLine())
+        if let shop {
+            lines.append(StyledLine(" #  " + DisplayWidth.padRight("juice", to: max(10, width - 16)) + "  can make", .header))
+            for (index, juice) in shop.menu.juices.prefix(9).enumerated() {
+                var name = juice.name
+                if let alias = MenuAliases.preferred(juice.aliases.isEmpty ? shop.aliases.juice[juice.name] : juice.aliases,
+                                                     for: juice.name, language: language) {
+                    name += " (\(alias))"
+                }
+                let can = shop.canMake(juice.name)
+                let text = " \(index + 1)  " + DisplayWidth.padRight(name.sanitizedForTerminal, to: max(10, width - 16))
+                    + DisplayWidth.padLeft(can == 0 ? "sold out" : String(can), to: 10)
+                lines.append(StyledLine(text, can == 0 ? .dim : .plain))
+            }
+        } else {
+            lines.append(StyledLine("waiting for the menu…", .dim))
+        }
+        lines.append(StyledLine())
+        lines.append(StyledLine("1-9 order one · 3x2 two of juice 3 · r restock · q quit", .dim))
+        var screen = Array(lines.prefix(max(0, rows - 1)))
+        screen += Array(repeating: StyledLine(), count: max(0, rows - 1 - screen.count))
+        screen.append(StyledLine(status.line.sanitizedForTerminal, status.online ? .bold : .statusBad))
+        return screen.map { $0.truncated(to: width).rendered(color: color) }
+    }
+}
+
+/// The piped till's lines: `juice [count]` in, one result line out.
+public enum TillLines {
+    /// `mango-kiwi 2` → ("mango-kiwi", 2); nil for a line that is not an order. Blank is nil too.
+    public static func order(_ line: String) -> (juice: String, count: Int)? {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        guard let juice = words.first, words.count <= 2 else { return nil }
+        guard words.count == 2 else { return (String(juice), 1) }
+        guard let count = Int(words[1]), count > 0 else { return nil }
+        return (String(juice), count)
+    }
+
+    public static func result(_ result: OrderResult, juice: String, count: Int) -> String {
+        switch result {
+        case .made(let seq, let stock):
+            return "made \(juice) \(count) seq=\(seq)" + pairs(stock)
+        case .outOfStock(let needs, let has):
+            return "out-of-stock \(juice) \(count) needs" + pairs(needs) + " has" + pairs(has)
+        }
+    }
+
+    private static func pairs(_ values: [String: Int]) -> String {
+        values.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import JuiceBoard
+import JuiceClient
+import JuicePlatform
+import JuiceTerminal
+import JuiceTill
+
+/// The full-screen till: one thread, one poll() over the signal pipe, the keyboard and the
+/// mailbox that the stock stream and the finished sales post to (juice-board's loop, on the
+/// same shared terminal code). Sales run as tasks of JuiceClient and never block the screen.
+final class TillApp {
+    enum Event: Sendable {
+        case shop(ShopUpdate)
+        /// A sale was answered (made, out of stock, or an error): one fewer waiting.
+        case sold(String)
+        /// Any other result for the status line (a restock).
+        case note(String)
+        case needToken(fruit: String, amount: Int)
+    }
+
+    static let frameInterval = 0.05
+
+    private let options: TillOptions
+    private let sales: Sales
+    private let events: Mailbox<Event>
+    private let terminal = Terminal()
+    private var signals: SignalPipe? = nil
+    private var input = TillInput()
+    private var shop: ShopState? = nil
+    private var status = TillStatus()
+    private var size = TerminalSize(columns: 80, rows: 24)
+    private var shownScreen: [String]? = nil
+    private var dirty = true
+    private var lastFrameAt = -1.0
+    private var running = true
+
+    init(options: TillOptions, sales: Sales) throws {
+        self.options = options
+        self.sales = sales
+        events = try Mailbox()
+        status.tillID = sales.tillID
+        status.serverAddress = options.serverAddress
+    }
+
+    func run() throws -> Int32 {
+        signals = try SignalPipe(signals: [SIGINT, SIGTERM, SIGWINCH])
+        size = terminal.size()
+        terminal.enter()
+        defer { terminal.restore() }
+        let stream = sales.shop.stock(), mailbox = events
+        let follower = Task { for await update in stream { mailbox.post(.shop(update)) } }
+        defer { follower.cancel() }
+
+        while running {
+            for action in input.tick(now: Self.now()) { perform(action) }
+            if dirty && Self.now() - lastFrameAt >= Self.frameInterval { drawFrame() }
+            waitAndHandle()
+        }
+        if status.waiting > 0 {
+            Platform.writeAll(STDERR_FILENO, "juice-till: quit with \(status.waiting) order(s) unanswered; run the till again with the same --till-id and check STATS\n")
+        }
+        return 0
+    }
+
+    static func now() -> Double { Double(Platform.monotonicNanoseconds()) / 1e9 }
+
+    private func waitAndHandle() {
+        var fds = [pollfd(fd: events.readFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals?.readFD ?? -1, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+        // Wake for the next frame, or to order a juice key that no `x` followed.
+        let timeout: Int32 = dirty || input.hint != nil ? 50 : 1000
+        guard poll(&fds, nfds_t(fds.count), timeout) > 0 else { return }
+        if fds[0].revents != 0 { for event in events.take() { handle(event) } }
+        if fds[1].revents != 0 { handleSignals() }
+        if fds[2].revents & Int16(POLLHUP) != 0 && fds[2].revents & Int16(POLLIN) == 0 { running = false }
+        if fds[2].revents & Int16(POLLIN) != 0 { handleKeyboard() }
+    }
+
+    private func handleSignals() {
+        for signo in signals?.drain() ?? [] {
+            if signo == SIGWINCH {
+                size = terminal.size()
+                shownScreen = nil
+                dirty = true
+            } else {
+                running = false
+            }
+        }
+    }
+
+    private func handleKeyboard() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(STDIN_FILENO, &buffer, buffer.count)
+        if n == 0 { running = false; return } // the keyboard is gone
+        guard n > 0 else { return }
+        for byte in buffer[0..<n] {
+            for action in input.key(byte, now: Self.now()) { perform(action) }
+        }
+        status.hint = input.hint
+        dirty = true
+    }
+
+    private func perform(_ action: TillInput.Action) {
+        status.hint = input.hint
+        dirty = true
+        switch action {
+        case .quit: running = false
+        case .redraw: break
+        case .order(let item, let count): sell(item: item, count: count)
+        case .restock(let fruit, let amount, let token): restock(fruit, amount, token: token)
+        }
+    }
+
+    private func sell(item: Int, count: Int) {
+        guard let juices = shop?.juices, item <= juices.count else {
+            status.lastResult = "no juice \(item) on the menu"
+            return
+        }
+        let juice = juices[item - 1], sales = sales, mailbox = events
+        status.waiting += 1
+        Task.detached {
+            let text: String
+            do {
+                text = TillLines.result(try await sales.order(juice, count: count), juice: juice, count: count)
+            } catch {
+                text = "error \(juice) \(count): \(error)"
+            }
+            mailbox.post(.sold(text))
+        }
+    }
+
+    private func restock(_ fruit: String, _ amount: Int, token: String?) {
+        let sales = sales, mailbox = events
+        Task.detached {
+            do {
+                let done = try await sales.restock(fruit, amount, token: token)
+                mailbox.post(.note("restocked \(fruit) +\(amount): \(done.total) (seq \(done.seq))"))
+            } catch JuiceError.forbidden where token == nil {
+                mailbox.post(.needToken(fruit: fruit, amount: amount))
+            } catch {
+                mailbox.post(.note("restock \(fruit) refused: \(error)"))
+            }
+        }
+    }
+
+    private func handle(_ event: Event) {
+        dirty = true
+        switch event {
+        case .shop(let update):
+            switch update {
+            case .full(let state, _), .change(_, _, let state): shop = state
+            case .offline: status.online = false
+            case .online: status.online = true
+            }
+        case .sold(let text):
+            status.waiting -= 1
+            status.lastResult = text
+        case .note(let text):
+            status.lastResult = text
+        case .needToken(let fruit, let amount):
+            input.askToken(fruit: fruit, amount: amount)
+            status.hint = input.hint
+        }
+    }
+
+    private func drawFrame() {
+        let screen = TillScreen.render(shop, status: status, size: size, language: options.language, color: options.color)
+        let update = ScreenDiff.updates(from: shownScreen, to: screen, columns: size.columns)
+        if !update.isEmpty, !Platform.writeAll(STDOUT_FILENO, update) { running = false }
+        shownScreen = screen
+        dirty = false
+        lastFrameAt = Self.now()
+    }
+}

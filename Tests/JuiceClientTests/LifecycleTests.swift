@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import JuiceClient
+import JuiceCore
+
+/// Cancellation, close and release: nothing is misrouted, and nothing is left behind.
+@Suite(.serialized) struct LifecycleTests {
+    /// Tasks cancelled while their calls are in flight (a durable server holds each reply for
+    /// its disk sync): each cancelled one throws CancellationError, its reply is read and
+    /// dropped, and every other task gets a reply of its own kind (a reply handed to the wrong
+    /// caller would not parse as the one it expects). Rounds go on until some reply was dropped.
+    @Test(.timeLimit(.minutes(3)))
+    func cancelledCallsRepliesAreDroppedNotHandedOn() async throws {
+        let work = temporaryDirectory("juice-client-cancel-inflight")
+        defer { removeTemporary(work) }
+        let server = try ExecutableServer(["--data", work + "/data", "--initial-stock", "100000"])
+        let shop = client(server)
+        defer { shop.close() }
+        var outcomes: [String: Int] = [:]
+        for round in 0..<50 where await shop.droppedReplies == 0 {
+            let tasks: [Task<String, Never>] = (0..<60).map { i in
+                Task {
+                    do {
+                        if i % 2 == 0 {
+                            guard case .made(_, let stock) = try await shop.order("kiwi") else { return "not made" }
+                            return stock.keys.sorted() == ["kiwi"] ? "order" : "wrong order reply \(stock)"
+                        }
+                        let state = try await shop.state()
+                        return state.juices.count == 7 ? "state" : "wrong state"
+                    } catch is CancellationError {
+                        return "cancelled"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            try await Task.sleep(nanoseconds: UInt64(1_000_000 * (round % 5)))
+            for (i, task) in tasks.enumerated() where i % 3 == 0 { task.cancel() }
+            for task in tasks { outcomes[await task.value, default: 0] += 1 }
+        }
+        #expect(Set(outcomes.keys).isSubset(of: ["order", "state", "cancelled"]), "\(outcomes)")
+        #expect(await shop.droppedReplies > 0, "no call was ever cancelled in flight: \(outcomes)")
+        // The connection is still in step afterwards.
+        guard case .made = try await shop.order("kiwi", count: 2) else { Issue.record("not made"); return }
+        #expect(try await shop.state().juices.count == 7)
+    }
+
+    /// A call waiting for a server that is down gives up at once when its task is cancelled,
+    /// and is never sent later.
+    @Test(.timeLimit(.minutes(2)))
+    func aCallWaitingForTheServerIsCancelledAtOnceAndNeverSent() async throws {
+        let work = temporaryDirectory("juice-client-cancel")
+        defer { removeTemporary(work) }
+        let server = try ExecutableServer(["--data", work + "/data"])
+        let shop = client(server)
+        defer { shop.close() }
+        _ = try await shop.state()
+        server.stop()
+        let waiting = Task { try await shop.order("banana") }
+        try await Task.sleep(nanoseconds: 200_000_000) // let it queue behind the dead connection
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+        let again = try ExecutableServer.restart(["--data", work + "/data"], port: server.port)
+        #expect(try await shop.stats().ordersServed == 0)
+        again.stop()
+    }
+
+    /// close() and releasing the client leave no descriptor (counted in /proc/self/fd), and end
+    /// the streams.
+    @Test(.timeLimit(.minutes(3)))
+    func closeAndReleaseLeaveNoDescriptorAndNoStream() async throws {
+        let server = try ExecutableServer(["--in-memory"])
+                do {
+            let shop = client(server)
+            let log = StreamLog(shop.stock())
+            _ = try await shop.order("banana")
+            #expect(await settles { log.lastSeq == 1 })
+            #expect(descriptors(connectedTo: server.port) == 1)
+            shop.close()
+            #expect(await log.finished())
+            await #expect(throws: JuiceError.closed) { _ = try await shop.state() }
+        }
+        let settled1 = await settles { descriptors(connectedTo: server.port) == 0 }
+        #expect(settled1, "descriptors: \(descriptors(connectedTo: server.port)) still open after close")
+
+        var released: StreamLog? = nil
+        do {
+            let shop = client(server)
+            released = StreamLog(shop.stock())
+            _ = try await shop.state()
+        } // the client is released here
+        #expect(await released?.finished() == true)
+        let settled2 = await settles { descriptors(connectedTo: server.port) == 0 }
+        #expect(settled2, "descriptors: \(descriptors(connectedTo: server.port)) still open after release")
+    }
+}

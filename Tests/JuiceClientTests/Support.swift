@@ -1,0 +1,62 @@
+@_exported import JuiceTestSupport
+import Foundation
+import JuiceClient
+
+/// How many descriptors this process holds on TCP connections to `port`: /proc/self/fd's
+/// `socket:[inode]` links matched against /proc/net/tcp{,6}. Counted per server port, not as
+/// all of /proc/self/fd, because other suites open and close descriptors in parallel.
+func descriptors(connectedTo port: Int) -> Int {
+    var inodes = Set<String>()
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        for line in (ProcStat.read(table) ?? "").split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, let colon = fields[2].lastIndex(of: ":"),
+                  Int(fields[2][fields[2].index(after: colon)...], radix: 16) == port, fields[9] != "0" else { continue }
+            inodes.insert("socket:[\(fields[9])]")
+        }
+    }
+    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return fds.filter { fd in
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)).map(inodes.contains) ?? false
+    }.count
+}
+
+/// A client on `server`'s port whose retry bound outlasts a test's restart of the server.
+func client(_ server: ExecutableServer, token: String? = nil, retryBound: Double = testDeadline) -> JuiceClient {
+    var configuration = JuiceClient.Configuration(port: UInt16(server.port), managerToken: token)
+    configuration.retryBound = retryBound
+    return JuiceClient(configuration: configuration)
+}
+
+/// Collects a stock() stream's elements in a task of its own, for checks while it runs.
+final class StreamLog: @unchecked Sendable {
+    let updates = Locked<[ShopUpdate]>([])
+    private var task: Task<Void, Never>? = nil
+
+    init(_ stream: AsyncStream<ShopUpdate>) {
+        task = Task { [updates] in
+            for await update in stream { updates.update { $0.append(update) } }
+        }
+    }
+
+    var all: [ShopUpdate] { updates.get }
+
+    /// The seq of the last state the stream reported.
+    var lastSeq: Int? {
+        all.reversed().lazy.compactMap { update -> Int? in
+            switch update {
+            case .full(let state, _): return state.seq
+            case .change(let seq, _, _): return seq
+            default: return nil
+            }
+        }.first
+    }
+
+    /// Waits for the stream to end (the client was closed).
+    func finished() async -> Bool {
+        await task?.value
+        return true
+    }
+
+    func cancel() { task?.cancel() }
+}
