@@ -106,7 +106,6 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     /// The peer finished sending: what it is owed still goes out, then it closes.
     func inputEnded(_ conn: Connection) {
         awaiting.removeValue(forKey: conn.id)
-        if conn.phase == .open { conn.phase = .closing }
         host.finish(conn)
     }
 
@@ -188,7 +187,6 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         // A failed send (the peer reset) closed it already: closing again would act on a
         // descriptor number that may be someone else's by now.
         if conn.isClosed || keepAlive { return }
-        conn.phase = .closing
         host.finish(conn)
     }
 
