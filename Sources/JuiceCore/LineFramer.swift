@@ -22,14 +22,18 @@ public struct LineFramer: Sendable {
     /// The answer to `IAC DO TIMING-MARK`: "will not", which still marks the point in the stream.
     public static let timingMarkReply: [UInt8] = [0xFF, 0xFC, 0x06]
 
-    public let maxLineBytes: Int
     /// The partial line carried over between reads; empty (and unallocated) for an idle client.
     private var partial: [UInt8] = []
+    /// Kept small (the server holds a framer per client): lines are at most a few KiB.
+    private let lineLimit: Int32
     private var telnet: TelnetState = .data
     private var failed = false
 
+    public var maxLineBytes: Int { Int(lineLimit) }
+
     public init(maxLineBytes: Int = Limits.maxLineBytes) {
-        self.maxLineBytes = maxLineBytes
+        precondition(maxLineBytes > 0 && maxLineBytes < Int(Int32.max) - 1, "a line limit is a few KiB")
+        self.lineLimit = Int32(maxLineBytes)
     }
 
     /// Bytes of a line not yet ended, for tests and diagnostics.

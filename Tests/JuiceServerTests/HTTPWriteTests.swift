@@ -87,6 +87,17 @@ import Testing
         }
     }
 
+    /// Each line code's status. `READ_ONLY` (the full-disk mode, coming from branch
+    /// `read-only`) is 503, so a till keeps the order and retries it with its key.
+    @Test func lineCodesMapToTheirStatuses() {
+        let expected: [(String, HTTPStatus)] = [
+            ("OUT_OF_STOCK", .conflict), ("OVER_LIMIT", .conflict), ("KEY_REUSED", .conflict), ("READ_ONLY", .serviceUnavailable),
+            ("BAD_ARGUMENT", .badRequest), ("UNKNOWN_JUICE", .badRequest), ("UNKNOWN_FRUIT", .badRequest), ("BAD_REQUEST", .badRequest),
+            ("FORBIDDEN", .unauthorized), ("AUTH_FAILED", .unauthorized),
+        ]
+        for (code, status) in expected { #expect(HTTPWrites.status(for: code) == status, "\(code)") }
+    }
+
     @Test func restockAndSetAnswerSeqAndStock() async throws {
         try await Self.withServer { http, s in
             let display = try s.client()

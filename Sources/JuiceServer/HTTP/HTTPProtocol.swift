@@ -1,13 +1,16 @@
 import Dispatch
 import JuiceCore
 
-/// The HTTP side of a connection, read-only: one request, answered, then closed; or, for
-/// `GET /events`, an event stream that stays open and takes live changes like a display, with
-/// the same output path, fan-out, catch-up and durability gate as the line protocol.
+/// The HTTP side of a connection: requests answered one at a time (HTTP/1.1 kept alive up to a
+/// cap), the writes among them through the same store, journal and broadcast as their line
+/// twins; or, for `GET /events`, an event stream that stays open and takes live changes like a
+/// display, with the same output path, fan-out, catch-up and durability gate as the line
+/// protocol.
 ///
-/// The edge is as hardened as the TCP side: the request head is read on bytes and capped
-/// (`HTTPRequestReader`), a client that never finishes it is closed after a deadline, and an
-/// event stream that stops reading is dropped past the output cap.
+/// The edge is as hardened as the TCP side: the request is read on bytes and capped
+/// (`HTTPRequestReader`), a client that never finishes it is closed after a deadline, an idle
+/// kept-alive one after a shorter one, and an event stream that stops reading is dropped past
+/// the output cap.
 final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     // @unchecked: loop-confined; its timer fires on the loop queue.
     private let store: FruitStore
@@ -15,7 +18,7 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     private let fanOut: FanOut
     private unowned let host: any ConnectionHost
     private var routes: HTTPRoutes
-    /// Connections still waiting for their request head (for the deadline).
+    /// Connections waiting for (the rest of) a request (for the deadlines).
     private var awaiting: [UInt64: HTTPConnection] = [:]
     /// Open event streams (for keep-alive comments, and the clients gauge).
     private(set) var streams: [UInt64: HTTPConnection] = [:]
@@ -24,7 +27,8 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var ticks = 0
 
-    /// Seconds a client has to send its whole request head (`ServerConfig.httpRequestDeadline`).
+    /// Seconds a client has to send its whole request (head and body) once it began
+    /// (`ServerConfig.httpRequestDeadline`).
     private let requestDeadline: UInt64
     /// A kept-alive connection is closed after this many seconds without a new request.
     static let keepAliveIdle: UInt64 = 5
@@ -98,14 +102,13 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         let conn = http(conn)
         guard !conn.isStream, conn.phase == .open else { return }
         // A kept-alive connection was idle until now: its request's deadline starts here.
-        if !conn.reader.hasStarted { conn.requestStartedAt = conn.lastInput }
+        if !conn.reader.hasStarted { conn.requestStartedAt = DispatchTime.now().uptimeNanoseconds }
         handle(conn, conn.reader.feed(bytes))
     }
 
     /// The peer finished sending: what it is owed still goes out, then it closes.
     func inputEnded(_ conn: Connection) {
         awaiting.removeValue(forKey: conn.id)
-        if conn.phase == .open { conn.phase = .closing }
         host.finish(conn)
     }
 
@@ -187,7 +190,6 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         // A failed send (the peer reset) closed it already: closing again would act on a
         // descriptor number that may be someone else's by now.
         if conn.isClosed || keepAlive { return }
-        conn.phase = .closing
         host.finish(conn)
     }
 

@@ -35,11 +35,12 @@ class Connection {
     var dirty = false
     let peer: String
     var outbox = Outbox()
-    /// When it last sent something (for `--idle-timeout`).
-    var lastInput: UInt64
     /// Where it stands in the events, once that is anything but the default (most
     /// connections never need it, so it is kept apart: see `EventCursor`).
     private var cursor: EventCursor?
+    /// When it last sent something, in whole seconds of uptime (for `--idle-timeout`; 32 bits
+    /// last 136 years, and every connection carries it).
+    var lastInputSecond: UInt32
     /// Which of the server's listeners (and so which handler) accepted it.
     let listener: UInt8
     /// Whether it takes live events now, and in which form. Set by `FanOut` (`listen`,
@@ -54,7 +55,7 @@ class Connection {
         self.listener = listener
         self.eventFormat = events
         self.eventsOn = eventsOn
-        self.lastInput = now
+        self.lastInputSecond = Connection.second(now)
     }
 
     /// Live events with a lower seq are skipped: a catch-up already sent them.
@@ -79,6 +80,9 @@ class Connection {
         cursor = made
         return made
     }
+
+    /// Uptime nanoseconds (`DispatchTime`) as whole seconds.
+    static func second(_ uptimeNanoseconds: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: uptimeNanoseconds / 1_000_000_000) }
 
     var isClosed: Bool { phase == .closed }
     /// Closing or closed: no more of its input runs.

@@ -35,7 +35,7 @@ final class FanOut: @unchecked Sendable {
     }
 
     /// Sends a batch of (durable) changes to every client listening for them.
-    func broadcast(_ events: [StockEvent], to connections: Dictionary<UInt64, Connection>.Values) {
+    func broadcast(_ events: [StockEvent], to connections: some Sequence<Connection>) {
         guard let last = events.last else { return }
         lastBroadcastSeq = last.seq
         // A display in a SINCE catch-up is skipped: its catch-up streams these from the

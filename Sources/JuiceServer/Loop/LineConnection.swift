@@ -4,12 +4,16 @@ import JuiceCore
 /// its partial input line, its session (manager or not, AUTH failures), and the input it read
 /// but has not run yet because its output passed the budget.
 final class LineConnection: Connection {
-    var framer = LineFramer()
-    var session: SessionState
+    // Small fields first: they fill the end of the loop's part (an idle client's size is the
+    // server's memory per client).
     /// Its pending output (replies waiting for its socket or the journal) passed the budget:
     /// none of its commands run, and nothing is read, until it drains. A client that
     /// pipelines without reading cannot grow it without bound.
     var throttled = false
+    var session: SessionState
+    /// Input waiting to run (see `deferred`), kept apart: a connection rarely has any.
+    private var backlog: Backlog?
+    var framer = LineFramer()
     /// Input already read but not yet run, from `deferredStart` on: the rest of a read whose
     /// lines stopped at the output budget. At most one read's worth: nothing more is read
     /// until it has all run.
@@ -21,8 +25,6 @@ final class LineConnection: Connection {
         get { backlog?.start ?? 0 }
         set { backlog?.start = newValue }
     }
-    /// Kept apart (one reference): a connection rarely has any.
-    private var backlog: Backlog?
 
     private final class Backlog {
         let bytes: [UInt8]

@@ -33,10 +33,9 @@ final class Running: ConnectionHost, @unchecked Sendable {
     private let fanOut: FanOut
     private var reaper: IdleReaper?
     private let config: ServerConfig
-    private(set) var connections: [UInt64: Connection] = [:]
+    private(set) var connections = ConnectionTable()
     /// Connections per peer address, kept only with `--max-clients-per-address`.
     private var perAddress: [String: Int] = [:]
-    private var nextID: UInt64 = 1
     /// False once shutdown began: new connections are refused (unless their protocol answers
     /// them while draining, as HTTP does with 503).
     private(set) var accepting = true
@@ -117,10 +116,9 @@ final class Running: ConnectionHost, @unchecked Sendable {
         }
         if let address { perAddress[address, default: 0] += 1 }
         Socket.configureClient(fd)
-        let id = nextID
-        nextID += 1
+        let id = connections.nextID
         let conn = handler.makeConnection(id: id, fd: fd, peer: peer, listener: UInt8(index), now: DispatchTime.now().uptimeNanoseconds)
-        connections[id] = conn
+        connections.insert(conn)
         Log.info("connect \(peer)\(handler.logName.isEmpty ? "" : " (\(handler.logName))") (clients: \(connections.count))", category: .connections)
         do {
             try poller.add(fd: fd, id: id)
@@ -160,7 +158,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     private func read(_ conn: Connection) {
         switch Socket.receive(conn.fd, into: readBuffer) {
         case .done(let count):
-            conn.lastInput = DispatchTime.now().uptimeNanoseconds
+            conn.lastInputSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
             handler(conn).received(conn, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
         case .wouldBlock:
             return
@@ -206,7 +204,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     func close(_ conn: Connection, reason: String?) {
         guard !conn.isClosed else { return }
         conn.phase = .closed
-        connections.removeValue(forKey: conn.id)
+        connections.remove(conn)
         if config.maxClientsPerAddress != nil {
             let address = AuthFailureLimiter.address(ofPeer: conn.peer)
             perAddress[address, default: 1] -= 1
@@ -222,7 +220,9 @@ final class Running: ConnectionHost, @unchecked Sendable {
 
     private func closeIdle(olderThan: UInt64, seconds: Int) {
         // An event stream only listens by design: its liveness is TCP keepalive and its writes.
-        for conn in connections.values where !conn.onlyListens && conn.lastInput < olderThan {
+        // Whole seconds: one that read within the last second of the limit is kept (never early).
+        let limit = Connection.second(olderThan)
+        for conn in connections.values where !conn.onlyListens && conn.lastInputSecond < limit {
             close(conn, reason: "idle for more than \(seconds) s")
         }
     }
