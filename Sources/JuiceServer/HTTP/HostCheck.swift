@@ -26,17 +26,41 @@ enum HostCheck {
             guard let close = value.firstIndex(of: "]") else { return nil }
             return String(value[value.index(after: value.startIndex)..<close])
         }
-        let name = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        // What comes before the first `:` (the port), without splitting into an array.
+        let name = String(value[..<(value.firstIndex(of: ":") ?? value.endIndex)])
         return name.isEmpty ? nil : name
     }
 
     /// Dotted-quad IPv4, or IPv6 (hex digits and colons, maybe an IPv4 tail).
     static func isIPLiteral(_ name: String) -> Bool {
+        // Every write asks this (a till names the server by its address), so a plain dotted
+        // quad is checked on bytes first; anything else takes the general test below.
+        if isDottedQuad(name.utf8) { return true }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         if parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && Int($0).map { $0 <= 255 } == true }) {
             return true
         }
         return name.contains(":") && name.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+    }
+
+    /// Four groups of one to three digits, each at most 255, between three dots.
+    private static func isDottedQuad(_ bytes: String.UTF8View) -> Bool {
+        var groups = 0, digits = 0, value = 0
+        for b in bytes {
+            if b == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                groups += 1
+                digits = 0
+                value = 0
+            } else if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                digits += 1
+                value = value * 10 + Int(b - UInt8(ascii: "0"))
+                guard digits <= 3, value <= 255 else { return false }
+            } else {
+                return false
+            }
+        }
+        return groups == 3 && digits > 0
     }
 
     /// A DNS name as `--allow-host` takes it: letters, digits, `-` and `.`, 1-253 bytes.
