@@ -9,6 +9,14 @@
 enum HostCheck {
     /// Nil if the write may go ahead, else why not.
     static func refusal(host: String?, origin: String?, allowed: [String]) -> String? {
+        // A till or program naming the server by its IPv4 address, with no Origin: taken
+        // without lowercasing or splitting anything (the general path agrees, tested).
+        if origin == nil, let host, isDottedQuad(host.utf8.prefix { $0 != UInt8(ascii: ":") }) { return nil }
+        return checked(host: host, origin: origin, allowed: allowed)
+    }
+
+    /// `refusal` without its fast path (the tests compare the two).
+    static func checked(host: String?, origin: String?, allowed: [String]) -> String? {
         guard let host, let name = hostName(host) else { return "a write needs a Host header naming this server" }
         guard isIPLiteral(name) || name == "localhost" || allowed.contains(name) else {
             return "writes are not taken under the name '\(name)': use an IP address, localhost, or start the server with --allow-host \(name)"
@@ -33,9 +41,6 @@ enum HostCheck {
 
     /// Dotted-quad IPv4, or IPv6 (hex digits and colons, maybe an IPv4 tail).
     static func isIPLiteral(_ name: String) -> Bool {
-        // Every write asks this (a till names the server by its address), so a plain dotted
-        // quad is checked on bytes first; anything else takes the general test below.
-        if isDottedQuad(name.utf8) { return true }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         if parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && Int($0).map { $0 <= 255 } == true }) {
             return true
@@ -44,7 +49,7 @@ enum HostCheck {
     }
 
     /// Four groups of one to three digits, each at most 255, between three dots.
-    private static func isDottedQuad(_ bytes: String.UTF8View) -> Bool {
+    private static func isDottedQuad(_ bytes: some Sequence<UInt8>) -> Bool {
         var groups = 0, digits = 0, value = 0
         for b in bytes {
             if b == UInt8(ascii: ".") {
