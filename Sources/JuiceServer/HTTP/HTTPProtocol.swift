@@ -32,8 +32,10 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     private let requestDeadline: UInt64
     /// A kept-alive connection is closed after this many seconds without a new request.
     static let keepAliveIdle: UInt64 = 5
-    /// Requests on one connection; the last one's answer says `Connection: close`.
-    static let maxRequestsPerConnection: UInt16 = 100
+    /// Requests on one connection; the last one's answer says `Connection: close`. It bounds a
+    /// connection's lifetime, not its speed: 1000 is nginx's default `keepalive_requests`; at
+    /// 100, S7's 50 busy tills reconnected ~240 times a second (an accept and a close each).
+    static let maxRequestsPerConnection: UInt16 = 1000
     /// Seconds between `: ping` comments on an open stream (`ServerConfig.eventStreamPingEvery`;
     /// browsers and proxies time out idle streams: 15 s keeps well inside the usual 30-60 s).
     private let pingEvery: Int

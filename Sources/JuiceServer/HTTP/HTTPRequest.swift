@@ -178,9 +178,18 @@ struct HTTPRequestReader {
     }
 
     static func parse(_ head: ArraySlice<UInt8>) -> Result<HTTPRequest, ParseError> {
-        var lines = head.split(separator: 10, omittingEmptySubsequences: false).map { line -> ArraySlice<UInt8> in
-            line.last == 13 ? line.dropLast() : line
+        // The lines, each without its CR, and without the empty ones that end the head. Runs
+        // once per request: slices of the head, no String until a header is kept.
+        var lines: [ArraySlice<UInt8>] = []
+        lines.reserveCapacity(8)
+        var from = head.startIndex
+        while from < head.endIndex {
+            let lf = head[from...].firstIndex(of: 10) ?? head.endIndex
+            let line = head[from..<lf]
+            lines.append(line.last == 13 ? line.dropLast() : line)
+            from = lf + 1
         }
+        if head.last == 10 { lines.append([]) }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let first = lines.first else { return .failure(ParseError("empty request")) }
         let start: (method: String, target: ArraySlice<UInt8>, minor: Int)
@@ -206,7 +215,11 @@ struct HTTPRequestReader {
             guard value.allSatisfy({ $0 >= 32 && $0 != 127 || $0 == 9 }) else {
                 return .failure(ParseError("control character in a header value"))
             }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            // A token is ASCII, so lowercasing its bytes is what `lowercased()` would do.
+            let name = String(unsafeUninitializedCapacity: colon - line.startIndex) { out in
+                for (i, b) in line[..<colon].enumerated() { out[i] = b >= 65 && b <= 90 ? b | 0x20 : b }
+                return colon - line.startIndex
+            }
             headers.append(HTTPRequest.Header(name: name, value: String(decoding: value, as: UTF8.self)))
         }
         let target = start.target
@@ -227,14 +240,15 @@ struct HTTPRequestReader {
         guard target.first == UInt8(ascii: "/"), target.count <= 2048, target.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             return .failure(ParseError("the target must be a path such as /events"))
         }
-        let version = Array(parts[2])
-        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), version[6] == UInt8(ascii: ".") else {
+        let version = parts[2]
+        guard version.count == 8, version.starts(with: "HTTP/".utf8), version[version.startIndex + 6] == UInt8(ascii: ".") else {
             return .failure(ParseError("malformed HTTP version"))
         }
-        guard version[5] == UInt8(ascii: "1"), version[7] == UInt8(ascii: "0") || version[7] == UInt8(ascii: "1") else {
+        let major = version[version.startIndex + 5], minor = version[version.startIndex + 7]
+        guard major == UInt8(ascii: "1"), minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else {
             return .failure(ParseError(.versionNotSupported, "HTTP/1.0 and HTTP/1.1 only"))
         }
-        return .success((String(decoding: parts[0], as: UTF8.self), target, Int(version[7] - UInt8(ascii: "0"))))
+        return .success((String(decoding: parts[0], as: UTF8.self), target, Int(minor - UInt8(ascii: "0"))))
     }
 
     /// RFC 9110 `tchar`.

@@ -53,8 +53,10 @@ struct HTTPWrites {
         if manager, let (message, headers) = bearer() {
             return Outcome(response: Self.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers))
         }
-        let type = request.header("content-type")?.split(separator: ";").first?.filter { $0 != " " && $0 != "\t" }.lowercased()
-        guard type == "application/json" else {
+        // The usual value first, without splitting it (this runs on every write).
+        let type = request.header("content-type")
+        guard type == "application/json"
+            || type?.split(separator: ";").first?.filter({ $0 != " " && $0 != "\t" }).lowercased() == "application/json" else {
             return Outcome(response: Self.refusal(.unsupportedMediaType, "BAD_REQUEST", "the body must be JSON: Content-Type: application/json"))
         }
         let line: String
@@ -70,15 +72,13 @@ struct HTTPWrites {
             return Outcome(response: Self.refusal(.badRequest, "BAD_REQUEST", "nothing to do"))
         }
         let result = store.assumeIsolated { $0.execute([command], stats: StatsContext(clients: 0, startedAt: 0)) }
-        var reply = String(decoding: result.out, as: UTF8.self)
-        while reply.last?.isNewline == true { reply.removeLast() }
-        let (outcome, json) = WriteReplyJSON.answer(toReply: reply)
+        let (outcome, json) = WriteReplyJSON.answer(toReply: result.out)
         let status: HTTPStatus
         switch outcome {
         case .ok: status = .ok
         case .refused(let code): status = Self.status(for: code)
         }
-        return Outcome(response: .json(status, json), gate: result.gate, events: result.events)
+        return Outcome(response: HTTPResponse(status, HTTPResponse.json, body: json), gate: result.gate, events: result.events)
     }
 
     /// The body as its twin's command line, e.g. `ORDER mango-kiwi 2 key=till7-41`.

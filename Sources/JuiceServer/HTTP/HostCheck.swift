@@ -9,6 +9,14 @@
 enum HostCheck {
     /// Nil if the write may go ahead, else why not.
     static func refusal(host: String?, origin: String?, allowed: [String]) -> String? {
+        // A till or program naming the server by its IPv4 address, with no Origin: taken
+        // without lowercasing or splitting anything (the general path agrees, tested).
+        if origin == nil, let host, isDottedQuad(host.utf8.prefix { $0 != UInt8(ascii: ":") }) { return nil }
+        return checked(host: host, origin: origin, allowed: allowed)
+    }
+
+    /// `refusal` without its fast path (the tests compare the two).
+    static func checked(host: String?, origin: String?, allowed: [String]) -> String? {
         guard let host, let name = hostName(host) else { return "a write needs a Host header naming this server" }
         guard isIPLiteral(name) || name == "localhost" || allowed.contains(name) else {
             return "writes are not taken under the name '\(name)': use an IP address, localhost, or start the server with --allow-host \(name)"
@@ -26,7 +34,8 @@ enum HostCheck {
             guard let close = value.firstIndex(of: "]") else { return nil }
             return String(value[value.index(after: value.startIndex)..<close])
         }
-        let name = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        // What comes before the first `:` (the port), without splitting into an array.
+        let name = String(value[..<(value.firstIndex(of: ":") ?? value.endIndex)])
         return name.isEmpty ? nil : name
     }
 
@@ -37,6 +46,26 @@ enum HostCheck {
             return true
         }
         return name.contains(":") && name.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+    }
+
+    /// Four groups of one to three digits, each at most 255, between three dots.
+    private static func isDottedQuad(_ bytes: some Sequence<UInt8>) -> Bool {
+        var groups = 0, digits = 0, value = 0
+        for b in bytes {
+            if b == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                groups += 1
+                digits = 0
+                value = 0
+            } else if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                digits += 1
+                value = value * 10 + Int(b - UInt8(ascii: "0"))
+                guard digits <= 3, value <= 255 else { return false }
+            } else {
+                return false
+            }
+        }
+        return groups == 3 && digits > 0
     }
 
     /// A DNS name as `--allow-host` takes it: letters, digits, `-` and `.`, 1-253 bytes.

@@ -30,7 +30,8 @@ public enum CommandLineOptions {
           --http-port N            HTTP port for browsers, same --host: the menu board at /, its
                                    event stream /events, /state, /healthz, the manager's
                                    /dashboard, /sales and /metrics, and the writes POST /orders,
-                                   /restock, /set (default 7879; 0 picks a free one)
+                                   /restock, /set (default 7879; 0 picks a free one). HTTP/1.1
+                                   keep-alive: 1000 requests per connection, closed after 5 s idle
           --no-http                no HTTP side
           --allow-host NAME        a host name under which browsers may write over HTTP (POST),
                                    besides IP addresses and localhost; repeatable. Reads work
