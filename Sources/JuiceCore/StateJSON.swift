@@ -37,16 +37,3 @@ public enum StateJSON {
         ])
     }
 }
-
-extension Menu {
-    /// How many of juice `juice` the stock can make: the minimum over its recipe of
-    /// stock / amount (`stock` per fruit, in menu order).
-    public func canMake(juice: Int, stock: [Int]) -> Int {
-        canMake(juices[juice], stock: stock)
-    }
-
-    /// The same rule for a juice of this menu (the terminal board uses it too).
-    public func canMake(_ juice: Juice, stock: [Int]) -> Int {
-        juice.recipe.map { max(0, stock[$0.fruit]) / $0.amount }.min() ?? 0
-    }
-}
