@@ -6,8 +6,8 @@ import Darwin
 
 /// An IPv4 or IPv6 socket address (like FlyingSocks' `SocketAddress`): the one place that turns
 /// "127.0.0.1", "::1", "[::1]" or "localhost" plus a port into a `sockaddr`, and back into text.
-/// Clients (JuiceClient, juice-board) use it; the server's and juice-bench's own copies are still
-/// to be moved onto it (issue 17).
+/// The server (listen, accept, the loopback rule), juice-bench and the clients (JuiceClient,
+/// juice-board, juice-till) all use it.
 public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     public enum Family: Sendable, Equatable { case ipv4, ipv6 }
 
@@ -100,6 +100,11 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }
         }
+    }
+
+    /// 127.0.0.0/8 or ::1 (localhost parses as 127.0.0.1).
+    public var isLoopback: Bool {
+        family == .ipv4 ? storage[0] == 127 : storage == Array(repeating: 0, count: 15) + [1]
     }
 
     /// "127.0.0.1:7878" or "[::1]:7878".

@@ -10,10 +10,10 @@ final class LoadEngine {
     static let maxLineLength = 1 << 20
 
     let endpoint: Endpoint
-    let address: sockaddr_in
+    let address: SocketAddress
     /// Where watchers connect (an event stream's HTTP port); the same as `endpoint` otherwise.
     let watcherEndpoint: Endpoint
-    let watcherAddress: sockaddr_in
+    let watcherAddress: SocketAddress
     let wire: WireSettings
     let pipeline: Int
     let connectBurst: Int

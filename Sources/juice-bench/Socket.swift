@@ -1,19 +1,16 @@
 import JuicePlatform
 
-/// Where the server listens. IPv4 only: juice-bench is meant for loopback measurements.
+/// Where the server listens: a numeric IPv4 or IPv6 address (or localhost), read by
+/// JuicePlatform's `SocketAddress`, the one address parser of the project.
 struct Endpoint: CustomStringConvertible {
     var host: String
     var port: Int
 
     var description: String { "\(host):\(port)" }
 
-    func socketAddress() throws(BenchError) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let numeric = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else {
-            throw BenchError.fatal("--host must be an IPv4 address such as 127.0.0.1, not '\(host)'")
+    func socketAddress() throws(BenchError) -> SocketAddress {
+        guard let port = UInt16(exactly: port), let address = SocketAddress(host: host, port: port) else {
+            throw BenchError.fatal("--host must be a numeric address such as 127.0.0.1 or ::1, not '\(host)'")
         }
         return address
     }
@@ -22,34 +19,18 @@ struct Endpoint: CustomStringConvertible {
 enum Socket {
     /// Creates a non-blocking TCP socket with Nagle disabled and starts connecting it.
     /// Returns the fd; connection completes later (EINPROGRESS), reported as writability.
-    static func startConnect(to address: sockaddr_in) throws(BenchError) -> Int32 {
-        let fd = Platform.makeStreamSocket(family: AF_INET)
-        guard fd >= 0 else {
-            throw BenchError.fatal("socket(): \(errnoDescription()) (is the fd limit too low? see ulimit -n)")
+    static func startConnect(to address: SocketAddress) throws(BenchError) -> Int32 {
+        do {
+            return try Platform.startConnect(to: address).fd
+        } catch {
+            throw BenchError.fatal("\(error) (is the fd limit too low? see ulimit -n)")
         }
-        Platform.setNoDelay(fd)
-        var address = address
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        if rc != 0 && errno != EINPROGRESS {
-            let code = errno
-            close(fd)
-            throw BenchError.fatal(errnoDescription(code))
-        }
-        return fd
     }
 
     /// After a non-blocking connect reported writable: 0 if connected, else the errno.
     static func pendingError(_ fd: Int32) -> Int32 {
-        var code: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        if getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) != 0 { return errno }
-        return code
+        Platform.connectError(fd)
     }
-
 }
 
 enum ProcessSetup {

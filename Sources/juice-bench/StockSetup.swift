@@ -10,17 +10,13 @@ final class BlockingLineClient {
 
     init(endpoint: Endpoint, timeoutSeconds: Int = 5) throws(BenchError) {
         self.endpoint = endpoint
-        var address = try endpoint.socketAddress()
-        fd = Platform.makeStreamSocket(family: AF_INET, blocking: true)
+        let address = try endpoint.socketAddress()
+        fd = Platform.makeStreamSocket(family: address.systemFamily, blocking: true)
         guard fd >= 0 else { throw BenchError.fatal("socket(): \(errnoDescription())") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let rc = address.withSockAddr { connect(fd, $0, $1) }
         if rc != 0 {
             let code = errno
             close(fd)

@@ -72,9 +72,9 @@ import Testing
     }
 
     @Test func thePeerAddressIsTheHostWithoutItsPort() {
-        #expect(AuthFailureLimiter.address(ofPeer: "127.0.0.1:54321") == "127.0.0.1")
-        #expect(AuthFailureLimiter.address(ofPeer: "[::1]:7878") == "::1")
-        #expect(AuthFailureLimiter.address(ofPeer: "[fe80::1:2]:1") == "fe80::1:2")
+        #expect(PeerAddress.host(of: "127.0.0.1:54321") == "127.0.0.1")
+        #expect(PeerAddress.host(of: "[::1]:7878") == "::1")
+        #expect(PeerAddress.host(of: "[fe80::1:2]:1") == "fe80::1:2")
     }
 
     // MARK: - AUTH limit in the server

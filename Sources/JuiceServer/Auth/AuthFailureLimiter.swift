@@ -84,14 +84,4 @@ public struct AuthFailureLimiter: Sendable {
         next = (next + 1) % policy.capacity
         return entry
     }
-
-    /// The address part of a peer as `Socket` describes it: "1.2.3.4:5678" → "1.2.3.4",
-    /// "[::1]:5678" → "::1". Connections from one host share it whatever their port.
-    public static func address(ofPeer peer: String) -> String {
-        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") {
-            return String(peer[peer.index(after: peer.startIndex)..<close])
-        }
-        guard let colon = peer.lastIndex(of: ":") else { return peer }
-        return String(peer[..<colon])
-    }
 }

@@ -25,7 +25,7 @@ final class ManagerAuth {
 
     func verify(_ candidate: [UInt8], peer: String) -> Verdict {
         guard let token else { return .noTokenConfigured }
-        let address = AuthFailureLimiter.address(ofPeer: peer)
+        let address = PeerAddress.host(of: peer)
         let now = clock()
         if case .refuse(let seconds) = limiter.decide(address: address, now: now) {
             return .tooManyFailures(retryAfterSeconds: seconds)

@@ -103,7 +103,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     private func accepted(fd: Int32, peer: String, listener index: Int) {
         let handler = listeners[index].handler
         let limit = config.maxClientsPerAddress
-        let address = limit.map { _ in AuthFailureLimiter.address(ofPeer: peer) }
+        let address = limit.map { _ in PeerAddress.host(of: peer) }
         var addressFull = false
         if let limit, let address { addressFull = perAddress[address, default: 0] >= limit }
         guard accepting || handler.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
@@ -206,7 +206,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         conn.phase = .closed
         connections.remove(conn)
         if config.maxClientsPerAddress != nil {
-            let address = AuthFailureLimiter.address(ofPeer: conn.peer)
+            let address = PeerAddress.host(of: conn.peer)
             perAddress[address, default: 1] -= 1
             if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
         }
