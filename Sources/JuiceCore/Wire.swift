@@ -85,8 +85,15 @@ public enum Wire {
 
     /// Refusals the connection itself sends (AUTH, an overlong line).
     public static let noManagerToken = ProtocolError(.authFailed, "no manager token is configured")
-    public static func wrongToken(closing: Bool) -> ProtocolError {
-        ProtocolError(.authFailed, closing ? "wrong token; 3 failures, closing" : "wrong token")
+    /// A wrong manager token (AUTH, or a Bearer token over HTTP). `closingAfter`: the number of
+    /// failures after which the connection is closed, when this one reached it.
+    public static func wrongToken(closingAfter failures: Int? = nil) -> ProtocolError {
+        ProtocolError(.authFailed, failures.map { "wrong token; \($0) failures, closing" } ?? "wrong token")
+    }
+
+    /// A token refused unchecked: too many wrong ones from this address lately.
+    public static func tooManyAuthFailures(retryIn seconds: Int, closing: Bool = false) -> ProtocolError {
+        ProtocolError(.authFailed, "too many failures, retry in \(seconds) s\(closing ? "; closing" : "")")
     }
     /// A change refused because the journal has no room for its record (a full disk): nothing
     /// was applied. `reason` says what failed: "disk full: cannot grow the journal (No space left

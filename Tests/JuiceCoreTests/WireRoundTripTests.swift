@@ -212,7 +212,7 @@ struct WireRoundTripTests {
             Issue.record("should be refused")
             return
         }
-        let refusals = [outOfStock, Wire.noManagerToken, Wire.wrongToken(closing: true), Wire.lineTooLong,
+        let refusals = [outOfStock, Wire.noManagerToken, Wire.wrongToken(closingAfter: 3), Wire.tooManyAuthFailures(retryIn: 30, closing: true), Wire.lineTooLong,
                         Wire.keyReused(key: "k", juice: J.mango, count: 1, menu: menu),
                         Wire.overLimit(fruit: F.kiwi, stock: 10, adding: 999_999_991, menu: menu)]
         for error in refusals {

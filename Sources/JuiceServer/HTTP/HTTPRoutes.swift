@@ -112,9 +112,9 @@ struct HTTPRoutes {
             return nil
         case .wrong:
             Log.warning("HTTP \(request.path) refused for \(peer): wrong token", category: .refusals)
-            return ("wrong token", challenge)
+            return (Wire.wrongToken().message, challenge)
         case .tooManyFailures(let seconds):
-            return ("too many failures, retry in \(seconds) s", challenge + [("Retry-After", "\(seconds)")])
+            return (Wire.tooManyAuthFailures(retryIn: seconds).message, challenge + [("Retry-After", "\(seconds)")])
         }
     }
 

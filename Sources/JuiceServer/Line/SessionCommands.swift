@@ -77,16 +77,16 @@ final class SessionCommands {
             // Refused unchecked; it still counts toward this connection's limit.
             session.authFailures += 1
             let closing = session.authFailures >= Self.maxAuthFailures
-            ProtocolError(.authFailed, "too many failures, retry in \(seconds) s\(closing ? "; closing" : "")").append(to: &out)
+            Wire.tooManyAuthFailures(retryIn: seconds, closing: closing).append(to: &out)
             return closing ? .close : .none
         case .wrong:
             session.authFailures += 1
             logRefusal(&session, "AUTH refused for \(peer) (failure \(session.authFailures) of \(Self.maxAuthFailures))")
             if session.authFailures >= Self.maxAuthFailures {
-                Wire.wrongToken(closing: true).append(to: &out)
+                Wire.wrongToken(closingAfter: Self.maxAuthFailures).append(to: &out)
                 return .close
             }
-            Wire.wrongToken(closing: false).append(to: &out)
+            Wire.wrongToken().append(to: &out)
             return .none
         }
     }
