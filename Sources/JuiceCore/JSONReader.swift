@@ -23,7 +23,7 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// A member of an object (the first, if a key repeats), or nil.
+    /// A member of an object (keys are unique: the reader refuses a repeated one), or nil.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
@@ -92,9 +92,13 @@ public struct JSONReader {
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
+        var keys: Set<String> = []
         try sequence(close: UInt8(ascii: "}")) { (r: inout JSONReader) throws(Failure) in
             guard r.i < r.bytes.count, r.bytes[r.i] == UInt8(ascii: "\"") else { throw r.fail("expected a member name") }
             let key = try r.string()
+            // Parsers disagree on which of two same-named members wins (the first, the last, an
+            // error): a body that two readers could read differently is refused.
+            guard keys.insert(key).inserted else { throw r.fail("member \(JSONText.string(key)) appears twice") }
             r.skipSpace()
             guard r.i < r.bytes.count, r.bytes[r.i] == UInt8(ascii: ":") else { throw r.fail("expected ':'") }
             r.i += 1

@@ -99,6 +99,8 @@ public enum Wire {
     /// was applied. `reason` says what failed: "disk full: cannot grow the journal (No space left
     /// on device)".
     public static func readOnly(_ reason: String) -> ProtocolError { ProtocolError(.readOnly, reason) }
+    /// A change refused for a moment while the journal grows (not a full disk): try again.
+    public static let journalGrowing = ProtocolError(.busy, "the journal is still growing; try again in a moment")
     public static let lineTooLong = ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing")
 
     private static func line(_ text: String) -> [UInt8] {

@@ -23,6 +23,8 @@ import Testing
         "", " ", "{", "}", #"{"a":1,}"#, "[1,]", #"{"a" 1}"#, #"{a:1}"#, "01", "+1", "1.", ".5", "1e", "-",
         #""\x""#, "\"a\u{1}b\"", #""\ud800""#, #""\udc00x""#, "tru", "nul", "{} {}", "[1] x", "NaN", "'a'",
         String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
+        // A repeated member, which parsers read differently (first wins, last wins): refused.
+        #"{"juice":"banana","juice":"kiwi"}"#, #"{"a":{"b":1,"b":2}}"#,
     ])
     func refusesWhatIsNotStrictJSON(text: String) {
         #expect(parse(text) == nil, "\(text) was taken")

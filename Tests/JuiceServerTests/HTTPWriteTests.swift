@@ -70,6 +70,7 @@ import Testing
                 ("/orders", #"{"count":1}"#, 400, "BAD_ARGUMENT"),
                 ("/orders", #"{"juice":"mango",}"#, 400, "BAD_REQUEST"),
                 ("/orders", #"["mango"]"#, 400, "BAD_REQUEST"),
+                ("/orders", #"{"juice":"banana","juice":"kiwi"}"#, 400, "BAD_REQUEST"),
                 ("/orders", "", 400, "BAD_REQUEST"),
                 ("/restock", #"{"fruit":"durian","amount":1}"#, 400, "UNKNOWN_FRUIT"),
                 ("/restock", #"{"fruit":"kiwi","amount":999999991}"#, 409, "OVER_LIMIT"),
@@ -87,12 +88,12 @@ import Testing
         }
     }
 
-    /// Each line code's status. `READ_ONLY` (the full-disk mode, coming from branch
-    /// `read-only`) is 503, so a till keeps the order and retries it with its key.
+    /// Each line code's status. `READ_ONLY` (a full disk) and `BUSY` (the journal still growing)
+    /// are 503: the server's state, not the order's fault.
     @Test func lineCodesMapToTheirStatuses() {
         let expected: [(String, HTTPStatus)] = [
             ("OUT_OF_STOCK", .conflict), ("OVER_LIMIT", .conflict), ("KEY_REUSED", .conflict), ("READ_ONLY", .serviceUnavailable),
-            ("BAD_ARGUMENT", .badRequest), ("UNKNOWN_JUICE", .badRequest), ("UNKNOWN_FRUIT", .badRequest), ("BAD_REQUEST", .badRequest),
+            ("BUSY", .serviceUnavailable), ("BAD_ARGUMENT", .badRequest), ("UNKNOWN_JUICE", .badRequest), ("UNKNOWN_FRUIT", .badRequest), ("BAD_REQUEST", .badRequest),
             ("FORBIDDEN", .unauthorized), ("AUTH_FAILED", .unauthorized),
         ]
         for (code, status) in expected { #expect(HTTPWrites.status(for: code) == status, "\(code)") }

@@ -34,9 +34,9 @@ struct HTTPWrites {
     static func status(for code: String) -> HTTPStatus {
         switch code {
         case "OUT_OF_STOCK", "OVER_LIMIT", "KEY_REUSED": return .conflict
-        // The full-disk read-only mode (branch `read-only`) answers ERR READ_ONLY: 503, so a
-        // till keeps the order and retries with its key.
-        case "READ_ONLY": return .serviceUnavailable
+        // A full disk (READ_ONLY) and a journal still growing (BUSY) are the server's state,
+        // not the order's fault: 503.
+        case "READ_ONLY", "BUSY": return .serviceUnavailable
         case "FORBIDDEN", "AUTH_FAILED": return .unauthorized
         default: return .badRequest
         }

@@ -75,7 +75,9 @@ public enum CommandLineOptions {
                                    instead of one epoll set (Linux)
 
         Exit status: 0 clean stop; 1 cannot start, or a second signal; 2 bad flags, menu or token;
-        3 the journal could not be written or made durable (also at shutdown).
+        3 the journal could not be made durable (a failed fsync), or could not be written for a
+          reason other than lack of room (a full disk makes the store read-only instead);
+          also when the last write never finished at shutdown.
 
         Limits: lines up to \(Limits.maxLineBytes) bytes; ORDER count 1-\(Limits.maxOrderCount); stock 0-\(Limits.maxStock) per fruit;
         \(Limits.rememberedKeys) idempotency keys remembered; SINCE replays the last \(Limits.historyEvents) changes.

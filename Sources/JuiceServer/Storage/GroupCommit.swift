@@ -76,7 +76,7 @@ final class GroupCommit: @unchecked Sendable {
 
     /// Nil if a change may be applied now, else why not (`ERR READ_ONLY <reason>`). The store
     /// asks before each change: a change is applied only if its record has room.
-    func refusal() -> String? { room.refusal() }
+    func refusal() -> JournalRoom.Refusal? { room.refusal() }
 
     /// Why the store is read-only (nil: it is not), for `/healthz`, `/state` and `/metrics`.
     var readOnly: String? { room.readOnly }

@@ -51,14 +51,22 @@ struct JournalRoom {
     /// Why the store is read-only now, or nil.
     var readOnly: String? { growthFailure ?? writeFailure }
 
-    /// Nil if a change may be applied now; else why not (`ERR READ_ONLY <reason>`).
-    mutating func refusal() -> String? {
+    /// Why a change may not be applied now.
+    enum Refusal: Equatable {
+        /// The disk is full (or read-only): `ERR READ_ONLY <reason>`, until it has room again.
+        case readOnly(String)
+        /// A burst appended the headroom before one growth was written: a moment's wait, not a
+        /// full disk (`ERR BUSY`, which a till retries with the same key). Not logged.
+        case growing
+    }
+
+    /// Nil if a change may be applied now; else why not.
+    mutating func refusal() -> Refusal? {
         if let readOnly {
             refused += 1
-            return readOnly
+            return .readOnly(readOnly)
         }
-        // Only if a busy moment appended `headroom` before one chunk was written; not logged.
-        return free < recordBound ? "the journal is still growing; try again in a moment" : nil
+        return free < recordBound ? .growing : nil
     }
 
     mutating func append(_ bytes: Int) { appended += bytes }

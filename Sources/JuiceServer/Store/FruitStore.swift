@@ -91,8 +91,11 @@ actor FruitStore {
     /// before the change is applied, so a refused change takes nothing, no seq, no key, and
     /// counts in no sales (PROTOCOL.md, "Full disk").
     private func refused(into result: inout StoreReplies) -> Bool {
-        guard let reason = journal?.refusal() else { return false }
-        Wire.readOnly(reason).append(to: &result.out)
+        switch journal?.refusal() {
+        case nil: return false
+        case .readOnly(let reason)?: Wire.readOnly(reason).append(to: &result.out)
+        case .growing?: Wire.journalGrowing.append(to: &result.out)
+        }
         return true
     }
 
