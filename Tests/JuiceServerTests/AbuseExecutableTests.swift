@@ -28,6 +28,8 @@ import Testing
         _ = manager.nextLine()
         #expect(manager.ask("AUTH s3cret").hasPrefix("ERR AUTH_FAILED too many failures, retry in "))
         #expect(manager.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8")
+        // Read once the server stopped, which writes out every line it logged.
+        #expect(server.terminate() == 0)
         let log = server.log()
         #expect(log.components(separatedBy: "its AUTH is refused unchecked").count - 1 == 1, "\(log)")
         #expect(log.components(separatedBy: "AUTH refused for 127.0.0.1:").count - 1 == 10)

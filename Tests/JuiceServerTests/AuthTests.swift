@@ -48,6 +48,8 @@ extension HardeningTests {
         #expect(cashier.ask("RESTOCK kiwi 5") == "OK RESTOCK seq=2 kiwi=15")
         #expect(cashier.ask("SET kiwi 3") == "OK SET seq=3 kiwi=3")
         #expect(display.ask("RESTOCK kiwi 1").hasPrefix("ERR FORBIDDEN "))
+        // Read once the server stopped, which writes out every line it logged.
+        #expect(server.terminate() == 0)
         let log = server.log()
         #expect(log.contains("AUTH refused for 127.0.0.1:\(guesserPort)"))
         #expect(log.contains("FORBIDDEN for 127.0.0.1:\(cashier.localPort)"))

@@ -70,7 +70,7 @@ import Testing
         let stream = try EventStreamClient(port: http)
         #expect(try stream.event().stock().seq == UInt64(lastSeq))
         // One log line for going read-only, however many changes were refused.
-        #expect(server.log().components(separatedBy: "read-only: " + Self.reason).count == 2, "\(server.log())")
+        #expect(server.logCount("read-only: " + Self.reason, atLeast: 1) == 1, "\(server.log())")
 
         // Room again: changes are taken without a restart; the refused key is applied once.
         disk.free()
@@ -80,7 +80,7 @@ import Testing
         #expect(try HTTPClient.get(port: http, "/healthz").status == 200)
         #expect(try HTTPClient.get(port: http, "/metrics").text.contains("\njuice_read_only 0\n"))
         #expect(try HTTPClient.get(port: http, "/state").json()["read_only"] is NSNull)
-        #expect(server.log().components(separatedBy: "writable again").count == 2, "\(server.log())")
+        #expect(server.logCount("writable again", atLeast: 1) == 1, "\(server.log())")
 
         // After a restart: everything acknowledged, nothing refused (no stock, seq or sale).
         #expect(server.terminate() == 0)
@@ -108,7 +108,7 @@ import Testing
 
         server = try ExecutableServer(["--data", data])
         defer { server.stop() }
-        #expect(server.log().contains("read-only: " + Self.reason), "\(server.log())")
+        #expect(server.logShows("read-only: " + Self.reason), "\(server.log())")
         let c = try server.client()
         #expect(try c.command("ORDER banana") == "ERR READ_ONLY " + Self.reason)
         // A retry of an order the store already holds changes nothing: it gets its reply.
@@ -138,7 +138,7 @@ import Testing
             #expect(try c.command("SET kiwi \(i)") == "OK SET seq=\(i) kiwi=\(i)")
         }
         #expect(server.isRunning)
-        #expect(server.log().components(separatedBy: "compaction skipped").count == 2, "\(server.log())")
+        #expect(server.logCount("compaction skipped", atLeast: 1) == 1, "\(server.log())")
         #expect(!server.log().contains("compacted the journal"))
         disk.free()
         // Retried no sooner than 5 s after the last failure, at the next durable write.

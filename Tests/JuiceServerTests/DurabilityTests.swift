@@ -93,8 +93,8 @@ import Testing
         #expect(truncate(journal, off_t(end - 10)) == 0)
 
         var server = try ExecutableServer(["--data", dir])
-        #expect(server.log().contains("torn"))
-        #expect(server.log().contains("journal"))
+        #expect(server.logShows("torn"))
+        #expect(server.logShows("journal"))
         let c = try server.client()
         #expect(try c.command("STOCK banana") == "OK STOCK seq=2 banana=6")
         #expect(try c.command("ORDER banana") == "OK ORDER banana 1 seq=3 banana=4")

@@ -8,7 +8,7 @@ import Testing
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }
         let server = try ExecutableServer(["--in-memory"])
-        #expect(server.log().contains("juice-server listening on 127.0.0.1:\(server.port)"))
+        #expect(server.logShows("juice-server listening on 127.0.0.1:\(server.port)"))
         let cashier = try server.client()
         let display = try server.client()
         #expect(try display.command("PING") == "OK PONG")
@@ -17,7 +17,7 @@ import Testing
         server.signal(SIGTERM)
         #expect(try display.nextEvent("EVENT BYE") == "EVENT BYE shutting down")
         #expect(server.waitForExit() == 0)
-        #expect(server.log().contains("connect 127.0.0.1:"))
+        #expect(server.logShows("connect 127.0.0.1:"))
     }
 
     @Test func helpAndVersion() throws {

@@ -38,7 +38,7 @@ extension HardeningTests {
         print("1 MiB line x\(senders): RSS \(mebibytes(rssBefore)) -> \(mebibytes(rssAfter)), peak \(mebibytes(hwmBefore)) -> \(mebibytes(peak)); growth \(mebibytes(max(0, growth)))")
         #expect(growth < 16 << 20, "RSS grew by \(mebibytes(growth))")
         #expect(control.ask("PING") == "OK PONG")
-        #expect(server.log().contains("line too long"))
+        #expect(server.logShows("line too long"))
     }
 
     // MARK: - Closing lines followed by a reset (found while writing 5)

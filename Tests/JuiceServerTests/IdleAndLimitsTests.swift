@@ -43,7 +43,7 @@ extension HardeningTests {
         #expect(idleFor >= 1, "the silent client was closed \(idleFor) s after it connected, before its 1 s idle timeout")
         #expect(problems.get.isEmpty, "the active client got \(problems.get)")
         #expect(active.ask("PING") == "OK PONG")
-        #expect(server.log().contains("idle for more than 1 s"))
+        #expect(server.logShows("idle for more than 1 s"))
     }
 
     // MARK: - 11. Out of file descriptors
@@ -53,7 +53,7 @@ extension HardeningTests {
     /// more clients than it has descriptors for. `control`, connected before, asks STATS.
     private func serverOutOfDescriptors() throws -> (ExecutableServer, served: [LineClient], pending: [LineClient], control: LineClient) {
         let server = try ExecutableServer(["--in-memory", "--max-clients", "1000"], shellPrefix: "ulimit -n 200")
-        #expect(server.log().contains("lowering max clients from 1000 to"), "\(server.log())")
+        #expect(server.logShows("lowering max clients from 1000 to"), "\(server.log())")
         let control = try server.peer()
         _ = control.nextLine()
         let open = ProcStat.openFiles(server.pid)

@@ -75,6 +75,21 @@ public final class ExecutableServer: @unchecked Sendable {
 
     public func log() -> String { readText(logPath) }
 
+    /// Whether the log shows `text` within `timeout`. Log lines are written by the server's own
+    /// log thread, a moment after what they report: a check right after an action must wait.
+    /// (A check that a line is absent should stop the server first: its exit flushes the log.)
+    public func logShows(_ text: String, timeout: Double = testDeadline) -> Bool {
+        eventually(timeout: timeout) { log().contains(text) }
+    }
+
+    /// How many times the log shows `text`, once it shows it at least `atLeast` times (or at the
+    /// deadline): for lines that must appear exactly so many times.
+    public func logCount(_ text: String, atLeast: Int) -> Int {
+        let count = { self.log().components(separatedBy: text).count - 1 }
+        _ = eventually { count() >= atLeast }   // the count is checked by the caller
+        return count()
+    }
+
     public var logLineCount: Int { log().split(separator: "\n").count }
 
     public var isRunning: Bool { process.isRunning }

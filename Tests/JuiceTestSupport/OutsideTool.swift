@@ -64,10 +64,21 @@ public struct OutsideTool: Sendable {
 
     public static let tmux = OutsideTool(name: "tmux", install: "apt-get install tmux") { onPath("tmux") != nil }
 
-    /// Mounting a small tmpfs, to fill a disk for real: needs root and mount(8).
-    public static let tmpfsMount = OutsideTool(name: "a tmpfs mount (root and /bin/mount)", install: "run the tests as root") {
-        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
+    /// Mounting a small tmpfs, to fill a disk for real: needs root, mount(8), and the right to
+    /// mount (root in an unprivileged container has none), so the probe mounts one once.
+    public static let tmpfsMount = OutsideTool(name: "a tmpfs mount (root, /bin/mount, and the right to mount)",
+                                               install: "run the tests as root, outside an unprivileged container") {
+        mountWorks
     }
+
+    private static let mountWorks: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else { return false }
+        let point = temporaryDirectory("juice-mount-probe")
+        defer { removeTemporary(point) }
+        guard exitStatus("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", point]) == 0 else { return false }
+        _ = exitStatus("/bin/umount", [point])
+        return true
+    }()
 
     /// A command's exit status, its output discarded; -1 if it could not start.
     static func exitStatus(_ executable: String, _ arguments: [String]) -> Int32 {
