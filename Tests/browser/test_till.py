@@ -24,6 +24,13 @@ def pending(driver):
     return attribute(driver, "#pending", "data-waiting"), attribute(driver, "#pending", "data-state")
 
 
+def waiting_orders(driver):
+    """The orders the till keeps in localStorage (one item each), as JSON texts."""
+    return driver.execute_script(
+        "const o = []; for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);"
+        " if (k.startsWith('juice-till-order:')) o.push(localStorage.getItem(k)); } return o;")
+
+
 def wait_until_sold(driver, text):
     """Waits for the till's queue to empty and its last line to name the sale."""
     wait_for(driver, lambda d: pending(d) == ("0", "idle") and attribute(d, "#message", "data-kind") == "sold",
@@ -83,7 +90,7 @@ def test_an_order_tapped_while_the_server_is_down_is_sold_once_when_it_is_back(p
     wait_for(page, lambda d: pending(d) == ("1", "offline"), "the till did not say it is waiting")
     assert page.find_element(By.ID, "pending").text == "offline: 1 order waiting"
 
-    assert '"juice":"banana"' in page.execute_script("return localStorage.getItem('juice-till-queue');")
+    assert any('"juice":"banana"' in v for v in waiting_orders(page)), "the order is not kept in localStorage"
 
     # The till is closed while the order waits (a reload, a tablet that restarts): nothing of
     # this page runs any more, the order is only in localStorage.
@@ -152,3 +159,35 @@ def test_sold_out_cannot_be_tapped_and_a_racing_order_is_refused(page, start_ser
              "mango did not become untappable")
     stats = server.stats()
     assert stats["sold_mango"] == 3 and stats["lost_mango"] == 1
+
+
+def test_two_tabs_of_one_till_lose_no_order(page, start_server):
+    """Two tabs of the till in one browser share its waiting orders (localStorage). Orders tapped
+    in both while the server is down are each sold exactly once when it is back: neither tab's
+    bookkeeping overwrites the other's (each order is an item of its own)."""
+    server = start_server(data=True)
+    first = page.current_window_handle
+    open_till(page, server)
+    page.switch_to.new_window("tab")
+    second = page.current_window_handle
+    open_till(page, server)
+    before = server.stats()
+    server.stop()
+    taps = [(first, "banana"), (second, "kiwi"), (first, "mango"), (second, "banana")]
+    for handle, juice in taps:
+        page.switch_to.window(handle)
+        wait_for(page, lambda d: attribute(d, '[data-juice="%s"]' % juice, "disabled") is None, "%s is greyed" % juice)
+        tap(page, juice)
+    page.switch_to.window(second)
+    wait_for(page, lambda d: len(waiting_orders(d)) == 4, "the two tabs do not keep all four orders")
+    server.restart()
+    for handle in (first, second):
+        page.switch_to.window(handle)
+        wait_for(page, lambda d: pending(d) == ("0", "idle"), "a tab still has orders waiting")
+    after = server.stats()
+    for juice in ("banana", "kiwi", "mango"):
+        want = sum(1 for _, j in taps if j == juice)
+        assert after["sold_" + juice] == before["sold_" + juice] + want, "%s not sold exactly %d times" % (juice, want)
+    assert after["orders_served"] == before["orders_served"] + len(taps)
+    page.close()
+    page.switch_to.window(first)

@@ -4,7 +4,10 @@ extension TillPage {
     /// - A tap makes an order `{key, juice, count}` with a fresh idempotency key: this device's
     ///   till id (random, kept in `localStorage`), this page load's id (random, so two tabs or a
     ///   reload never reuse a key) and a counter. The order goes into the queue in `localStorage`
-    ///   *before* anything is sent, so a reload or a crash of the tab does not lose it.
+    ///   *before* anything is sent, so a reload or a crash of the tab does not lose it. Each
+    ///   order is an item of its own (`juice-till-order:<key>`), written once and removed once
+    ///   answered: no tab ever rewrites a list another tab may be adding to, so two tabs of one
+    ///   till cannot lose each other's orders (at worst both send one, with its one key).
     /// - Orders are sent one at a time, oldest first, as `POST /orders` with `Idempotency-Key`.
     ///   No answer (a network error, a timeout, a 5xx other than `READ_ONLY`, a server
     ///   restarting) keeps the order and retries it with the **same key** (1 s, 2 s, 4 s, then
@@ -16,7 +19,7 @@ extension TillPage {
     static let script: String = #"""
 "use strict";
 (function () {
-  const QUEUE = "juice-till-queue", TILL = "juice-till-id";
+  const ORDER = "juice-till-order:", OLD_QUEUE = "juice-till-queue", TILL = "juice-till-id";
   const TIMEOUT = 8000, DEBOUNCE = 600, MAX_COUNT = 99;
   const T = KO
     ? { how: "수량", left: "잔", soldOut: "품절", fruits: "과일 재고", waiting: n => "오프라인: 주문 " + n + "건 대기 중",
@@ -31,16 +34,33 @@ extension TillPage {
   $("count-label").textContent = T.how;
   $("fruits-title").textContent = T.fruits;
 
-  // localStorage may be refused (a private window): then the queue lives in this page only.
+  // The waiting orders, oldest first: one localStorage item each. localStorage may be refused
+  // (a private window): then they live in this page only.
   let memoryQueue = [];
   function loadQueue() {
-    try { const q = JSON.parse(localStorage.getItem(QUEUE) || "[]"); return Array.isArray(q) ? q : []; }
-    catch (e) { return memoryQueue; }
+    try {
+      const q = [];
+      for (let i = 0; i < localStorage.length; i++) {
+        const name = localStorage.key(i);
+        if (!name || !name.startsWith(ORDER)) continue;
+        try { const o = JSON.parse(localStorage.getItem(name)); if (o && o.key) q.push(o); } catch (e) {}
+      }
+      return q.sort((a, b) => (a.at || 0) - (b.at || 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    } catch (e) { return memoryQueue.slice(); }
   }
-  function saveQueue(q) {
-    memoryQueue = q;
-    try { localStorage.setItem(QUEUE, JSON.stringify(q)); } catch (e) {}
+  function addOrder(o) {
+    try { localStorage.setItem(ORDER + o.key, JSON.stringify(o)); } catch (e) { memoryQueue.push(o); }
   }
+  function removeOrder(key) {
+    memoryQueue = memoryQueue.filter(o => o.key !== key);
+    try { localStorage.removeItem(ORDER + key); } catch (e) {}
+  }
+  // A queue an older version kept as one list: its orders become items (same keys).
+  try {
+    const old = JSON.parse(localStorage.getItem(OLD_QUEUE) || "null");
+    if (Array.isArray(old)) for (const o of old) if (o && o.key) addOrder(o);
+    localStorage.removeItem(OLD_QUEUE);
+  } catch (e) {}
   function randomHex(bytes) {
     const a = new Uint8Array(bytes);
     crypto.getRandomValues(a);
@@ -142,9 +162,7 @@ extension TillPage {
     lastTap[juice] = now;
     button.classList.add("tapped");
     setTimeout(() => button.classList.remove("tapped"), DEBOUNCE);
-    const q = loadQueue();
-    q.push({ key: nextKey(), juice: juice, count: count });
-    saveQueue(q);
+    addOrder({ key: nextKey(), juice: juice, count: count, at: Date.now() });
     setCount(1);
     pump();
   }
@@ -200,7 +218,7 @@ extension TillPage {
       return;
     }
     offline = false; retryDelay = 1000;
-    saveQueue(loadQueue().filter(o => o.key !== order.key));
+    removeOrder(order.key);
     answered(order, status, body, text);
     pump();
   }
@@ -232,7 +250,7 @@ extension TillPage {
   }
 
   // Another tab of this till changed the queue: show it, and help send it.
-  window.addEventListener("storage", ev => { if (ev.key === QUEUE) pump(); });
+  window.addEventListener("storage", ev => { if (ev.key === null || ev.key.startsWith(ORDER)) pump(); });
   feed = followStock({
     menu: build,
     stock: render,
