@@ -74,6 +74,8 @@ public final class JuiceClient: Sendable {
 
     /// Orders `count` (1–1000) of `juice` (a name or alias). `key` makes it idempotent: by default
     /// the client's own prefix and counter; give your own to retry an order in doubt.
+    /// Cancelling the task after the order went out throws `JuiceError.orderInDoubt(key:reason:)`
+    /// (not CancellationError): it may have been applied, and `key` retries it exactly once.
     /// A juice that is not one name (a space, CR/LF or other control character), a count out of
     /// range or a key the server would refuse throws `JuiceError.badArgument` and sends nothing.
     public func order(_ juice: String, count: Int = 1, key: String? = nil) async throws -> OrderResult {
@@ -167,8 +169,9 @@ public final class JuiceClient: Sendable {
         return (update.seq, value.count)
     }
 
-    /// Sends one line and waits for its reply. Cancelling the task throws CancellationError at
-    /// once; the reply, if the line went out, is read and dropped.
+    /// Sends one line and waits for its reply. Cancelling the task throws at once: an order or
+    /// change already sent throws `orderInDoubt(key:)`/`changeInDoubt`, anything else
+    /// CancellationError; the reply, if the line went out, is read and dropped.
     func call(_ line: String, kind: Request.Kind) async throws -> ServerLine {
         let request = Request(line: line, kind: kind)
         let engine = engine
