@@ -16,13 +16,14 @@ extension Engine {
         transmit(request)
     }
 
-    /// The calling task was cancelled: it gets CancellationError now. A call not yet sent is
-    /// forgotten; one already sent keeps its place, so its reply is read and dropped rather than
-    /// handed to the next caller.
+    /// The calling task was cancelled: it gets its error now (`Request.cancellation`:
+    /// CancellationError, or orderInDoubt/changeInDoubt once the line went out). A call not yet
+    /// sent is forgotten; one already sent keeps its place, so its reply is read and dropped
+    /// rather than handed to the next caller.
     func cancel(_ request: Request) {
         guard request.continuation != nil else { return }
         queued.removeAll { $0 === request }
-        request.finish(.failure(CancellationError()))
+        request.finish(.failure(request.cancellation))
     }
 
     /// A new `stock()` stream: the state now if there is one, then every update.

@@ -132,7 +132,9 @@ final class Engine: @unchecked Sendable {
         linkState = .ready
         backoff.reset()
         attempt = 0
-        if let token = configuration.managerToken {
+        // A token that is not one word would add lines of its own to the connection (a CR/LF
+        // in it starts a command): it is never sent, and RESTOCK/SET say why (`Arguments.token`).
+        if let token = configuration.managerToken, (try? Arguments.token(token)) != nil {
             inflight.append(.auth)
             link?.send("AUTH \(token)")
         }

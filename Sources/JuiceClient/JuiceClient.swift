@@ -74,8 +74,15 @@ public final class JuiceClient: Sendable {
 
     /// Orders `count` (1–1000) of `juice` (a name or alias). `key` makes it idempotent: by default
     /// the client's own prefix and counter; give your own to retry an order in doubt.
+    /// Cancelling the task after the order went out throws `JuiceError.orderInDoubt(key:reason:)`
+    /// (not CancellationError): it may have been applied, and `key` retries it exactly once.
+    /// A juice that is not one name (a space, CR/LF or other control character), a count out of
+    /// range or a key the server would refuse throws `JuiceError.badArgument` and sends nothing.
     public func order(_ juice: String, count: Int = 1, key: String? = nil) async throws -> OrderResult {
         let key = key ?? nextKey()
+        try Arguments.name(juice, "the juice")
+        try Arguments.number(count, in: 1...Limits.maxOrderCount, "count")
+        try Arguments.key(key)
         let reply = try await call("ORDER \(juice) \(count) key=\(key)", kind: .order(key: key))
         switch reply {
         case .ok("ORDER", let fields):
@@ -90,16 +97,22 @@ public final class JuiceClient: Sendable {
     }
 
     /// Adds `amount` of `fruit`; returns the new seq and total. Needs the manager token when the
-    /// server has one (`JuiceError.forbidden`).
+    /// server has one (`JuiceError.forbidden`). A fruit that is not one name, an amount out of
+    /// 1...1_000_000_000 or a token that is not one word throws `.badArgument`, sending nothing.
     @discardableResult
     public func restock(_ fruit: String, _ amount: Int) async throws -> (seq: Int, total: Int) {
-        try await change("RESTOCK \(fruit) \(amount)")
+        try Arguments.name(fruit, "the fruit")
+        try Arguments.number(amount, in: 1...Limits.maxStock, "amount")
+        return try await change("RESTOCK \(fruit) \(amount)")
     }
 
-    /// Sets `fruit` to `amount`; returns the new seq and value.
+    /// Sets `fruit` to `amount` (0...1_000_000_000); returns the new seq and value. Checked as
+    /// `restock` is.
     @discardableResult
     public func set(_ fruit: String, _ amount: Int) async throws -> (seq: Int, total: Int) {
-        try await change("SET \(fruit) \(amount)")
+        try Arguments.name(fruit, "the fruit")
+        try Arguments.number(amount, in: 0...Limits.maxStock, "amount")
+        return try await change("SET \(fruit) \(amount)")
     }
 
     /// The whole state now: menu, aliases, stock and its seq.
@@ -146,6 +159,8 @@ public final class JuiceClient: Sendable {
     }
 
     private func change(_ line: String) async throws -> (seq: Int, total: Int) {
+        // A bad token would never be sent (see Engine.ready); say why instead of FORBIDDEN.
+        if let token = engine.configuration.managerToken { try Arguments.token(token) }
         let reply = try await call(line, kind: .change)
         guard case .ok(_, let fields) = reply else { throw Self.failure(reply) }
         guard let update = StockUpdate.parse(fields: fields), let value = update.values.first else {
@@ -154,8 +169,9 @@ public final class JuiceClient: Sendable {
         return (update.seq, value.count)
     }
 
-    /// Sends one line and waits for its reply. Cancelling the task throws CancellationError at
-    /// once; the reply, if the line went out, is read and dropped.
+    /// Sends one line and waits for its reply. Cancelling the task throws at once: an order or
+    /// change already sent throws `orderInDoubt(key:)`/`changeInDoubt`, anything else
+    /// CancellationError; the reply, if the line went out, is read and dropped.
     func call(_ line: String, kind: Request.Kind) async throws -> ServerLine {
         let request = Request(line: line, kind: kind)
         let engine = engine

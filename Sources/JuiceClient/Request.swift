@@ -36,6 +36,20 @@ final class Request: @unchecked Sendable {
         continuation = nil
     }
 
+    /// The error for a call whose task was cancelled. Once the line went out, an order or a change
+    /// may have been applied, and a bare CancellationError would lose the key that retries the
+    /// order exactly once: so those say they are in doubt; a read, or a call never sent, is just
+    /// cancelled.
+    var cancellation: any Error {
+        guard sent else { return CancellationError() }
+        let reason = "the calling task was cancelled after it was sent"
+        switch kind {
+        case .order(let key): return JuiceError.orderInDoubt(key: key, reason: reason)
+        case .change: return JuiceError.changeInDoubt(command: line, reason: reason)
+        case .read: return CancellationError()
+        }
+    }
+
     /// The error for a call that could not get through before its deadline.
     func expired(lastFailure: JuiceError) -> JuiceError {
         guard sent else { return lastFailure }

@@ -134,7 +134,7 @@ public struct CommandParser: Sendable {
         return !tooBig && range.contains(value) ? value : nil
     }
 
-    static func isValidKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func isValidKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard (1...Limits.maxKeyBytes).contains(bytes.count) else { return false }
         for b in bytes {
             switch b {

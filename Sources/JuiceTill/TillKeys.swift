@@ -4,10 +4,29 @@ import Foundation
 /// is written (to a temporary file, synced, renamed over the old one) before the key it makes
 /// is used, so a till that crashes right after an order never hands out that key again.
 /// A key whose order is in doubt is simply used again by the retry: that is its point.
+///
+/// The counter is one till's alone: a till holds an exclusive `flock` on `<id>.lock` for its
+/// whole life, and a second till with the same id (same state directory) refuses to start
+/// (`InUse`). Two tills that both read the counter once would hand out the same keys, and the
+/// server would answer the second till's sale with the first one's reply (`dup`): a sale lost
+/// while the till says it was made. Refusing, rather than picking a fresh id, keeps an id
+/// meaning one till (the one a shop configured), and leaves no stray counter files behind.
+/// The lock is on its own file because the counter file is replaced by rename on every key.
 public final class TillKeys {
     public let tillID: String
     private let counterPath: String
     private var counter: UInt64
+    private let lockFD: Int32
+
+    /// Another running till holds this id's counter.
+    public struct InUse: Error, CustomStringConvertible {
+        public let tillID: String
+        public let lockPath: String
+        public var description: String {
+            "another juice-till is running with till id \(tillID) (it holds \(lockPath)); "
+                + "two tills with one id would reuse order keys and lose sales: give this one its own --till-id"
+        }
+    }
 
     /// The state directory: $XDG_STATE_HOME/juice-till, else ~/.local/state/juice-till.
     public static func directory(environment: [String: String]) -> String {
@@ -39,9 +58,21 @@ public final class TillKeys {
             }
         }
         counterPath = directory + "/\(self.tillID).counter"
+        let lockPath = directory + "/\(self.tillID).lock"
+        lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lockFD >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath]) }
+        guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            close(lockFD)
+            if busy { throw InUse(tillID: self.tillID, lockPath: lockPath) }
+            throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: lockPath])
+        }
+        // Read only now, under the lock: the last till with this id has finished writing it.
         let text = (try? String(contentsOfFile: counterPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         counter = text.flatMap { UInt64($0) } ?? 0
     }
+
+    deinit { close(lockFD) } // releases the lock (so does the process's exit)
 
     /// The next key, kept on disk before it is returned.
     public func next() throws -> String {

@@ -24,7 +24,8 @@ public struct TillOptions: Equatable, Sendable {
           --lang ko       show Korean names beside the names
           --till-id ID    this till's name in its order keys (letters, digits, . _ -; up to 40);
                           by default one is made up once and kept with the key counter in
-                          $XDG_STATE_HOME/juice-till (or ~/.local/state/juice-till)
+                          $XDG_STATE_HOME/juice-till (or ~/.local/state/juice-till);
+                          one id is one running till: a second with the same id exits (2)
           --no-color      no colours (also when NO_COLOR is set)
         On a terminal (full screen): 1-9 orders one of that juice; a juice key, x, then a digit
         orders that many (3x2: two of juice 3); r restocks (asks the fruit, the amount and, if the

@@ -28,6 +28,9 @@ do {
     } else {
         exit(PipedTill(sales: sales).run())
     }
+} catch let inUse as TillKeys.InUse {
+    Platform.writeAll(STDERR_FILENO, "juice-till: \(inUse)\n")
+    exit(2)
 } catch {
     Platform.writeAll(STDERR_FILENO, "juice-till: \(error)\n")
     exit(1)

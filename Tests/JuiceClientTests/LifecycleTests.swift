@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import JuiceClient
 import JuiceCore
@@ -6,7 +7,8 @@ import JuiceCore
 /// Cancellation, close and release: nothing is misrouted, and nothing is left behind.
 @Suite(.serialized) struct LifecycleTests {
     /// Tasks cancelled while their calls are in flight (a durable server holds each reply for
-    /// its disk sync): each cancelled one throws CancellationError, its reply is read and
+    /// its disk sync): each cancelled one throws CancellationError (orderInDoubt for an order
+    /// already sent, see below), its reply is read and
     /// dropped, and every other task gets a reply of its own kind (a reply handed to the wrong
     /// caller would not parse as the one it expects). Rounds go on until some reply was dropped.
     @Test(.timeLimit(.minutes(3)))
@@ -28,6 +30,8 @@ import JuiceCore
                         let state = try await shop.state()
                         return state.juices.count == 7 ? "state" : "wrong state"
                     } catch is CancellationError {
+                        return "cancelled"
+                    } catch JuiceError.orderInDoubt(let key, _) where key.hasPrefix(shop.engine.configuration.keyPrefix) {
                         return "cancelled"
                     } catch {
                         return "\(error)"
@@ -54,8 +58,14 @@ import JuiceCore
         let server = try ExecutableServer(["--data", work + "/data"])
         let shop = client(server)
         defer { shop.close() }
-        _ = try await shop.state()
+        let log = StreamLog(shop.stock())
+        let synced = await settles { log.lastSeq != nil }
+        #expect(synced)
         server.stop()
+        // Once the client knows the server is gone, the order waits unsent (sent, a cancelled
+        // order would be in doubt instead).
+        let offline = await settles { log.all.contains { if case .offline = $0 { true } else { false } } }
+        #expect(offline, "\(log.all)")
         let waiting = Task { try await shop.order("banana") }
         try await Task.sleep(nanoseconds: 200_000_000) // let it queue behind the dead connection
         waiting.cancel()
@@ -63,6 +73,37 @@ import JuiceCore
         let again = try ExecutableServer.restart(["--data", work + "/data"], port: server.port)
         #expect(try await shop.stats().ordersServed == 0)
         again.stop()
+    }
+
+    /// An order cancelled after it went out may have been applied: it throws orderInDoubt with
+    /// its key (a bare CancellationError would lose it), and that key retries it exactly once.
+    /// The server dies (its debug hook JUICE_TEST_KILL_AFTER_SYNC) after the order's sync.
+    @Test(.timeLimit(.minutes(2)))
+    func anOrderCancelledAfterItWasSentIsInDoubtWithItsKey() async throws {
+        let work = temporaryDirectory("juice-client-cancel-sent")
+        defer { removeTemporary(work) }
+        let cue = work + "/kill-now", arguments = ["--data", work + "/data"]
+        let first = try ExecutableServer(arguments, environment: ["JUICE_TEST_KILL_AFTER_SYNC": cue])
+        let shop = client(first)
+        defer { shop.close() }
+        #expect(FileManager.default.createFile(atPath: cue, contents: nil))
+        let sale = Task { try await shop.order("mango-kiwi", count: 2) }
+        #expect(first.waitForExit() == -SIGKILL, "the hook did not kill the server: \(first.log())")
+        try FileManager.default.removeItem(atPath: cue)
+        sale.cancel()
+        var doubtful: String? = nil
+        do {
+            let result = try await sale.value
+            Issue.record("a cancelled order came back \(result)")
+        } catch JuiceError.orderInDoubt(let key, let reason) {
+            doubtful = key
+            #expect(reason.contains("cancelled"), "\(reason)")
+        }
+        let key = try #require(doubtful)
+        let second = try ExecutableServer.restart(arguments, port: first.port)
+        #expect(try await shop.order("mango-kiwi", count: 2, key: key) == .made(seq: 1, stock: ["mango": 6, "kiwi": 8]))
+        #expect(try await shop.stats().ordersServed == 1)
+        second.stop()
     }
 
     /// close() and releasing the client leave no descriptor (counted in /proc/self/fd), and end
