@@ -1,6 +1,6 @@
 // Command-line options of juice-board.
 
-public struct BoardOptions: Equatable, Sendable {
+public struct BoardOptions: ClientOptions, Equatable {
     public var host = "127.0.0.1"
     public var port: UInt16 = 7878
     public var language: Language = .english
@@ -10,10 +10,6 @@ public struct BoardOptions: Equatable, Sendable {
     public var showHelp = false
 
     public init() {}
-
-    public var serverAddress: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
 
     public static let usage = """
         usage: juice-board [--host H] [--port P] [--lang en|ko] [--plain] [--no-color]
@@ -28,51 +24,14 @@ public struct BoardOptions: Equatable, Sendable {
         Keys: q or Ctrl-C quits.
         """
 
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias ParseError = OptionParseError
 
     /// Parses the arguments after the program name. `environment` is consulted for NO_COLOR.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ParseError) -> BoardOptions {
-        var options = BoardOptions()
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { options.color = false }
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            // Accept both "--port 7878" and "--port=7878".
-            var name = argument
-            var inlineValue: String? = nil
-            if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
-                name = String(argument[..<eq])
-                inlineValue = String(argument[argument.index(after: eq)...])
-            }
-            func value() throws(ParseError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst() else { throw ParseError(description: "\(name) needs a value") }
-                return next
-            }
-            switch name {
-            case "--host":
-                let host = try value()
-                guard !host.isEmpty else { throw ParseError(description: "--host needs a value") }
-                options.host = host
-            case "--port":
-                let text = try value()
-                guard let port = UInt16(text), port > 0 else {
-                    throw ParseError(description: "--port must be 1-65535, not \(text)")
-                }
-                options.port = port
-            case "--lang":
-                let text = try value()
-                guard let language = Language(rawValue: text.lowercased()) else {
-                    throw ParseError(description: "--lang must be en or ko, not \(text)")
-                }
-                options.language = language
-            case "--plain": options.plain = true
-            case "--no-color", "--no-colour": options.color = false
-            case "-h", "--help": options.showHelp = true
-            default: throw ParseError(description: "unknown option \(argument)")
-            }
+        try parse(arguments, environment: environment) { options, name, _ in
+            guard name == "--plain" else { return false }
+            options.plain = true
+            return true
         }
-        return options
     }
 }

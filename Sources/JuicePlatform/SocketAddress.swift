@@ -83,22 +83,24 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     /// Calls `body` with the address as a `sockaddr` and its length (for bind and connect).
     public func withSockAddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         switch family {
-        case .ipv4:
-            var v4 = sockaddr_in()
-            v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = port.bigEndian
-            withUnsafeMutableBytes(of: &v4.sin_addr) { $0.copyBytes(from: storage) }
-            return withUnsafePointer(to: &v4) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        case .ipv6:
-            var v6 = sockaddr_in6()
-            v6.sin6_family = sa_family_t(AF_INET6)
-            v6.sin6_port = port.bigEndian
-            withUnsafeMutableBytes(of: &v6.sin6_addr) { $0.copyBytes(from: storage) }
-            return withUnsafePointer(to: &v6) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+        case .ipv4: return withKernelForm(sockaddr_in(), \.sin_family, \.sin_port, \.sin_addr, body)
+        case .ipv6: return withKernelForm(sockaddr_in6(), \.sin6_family, \.sin6_port, \.sin6_addr, body)
+        }
+    }
+
+    /// Fills `empty` (a `sockaddr_in` or `sockaddr_in6`; the key paths name its fields) and
+    /// hands it to `body` as the generic `sockaddr` with its length.
+    private func withKernelForm<Kernel, Address, T>(
+        _ empty: Kernel, _ familyField: WritableKeyPath<Kernel, sa_family_t>,
+        _ portField: WritableKeyPath<Kernel, in_port_t>, _ addressField: WritableKeyPath<Kernel, Address>,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) -> T
+    ) -> T {
+        var kernel = empty
+        kernel[keyPath: familyField] = sa_family_t(systemFamily)
+        kernel[keyPath: portField] = port.bigEndian
+        withUnsafeMutableBytes(of: &kernel[keyPath: addressField]) { $0.copyBytes(from: storage) }
+        return withUnsafePointer(to: &kernel) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Kernel>.size)) }
         }
     }
 

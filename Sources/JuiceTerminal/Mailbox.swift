@@ -12,14 +12,7 @@ public final class Mailbox<Value: Sendable>: Sendable {
     private let items = Mutex<[Value]>([])
 
     public init() throws {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SystemError("pipe", errno) }
-        for fd in fds {
-            Platform.setNonBlocking(fd)
-            Platform.setCloseOnExec(fd)
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
+        (readFD, writeFD) = try SignalPipe.wakePipe()
     }
 
     deinit {

@@ -10,15 +10,8 @@ public final class SignalPipe {
     public let readFD: Int32
 
     public init(signals: [Int32]) throws {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SystemError("pipe", errno) }
-        for fd in fds {
-            // Non-blocking: a burst of signals must never block the handler on a full pipe.
-            Platform.setNonBlocking(fd)
-            Platform.setCloseOnExec(fd)
-        }
-        readFD = fds[0]
-        signalPipeWriteFD = fds[1]
+        // Non-blocking: a burst of signals must never block the handler on a full pipe.
+        (readFD, signalPipeWriteFD) = try Self.wakePipe()
         for signo in signals {
             Platform.setSignalHandler(signo, flags: SA_RESTART) { signo in
                 let savedErrno = errno
@@ -33,6 +26,18 @@ public final class SignalPipe {
         sigemptyset(&wanted)
         for signo in signals { sigaddset(&wanted, signo) }
         pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
+    }
+
+    /// A pipe whose ends never block and are not inherited by a child: the wake-up channel of a
+    /// poll loop (here and in Mailbox). A full pipe means a wake-up is already pending.
+    static func wakePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw SystemError("pipe", errno) }
+        for fd in fds {
+            Platform.setNonBlocking(fd)
+            Platform.setCloseOnExec(fd)
+        }
+        return (fds[0], fds[1])
     }
 
     /// Signals received since the last call, in order (empty if none).

@@ -1,7 +1,7 @@
 import JuiceBoard
 
 /// Command-line options of juice-till.
-public struct TillOptions: Equatable, Sendable {
+public struct TillOptions: ClientOptions, Equatable {
     public var host = "127.0.0.1"
     public var port: UInt16 = 7878
     public var language: Language = .english
@@ -11,8 +11,6 @@ public struct TillOptions: Equatable, Sendable {
     public var showHelp = false
 
     public init() {}
-
-    public var serverAddress: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     public static let usage = """
         usage: juice-till [--host H] [--port P] [--lang en|ko] [--till-id ID] [--no-color]
@@ -36,53 +34,18 @@ public struct TillOptions: Equatable, Sendable {
           error <what went wrong>
         """
 
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias ParseError = OptionParseError
 
     /// Parses the arguments after the program name; `environment` is consulted for NO_COLOR.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ParseError) -> TillOptions {
-        var options = TillOptions()
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { options.color = false }
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var name = argument
-            var inlineValue: String? = nil
-            if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
-                name = String(argument[..<eq])
-                inlineValue = String(argument[argument.index(after: eq)...])
+        try parse(arguments, environment: environment) { options, name, value throws(ParseError) in
+            guard name == "--till-id" else { return false }
+            let id = try value()
+            guard TillKeys.isValidID(id) else {
+                throw ParseError(description: "--till-id must be 1-40 of A-Z a-z 0-9 . _ -, not \(id)")
             }
-            func value() throws(ParseError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst() else { throw ParseError(description: "\(name) needs a value") }
-                return next
-            }
-            switch name {
-            case "--host":
-                let host = try value()
-                guard !host.isEmpty else { throw ParseError(description: "--host needs a value") }
-                options.host = host
-            case "--port":
-                let text = try value()
-                guard let port = UInt16(text), port > 0 else { throw ParseError(description: "--port must be 1-65535, not \(text)") }
-                options.port = port
-            case "--lang":
-                let text = try value()
-                guard let language = Language(rawValue: text.lowercased()) else {
-                    throw ParseError(description: "--lang must be en or ko, not \(text)")
-                }
-                options.language = language
-            case "--till-id":
-                let id = try value()
-                guard TillKeys.isValidID(id) else {
-                    throw ParseError(description: "--till-id must be 1-40 of A-Z a-z 0-9 . _ -, not \(id)")
-                }
-                options.tillID = id
-            case "--no-color", "--no-colour": options.color = false
-            case "-h", "--help": options.showHelp = true
-            default: throw ParseError(description: "unknown option \(argument)")
-            }
+            options.tillID = id
+            return true
         }
-        return options
     }
 }

@@ -5,18 +5,7 @@ import JuicePlatform
 import JuiceBoard
 import JuiceTerminal
 
-let options: BoardOptions
-do {
-    options = try BoardOptions.parse(Array(CommandLine.arguments.dropFirst()),
-                                     environment: ProcessInfo.processInfo.environment)
-} catch {
-    Platform.writeAll(STDERR_FILENO, "juice-board: \(error)\n\(BoardOptions.usage)\n")
-    exit(2)
-}
-if options.showHelp {
-    Platform.writeAll(STDOUT_FILENO, BoardOptions.usage + "\n")
-    exit(0)
-}
+let options = BoardOptions.fromCommandLine(program: "juice-board", environment: ProcessInfo.processInfo.environment)
 
 // Plain lines when asked, or when stdout is a pipe or file rather than a screen.
 let plain = options.plain || !Terminal.isTerminal(STDOUT_FILENO)

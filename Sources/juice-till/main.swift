@@ -6,17 +6,7 @@ import JuiceTerminal
 import JuiceTill
 
 let environment = ProcessInfo.processInfo.environment
-let options: TillOptions
-do {
-    options = try TillOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
-} catch {
-    Platform.writeAll(STDERR_FILENO, "juice-till: \(error)\n\(TillOptions.usage)\n")
-    exit(2)
-}
-if options.showHelp {
-    Platform.writeAll(STDOUT_FILENO, TillOptions.usage + "\n")
-    exit(0)
-}
+let options = TillOptions.fromCommandLine(program: "juice-till", environment: environment)
 signal(SIGPIPE, SIG_IGN) // a vanished reader shows up as EPIPE instead
 
 do {

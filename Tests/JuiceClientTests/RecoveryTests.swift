@@ -73,22 +73,20 @@ import JuiceCore
         defer { watcher.close(); cashier.close() }
         let log = StreamLog(watcher.stock()), second = StreamLog(watcher.stock())
 
-        func changes(_ n: Int) async throws {
-            for i in 0..<n {
+        /// A few changes, then the stream must reach the server's own STATS seq.
+        func changesReachTheStream() async throws {
+            for i in 0..<4 {
                 if i % 2 == 0 { _ = try await cashier.order("banana") } else { _ = try await cashier.order("kiwi") }
                 _ = try await cashier.order("mango") // out of stock soon: refusals are no changes
             }
+            let seq = try await cashier.stats().seq
+            let settled = await settles { log.lastSeq == Int(seq) }
+            #expect(settled, "stream: \(log.all)")
         }
-        try await changes(4)
-        let seqBeforeRestart = try await cashier.stats().seq
-        let settled1 = await settles { log.lastSeq == Int(seqBeforeRestart) }
-        #expect(settled1, "stream: \(log.all)")
+        try await changesReachTheStream()
         server.stop()
         server = try ExecutableServer.restart(["--data", work + "/data"], port: port)
-        try await changes(4)
-        let seqAfterRestart = try await cashier.stats().seq
-        let settled2 = await settles { log.lastSeq == Int(seqAfterRestart) }
-        #expect(settled2, "stream: \(log.all)")
+        try await changesReachTheStream()
 
         server.stop()
         server = try ExecutableServer.restart(["--data", work + "/wiped"], port: port)

@@ -4,6 +4,7 @@ The server is the real juice-server binary: $JUICE_SERVER_BIN if set, else built
 `swift build --product juice-server`. Every wait is a WebDriverWait or a deadline that only bounds the wait: nothing here
 asserts on speed, so a busy 2-core CI machine does not make it flake.
 """
+import errno
 import os
 import shutil
 import signal
@@ -212,6 +213,56 @@ def line_display():
     yield connect
     for display in displays:
         display.close()
+
+
+def board_in_second_window(driver, server):
+    """Opens the board (GET /) in a second window and waits for it to go live, then switches back.
+    Returns (the first window, the board's window) for switch_to.window."""
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(server.url + "/")
+    wait_for(driver, lambda d: attribute(d, "#conn", "data-state") == "live", "the board never went live")
+    board = driver.current_window_handle
+    driver.switch_to.window(first)
+    return first, board
+
+
+def tmpfs_unavailable():
+    """Why a tmpfs cannot be mounted here, or None."""
+    if os.geteuid() != 0:
+        return "mounting a tmpfs needs root (CI runs as root)"
+    if not shutil.which("mount"):
+        return "no mount command"
+    return None
+
+
+@pytest.fixture
+def small_disk():
+    """A 16 MiB tmpfs of our own, unmounted after the test. Skipped where one cannot be mounted,
+    except under JUICE_REQUIRE_TOOLS=1 (.ci/run): there a missing mount is a failure, as for the
+    Swift tests' outside tools."""
+    why = tmpfs_unavailable()
+    if why:
+        if os.environ.get("JUICE_REQUIRE_TOOLS") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+    path = tempfile.mkdtemp(prefix="juice-disk-")
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", path], check=True)
+    yield path
+    subprocess.run(["umount", "-l", path], check=False)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def fill(path):
+    """Writes a filler file until not one more byte fits (delete `path`/filler to make room)."""
+    size = 1 << 20
+    with open(os.path.join(path, "filler"), "wb", buffering=0) as f:
+        while size > 0:
+            try:
+                f.write(b"\0" * size)
+            except OSError as error:
+                assert error.errno == errno.ENOSPC, error
+                size //= 2
 
 
 TV = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}

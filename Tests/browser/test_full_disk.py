@@ -2,43 +2,10 @@
 the dashboard show "read-only: disk full", also when loaded while read-only, and the notice goes
 away by itself, without a reload, once there is room. The disk is a real 16 MiB tmpfs filled by
 another file; mounting needs root (CI runs as root), so elsewhere the test is skipped."""
-import errno
 import os
-import shutil
-import subprocess
-import tempfile
 import time
 
-import pytest
-
-from conftest import DEADLINE, JuiceServer, attribute, wait_for
-
-# Skipped where a tmpfs cannot be mounted, except under JUICE_REQUIRE_TOOLS=1 (.ci/run): there
-# a missing mount is a failure, as for the Swift tests' outside tools.
-pytestmark = pytest.mark.skipif((os.geteuid() != 0 or not os.path.exists("/bin/mount"))
-                                and os.environ.get("JUICE_REQUIRE_TOOLS") != "1",
-                                reason="mounting a tmpfs needs root (CI runs as root)")
-
-
-@pytest.fixture
-def small_disk():
-    path = tempfile.mkdtemp(prefix="juice-disk-")
-    subprocess.run(["/bin/mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", path], check=True)
-    yield path
-    subprocess.run(["/bin/umount", "-l", path], check=False)
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def fill(path):
-    """Writes a filler file until not one more byte fits."""
-    size = 1 << 20
-    with open(os.path.join(path, "filler"), "wb", buffering=0) as f:
-        while size > 0:
-            try:
-                f.write(b"\0" * size)
-            except OSError as error:
-                assert error.errno == errno.ENOSPC, error
-                size //= 2
+from conftest import DEADLINE, JuiceServer, attribute, fill, wait_for
 
 
 def notice(driver):

@@ -3,7 +3,7 @@ and "Set to" change the stock (the board in a second window follows), and a wron
 refused; with a token configured the till still sells without one."""
 from selenium.webdriver.common.by import By
 
-from conftest import attribute, phone_sized, screenshot, wait_for
+from conftest import attribute, board_in_second_window, phone_sized, screenshot, wait_for
 from test_board import wait_for_stock
 from test_dashboard import enter_token
 from test_till import open_till, tap, wait_until_sold
@@ -23,12 +23,7 @@ def open_stock(driver, server):
 
 def test_add_and_set_change_the_stock_and_the_board_follows(page, start_server):
     server = start_server(token=TOKEN)
-    stock_window = page.current_window_handle
-    page.switch_to.new_window("window")
-    page.get(server.url + "/")
-    wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "live", "the board never went live")
-    board_window = page.current_window_handle
-    page.switch_to.window(stock_window)
+    stock_window, board_window = board_in_second_window(page, server)
 
     open_stock(page, server)
     enter_token(page, TOKEN)

@@ -5,7 +5,7 @@ order racing the sell-out gets the out-of-stock message."""
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import attribute, phone_sized, screenshot, wait_for
+from conftest import attribute, board_in_second_window, phone_sized, screenshot, wait_for
 from test_board import wait_for_stock
 
 
@@ -47,12 +47,7 @@ def test_a_tap_sells_one_and_every_screen_sees_it(page, start_server, line_displ
     before = server.stats()
 
     # The board in a second window, the till in the first.
-    till_window = page.current_window_handle
-    page.switch_to.new_window("window")
-    page.get(server.url + "/")
-    wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "live", "the board never went live")
-    board_window = page.current_window_handle
-    page.switch_to.window(till_window)
+    till_window, board_window = board_in_second_window(page, server)
     open_till(page, server)
 
     page.find_element(By.ID, "count-plus").click()          # two mango-kiwi: 4 mango, 2 kiwi

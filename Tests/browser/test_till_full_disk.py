@@ -4,51 +4,20 @@ applied nothing and remembers no key), and the page's full-disk notice shows. On
 filled by another file, as DiskFullTests do; mounting needs root (CI runs as root), and the
 server must be one that has READ_ONLY (its --help says so): otherwise the test says why it skips."""
 import os
-import shutil
 import socket
 import subprocess
-import tempfile
 
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import DEADLINE, attribute, wait_for
+from conftest import DEADLINE, attribute, fill, wait_for
 from test_till import open_till, pending, tap
 
 
-def unavailable(command):
-    if os.geteuid() != 0:
-        return "mounting a tmpfs needs root (CI runs as root)"
-    if not shutil.which("mount"):
-        return "no mount command"
+def skip_without_read_only(command):
     help_text = subprocess.run(command + ["--help"], capture_output=True, text=True).stdout
     if "READ_ONLY" not in help_text:
-        return "this juice-server has no READ_ONLY (its --help does not mention it)"
-    return None
-
-
-@pytest.fixture
-def small_disk(juice_server_command):
-    """A 16 MiB tmpfs of our own, unmounted after the test (or a skip saying why not)."""
-    why = unavailable(juice_server_command)
-    if why:
-        pytest.skip(why)
-    path = tempfile.mkdtemp(prefix="juice-disk-")
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", path], check=True)
-    yield path
-    subprocess.run(["umount", "-l", path], check=False)
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def fill(path):
-    """Every free byte of the disk, into a filler file."""
-    with open(os.path.join(path, "filler"), "ab", buffering=0) as f:
-        size = 1 << 20
-        while size > 0:
-            try:
-                f.write(b"\0" * size)
-            except OSError:
-                size //= 2
+        pytest.skip("this juice-server has no READ_ONLY (its --help does not mention it)")
 
 
 def order_until_read_only(server):
@@ -70,7 +39,8 @@ def order_until_read_only(server):
     raise AssertionError("the disk never filled")
 
 
-def test_a_full_disk_shows_cannot_sell(page, start_server, small_disk):
+def test_a_full_disk_shows_cannot_sell(page, start_server, juice_server_command, small_disk):
+    skip_without_read_only(juice_server_command)
     server = start_server(data_dir=os.path.join(small_disk, "data"), args=["--initial-stock", "1000000000"])
     open_till(page, server)
     fill(small_disk)

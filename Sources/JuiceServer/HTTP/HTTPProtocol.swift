@@ -124,13 +124,13 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
                 return
             case .refused(let status, let message):
                 awaiting.removeValue(forKey: conn.id)
-                Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
+                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
                 send(conn, HTTPResponse.plain(status, message).bytes(), keepAlive: false)
                 return
             case .refusedBody(let request, let status, let message):
                 // Its body cannot be read, so nothing after it can be framed: answer and close.
                 awaiting.removeValue(forKey: conn.id)
-                Log.warning("HTTP \(status.rawValue) for \(conn.peer): \(message)", category: .refusals)
+                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
                 let body = HTTPWrites.paths.contains(request.path) ? HTTPWrites.refusal(status, "BAD_REQUEST", message) : .plain(status, message)
                 send(conn, body.bytes(includeBody: request.method != "HEAD"), keepAlive: false)
                 return

@@ -1,38 +1,30 @@
 import JuiceCore
 
-/// The statuses the HTTP side answers with.
-enum HTTPStatus: Int, Sendable {
-    case ok = 200
-    case badRequest = 400
-    case unauthorized = 401
-    case forbidden = 403
-    case notFound = 404
-    case methodNotAllowed = 405
-    case conflict = 409
-    case lengthRequired = 411
-    case payloadTooLarge = 413
-    case unsupportedMediaType = 415
-    case headerFieldsTooLarge = 431
-    case serviceUnavailable = 503
-    case versionNotSupported = 505
+/// The statuses the HTTP side answers with: each code beside its reason phrase, in one table.
+struct HTTPStatus: Equatable, Sendable, CustomStringConvertible {
+    let code: Int
+    let reason: String
 
-    var reason: String {
-        switch self {
-        case .ok: return "OK"
-        case .badRequest: return "Bad Request"
-        case .unauthorized: return "Unauthorized"
-        case .forbidden: return "Forbidden"
-        case .notFound: return "Not Found"
-        case .methodNotAllowed: return "Method Not Allowed"
-        case .conflict: return "Conflict"
-        case .lengthRequired: return "Length Required"
-        case .payloadTooLarge: return "Content Too Large"
-        case .unsupportedMediaType: return "Unsupported Media Type"
-        case .headerFieldsTooLarge: return "Request Header Fields Too Large"
-        case .serviceUnavailable: return "Service Unavailable"
-        case .versionNotSupported: return "HTTP Version Not Supported"
-        }
+    private init(_ code: Int, _ reason: String) {
+        self.code = code
+        self.reason = reason
     }
+
+    static let ok = HTTPStatus(200, "OK")
+    static let badRequest = HTTPStatus(400, "Bad Request")
+    static let unauthorized = HTTPStatus(401, "Unauthorized")
+    static let forbidden = HTTPStatus(403, "Forbidden")
+    static let notFound = HTTPStatus(404, "Not Found")
+    static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
+    static let conflict = HTTPStatus(409, "Conflict")
+    static let lengthRequired = HTTPStatus(411, "Length Required")
+    static let payloadTooLarge = HTTPStatus(413, "Content Too Large")
+    static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
+    static let headerFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
+    static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
+    static let versionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
+
+    var description: String { "\(code) \(reason)" }
 }
 
 /// Every byte the HTTP side sends is built here: a response is a status, a few headers and a
@@ -66,7 +58,7 @@ struct HTTPResponse {
         var out: [UInt8] = []
         out.reserveCapacity(160 + (includeBody ? body.count : 0))
         out.append(ascii: "HTTP/1.1 ")
-        out.append(decimal: status.rawValue)
+        out.append(decimal: status.code)
         out.append(UInt8(ascii: " "))
         out.append(status.reason)
         out.append(ascii: "\r\nContent-Type: ")

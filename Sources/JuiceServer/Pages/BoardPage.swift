@@ -75,37 +75,26 @@ body.stale main { opacity: .6; }
   <section aria-labelledby="fruits-title"><h2 id="fruits-title">Fruit stock</h2><div id="fruits"></div></section>
 </main>
 <footer><span id="message">Loading&hellip;</span><span id="seq"></span></footer>
-"""# + PageStyle.baseScript + #"""
+"""# + PageStyle.baseScript + LiveStockScript.script + #"""
 <script>
 "use strict";
 (function () {
-  const ko = new URLSearchParams(location.search).get("lang") === "ko";
-  const T = ko
+  const T = KO
     ? { title: "주스", menu: "메뉴", juices: "주스", fruits: "과일 재고", soldOut: "품절", canMake: "잔", low: "부족",
         out: "없음", seq: "변경", updated: "마지막 변경", waiting: "서버 연결 중…" }
     : { title: "Juice", menu: "menu", juices: "Juices", fruits: "Fruit stock", soldOut: "SOLD OUT", canMake: "left",
         low: "low", out: "none left", seq: "change", updated: "last change", waiting: "Waiting for the server…" };
-  if (ko) document.documentElement.lang = "ko";
   document.getElementById("title").firstChild.textContent = T.title + " ";
   document.getElementById("title").lastChild.textContent = T.menu;
   document.getElementById("juices-title").textContent = T.juices;
   document.getElementById("fruits-title").textContent = T.fruits;
 
   let menu = null;          // {fruits: [{name, aliases}], juices: [{name, aliases, recipe}]}
-  let menuKey = "";         // the menu as JSON, to notice a server that came back with another menu
   let stock = {};           // fruit name -> count
   let lastSeq = -1;         // seq of the last change applied
   let highWater = 1;        // largest stock seen since load: the bars' full length
   let thirstiest = {};      // fruit name -> the most of it any single recipe takes
   let nodes = { juices: {}, fruits: {} };
-  let retryDelay = 1000;     // between tries to load /state at start
-  let lost = false;         // the stream dropped since it last opened
-
-  // The names to show: with ?lang=ko the first alias (or the name); else the name, aliases beside.
-  function naming(item) {
-    if (ko) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
-    return { main: item.name, alias: (item.aliases || []).join(" / ") };
-  }
   function fruitLabel(name) {
     const f = menu.fruits.find(x => x.name === name);
     return f ? naming(f).main : name;
@@ -149,18 +138,11 @@ body.stale main { opacity: .6; }
     }
   }
 
-  // can_make = min over the recipe of floor(stock / amount), as the server computes it.
-  function canMake(juice) {
-    let best = Infinity;
-    for (const r of juice.recipe) best = Math.min(best, Math.floor((stock[r.fruit] || 0) / r.amount));
-    return best === Infinity ? 0 : best;
-  }
-
   function render() {
     if (!menu) return;
     for (const f of menu.fruits) highWater = Math.max(highWater, stock[f.name] || 0);
     for (const name in nodes.juices) {
-      const n = nodes.juices[name], can = canMake(n.juice);
+      const n = nodes.juices[name], can = canMake(n.juice, stock);
       n.card.dataset.canMake = String(can);
       n.number.textContent = String(can);
       n.card.setAttribute("aria-label", n.juice.name + ": " + (can > 0 ? can + " " + T.canMake : T.soldOut));
@@ -187,65 +169,24 @@ body.stale main { opacity: .6; }
     m.classList.toggle("waiting", !!waiting);
   }
 
-  // /state: the menu and a whole stock. A new menu (a server back with another menu) rebuilds.
-  function applyState(s) {
-    const key = JSON.stringify([s.fruits, s.juices]);
-    const changed = key !== menuKey;
-    if (changed) { menu = { fruits: s.fruits, juices: s.juices }; menuKey = key; build(); }
-    if (changed || s.seq >= lastSeq) { stock = Object.assign({}, s.stock); lastSeq = s.seq; }
-    render();
-  }
-  let stateLoading = null;
-  function loadState() {
-    if (stateLoading) return stateLoading;
-    stateLoading = fetch("/state", { cache: "no-store" })
-      .then(r => { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
-      .then(applyState)
-      .finally(() => { stateLoading = null; });
-    return stateLoading;
-  }
-
-  // A stream message: one listing every fruit is the whole state (the first after connecting,
-  // or after a reconnect the history could not bridge) and is always taken; otherwise it lists
-  // the fruits one change touched, applied only if newer than what the page has.
-  function onStock(ev) {
-    let data;
-    try { data = JSON.parse(ev.data); } catch (e) { return; }
-    if (!data || typeof data.seq !== "number" || !data.stock) return;
-    const names = Object.keys(data.stock);
-    const known = new Set(menu.fruits.map(f => f.name));
-    if (names.some(n => !known.has(n))) { loadState().catch(() => {}); return; }  // another menu
-    const full = menu.fruits.every(f => Object.prototype.hasOwnProperty.call(data.stock, f.name));
-    if (!full && data.seq <= lastSeq) return;
-    if (full) stock = Object.assign({}, data.stock); else Object.assign(stock, data.stock);
-    lastSeq = data.seq;
-    render();
-    say(T.updated + " " + new Date().toLocaleTimeString(ko ? "ko-KR" : undefined));
-  }
-
-  // Live from /events (PageStyle.baseScript); the page greys while the stream is down.
-  function connect() {
-    followEvents({
-      stock: onStock,
-      open: () => {
-        // Back after a drop: the server may have restarted with another menu, so re-read it.
-        if (lost) loadState().catch(() => {});
-        lost = false;
-        document.body.classList.remove("stale");
-        say("");
-      },
-      drop: () => { lost = true; document.body.classList.add("stale"); },
-    });
-  }
-
-  function start() {
-    loadState().then(connect, () => {
-      say(T.waiting, true);
-      setTimeout(start, retryDelay);
-      retryDelay = Math.min(retryDelay * 2, 10000);
-    });
-  }
-  start();
+  // The menu and the stock, live, by LiveStockScript's rules (the till's and the stock editor's):
+  // /state, then /events; a new menu (a server back with another menu) rebuilds the page.
+  followStock({
+    menu: feed => { menu = feed.menu; build(); },
+    stock: feed => {
+      const changed = lastSeq >= 0 && feed.seq !== lastSeq;
+      stock = feed.stock;
+      lastSeq = feed.seq;
+      render();
+      if (changed) say(T.updated + " " + new Date().toLocaleTimeString(KO ? "ko-KR" : undefined));
+    },
+    // The page greys while the stream is down; before the first /state it says it is waiting.
+    live: up => {
+      if (up) { document.body.classList.remove("stale"); say(""); }
+      else if (menu) document.body.classList.add("stale");
+      else say(T.waiting, true);
+    },
+  });
   watchReadOnly();
 })();
 </script>

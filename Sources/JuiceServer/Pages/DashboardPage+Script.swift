@@ -1,16 +1,12 @@
 extension DashboardPage {
-    /// The dashboard's script: asks for the token on a 401, fetches `/sales`, draws the SVG
+    /// The dashboard's script: asks for the token (`TokenPrompt`) on a 401, fetches `/sales`, draws the SVG
     /// charts, and stays live from `/events` (see the page's doc comment).
     static let script: String = #"""
 "use strict";
 (function () {
   const SVG = "http://www.w3.org/2000/svg";
-  const KEY = "juice-manager-token";
   // SVG presentation attributes take no CSS variables: the palette's colours again, for the charts.
   const GOOD = "#3ddc84", LOST = "#ff5d5d", LOW = "#ffb020";
-  // The token lives in this tab only: sessionStorage survives a reload of the tab, nothing else.
-  let token = null;
-  try { token = sessionStorage.getItem(KEY); } catch (e) {}
   let authorized = false, following = false;
   let inFlight = false, again = false, timer = null, lastFetch = 0;
 
@@ -21,33 +17,19 @@ extension DashboardPage {
     if (parent) parent.appendChild(e);
     return e;
   }
-  function ask(error) {
-    document.body.classList.add("asking");
-    $("auth-error").textContent = error || "";
-    $("token").value = "";
-    $("token").focus();
-  }
-  function remember(value) {
-    token = value;
-    try { if (value) sessionStorage.setItem(KEY, value); else sessionStorage.removeItem(KEY); } catch (e) {}
-  }
 
   // One /sales call; 401 means a token is needed (or the one given is wrong).
   async function refresh() {
     if (inFlight) { again = true; return; }
     inFlight = true; lastFetch = Date.now();
     try {
-      const headers = token ? { "Authorization": "Bearer " + token } : {};
+      const headers = managerToken.headers();
       let response;
       try { response = await fetch("/sales", { headers, cache: "no-store" }); }
       catch (e) { setConn("reconnecting"); return; }
       if (response.status === 401) {
-        const body = (await response.text()).trim();
-        const hadToken = !!token;
-        remember(null);
         authorized = false;
-        if (/too many/i.test(body)) ask(body);
-        else ask(hadToken ? "That token was not accepted. Try again." : "");
+        managerToken.refused(await response.text());
         return;
       }
       if (!response.ok) { $("updated").textContent = "/sales answered " + response.status; return; }
@@ -55,7 +37,7 @@ extension DashboardPage {
       authorized = true;
       document.body.classList.remove("asking");
       document.body.classList.add("showing");
-      $("mode").textContent = token
+      $("mode").textContent = managerToken.value
         ? "Signed in with the manager token (this tab only)."
         : "This server has no manager token: the sales are open to anyone who can reach it.";
       render(sales);
@@ -180,14 +162,7 @@ extension DashboardPage {
     const body = $("chart-body"); body.textContent = ""; body.appendChild(s);
   }
 
-  $("token-form").addEventListener("submit", ev => {
-    ev.preventDefault();
-    const value = $("token").value.trim();
-    if (!value) { ask("Enter the manager token."); return; }
-    remember(value);
-    $("auth-error").textContent = "";
-    refresh();
-  });
+  managerToken.onSubmit(refresh);
   window.addEventListener("resize", () => { if (lastMinutes) chart(lastMinutes); });
   // A refused order changes no stock, so no stream message says a sale was lost: ask every
   // 3 s (a few hundred bytes) so lost sales show within seconds; the chart moves on too.

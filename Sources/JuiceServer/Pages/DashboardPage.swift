@@ -18,15 +18,12 @@ h2 { margin: 0 0 .8em; font-size: clamp(14px, 1vw, 20px); }
 #conn { font-size: clamp(13px, 1vw, 18px); }
 body:not(.showing) #conn { visibility: hidden; }   /* nothing to be live about before the sales show */
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 16px; padding: clamp(14px, 1.4vw, 26px); }
-#auth { max-width: 560px; align-self: center; width: 100%; margin-top: 8vh; display: none; }
-body.asking #auth { display: block; }
-#auth p { color: var(--muted); line-height: 1.5; margin: 0 0 1em; }
-#auth form { display: flex; gap: 10px; }
+"""# + TokenPrompt.css + #"""
+#auth { margin-top: 8vh; }
 #token { flex: 1; font: inherit; font-size: 18px; padding: .55em .8em; border-radius: 10px; border: 1px solid var(--line);
          background: #0b0e13; color: var(--text); }
 button { font: inherit; font-size: 18px; padding: .55em 1.1em; border-radius: 10px; border: 0; cursor: pointer;
          background: var(--accent); color: #1d1600; font-weight: 700; }
-#auth-error { color: var(--out); min-height: 1.4em; margin-top: .8em; }
 #data { display: none; flex-direction: column; gap: clamp(12px, 1.4vw, 26px); }
 body.showing #data { display: flex; }
 body.asking #data { display: none; }
@@ -64,16 +61,10 @@ footer button { font-size: 13px; padding: .3em .8em; background: transparent; co
   <h1>Juice <span>sales</span></h1>
   <div id="conn" data-state="reconnecting" role="status" aria-live="polite">reconnecting</div>
 </header>
-<section id="auth" class="panel" aria-labelledby="auth-title">
-  <h2 id="auth-title">Manager token</h2>
-  <p>This server has a manager token: enter it to see the sales. It is kept in this browser tab
-     only and sent with each request; closing the tab forgets it.</p>
-  <form id="token-form" autocomplete="off">
-    <input type="password" id="token" aria-label="manager token" placeholder="manager token" autocomplete="off">
-    <button type="submit" id="token-submit">Show sales</button>
-  </form>
-  <div id="auth-error" role="alert"></div>
-</section>
+"""# + TokenPrompt.section(
+    explanation: "This server has a manager token: enter it to see the sales. It is kept in this browser tab "
+        + "only and sent with each request; closing the tab forgets it.",
+    submit: "Show sales") + #"""
 <div id="data">
   <section id="totals">
     <div class="panel tile good"><b id="served">0</b><span>orders served</span></div>
@@ -94,7 +85,7 @@ footer button { font-size: 13px; padding: .3em .8em; background: transparent; co
   </section>
 </div>
 <footer><span id="mode"></span><span id="updated"></span></footer>
-"""# + PageStyle.baseScript + #"""
+"""# + PageStyle.baseScript + TokenPrompt.script + #"""
 <script>
 """# + script + #"""
 </script>

@@ -1,10 +1,9 @@
-/// The script the till (`TillPage`) and the stock editor (`StockPage`) share to know the menu and
-/// the stock, live: `/state` first (retried with backoff while the server is away), then
-/// `/events` through `PageStyle.baseScript`'s `followEvents`. It runs after the base script and
-/// before the page's own (a classic script: these are globals there).
+/// The script the board (`BoardPage`), the till (`TillPage`) and the stock editor (`StockPage`)
+/// share to know the menu and the stock, live: `/state` first (retried with backoff while the
+/// server is away), then `/events` through `PageStyle.baseScript`'s `followEvents`. It runs after
+/// the base script and before the page's own (a classic script: these are globals there).
 ///
-/// The rules are the board's (`BoardPage`), which keeps its own copy because it also draws bars
-/// from them: a message listing every fruit is the whole state, any other message is one change,
+/// The rules: a message listing every fruit is the whole state, any other message is one change,
 /// applied only if its seq is newer; a fruit the page does not know means the server came back
 /// with another menu, so `/state` is read again. After a dropped stream `/state` is read again
 /// too (the server may have restarted with another menu).

@@ -1,27 +1,14 @@
 extension StockPage {
-    /// The stock editor's script: the token (asked once, this tab only), a row per fruit from
+    /// The stock editor's script: the token (`TokenPrompt`: asked once, this tab only), a row per fruit from
     /// the live feed (`LiveStockScript`), and one write at a time per fruit, its answer shown
     /// in that fruit's row (see the page's doc comment).
     static let script: String = #"""
 "use strict";
 (function () {
-  const KEY = "juice-manager-token";   // the dashboard's: one sign-in serves both in a tab
   const MAX = 1000000000;
   const $ = id => document.getElementById(id);
-  let token = null;
-  try { token = sessionStorage.getItem(KEY); } catch (e) {}
   let feed = null, rows = {};
 
-  function remember(value) {
-    token = value;
-    try { if (value) sessionStorage.setItem(KEY, value); else sessionStorage.removeItem(KEY); } catch (e) {}
-  }
-  function ask(error) {
-    document.body.classList.add("asking");
-    $("auth-error").textContent = error || "";
-    $("token").value = "";
-    $("token").focus();
-  }
   function signedIn(withToken) {
     document.body.classList.remove("asking");
     $("mode").textContent = withToken
@@ -32,24 +19,15 @@ extension StockPage {
   // from this tab's earlier visit is checked the same way.
   async function probe() {
     let r;
-    try { r = await fetch("/sales", { cache: "no-store", headers: token ? { "Authorization": "Bearer " + token } : {} }); }
+    try { r = await fetch("/sales", { cache: "no-store", headers: managerToken.headers() }); }
     catch (e) { setTimeout(probe, 2000); return; }
     if (r.status === 401) {
-      const body = (await r.text()).trim(), had = !!token;
-      remember(null);
-      ask(/too many/i.test(body) ? body : had ? "That token was not accepted. Try again." : "");
+      managerToken.refused(await r.text());
       return;
     }
-    signedIn(!!token);
+    signedIn(!!managerToken.value);
   }
-  $("token-form").addEventListener("submit", ev => {
-    ev.preventDefault();
-    const value = $("token").value.trim();
-    if (!value) { ask("Enter the manager token."); return; }
-    remember(value);
-    $("auth-error").textContent = "";
-    probe();
-  });
+  managerToken.onSubmit(probe);
 
   function build(f) {
     const box = $("fruits");
@@ -103,8 +81,7 @@ extension StockPage {
     const amount = Number(text), verb = route === "set" ? "Set to " + amount : "Added " + amount;
     r.row.classList.add("busy"); r.add.disabled = r.set.disabled = true;
     try {
-      const headers = { "Content-Type": "application/json" };
-      if (token) headers["Authorization"] = "Bearer " + token;
+      const headers = managerToken.headers({ "Content-Type": "application/json" });
       let response, body = null, raw = "";
       try {
         response = await fetch("/" + route, { method: "POST", cache: "no-store", headers,
@@ -116,10 +93,8 @@ extension StockPage {
       }
       try { body = JSON.parse(raw); } catch (e) {}
       if (response.status === 401) {
-        const had = !!token;
-        remember(null);
         show(r, "Not done: " + (body && body.message || raw.trim() || "the manager token is needed"), "error");
-        ask(/too many/i.test(raw) ? raw.trim() : had ? "That token was not accepted. Try again." : "");
+        managerToken.refused(raw);
         return;
       }
       if (response.ok && body && body.ok !== false) {

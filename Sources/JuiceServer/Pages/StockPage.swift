@@ -26,19 +26,16 @@ header nav { display: flex; gap: .8em; align-items: center; font-size: 14px; }
 header nav a { color: var(--muted); }
 #conn { font-size: 14px; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 16px; padding: clamp(12px, 1.4vw, 22px); }
-#auth { max-width: 560px; align-self: center; width: 100%; margin-top: 6vh; display: none; }
-body.asking #auth { display: block; }
+"""# + TokenPrompt.css + #"""
+#auth { margin-top: 6vh; }
 body.asking #fruits, body.asking #mode { display: none; }
 #auth h2 { margin: 0 0 .8em; font-size: 15px; }
-#auth p { color: var(--muted); line-height: 1.5; margin: 0 0 1em; }
-#auth form { display: flex; gap: 10px; }
 input { font: inherit; font-size: 18px; padding: .5em .7em; border-radius: 10px; border: 1px solid var(--line);
         background: #0b0e13; color: var(--text); min-width: 0; }
 #token { flex: 1; }
 button { font: inherit; font-size: 17px; padding: .5em 1em; border-radius: 10px; border: 0; cursor: pointer;
          background: var(--accent); color: #1d1600; font-weight: 700; touch-action: manipulation; }
 button:disabled { opacity: .45; cursor: not-allowed; }
-#auth-error { color: var(--out); min-height: 1.4em; margin-top: .8em; }
 #fruits { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 330px), 1fr)); gap: 12px; }
 .fruit { display: grid; grid-template-columns: 1fr auto; gap: 8px 12px; align-items: center; }
 .fruit .name { font-size: 21px; font-weight: 800; }
@@ -70,20 +67,14 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
   <nav><a href="/">board</a><a href="/till">till</a><a href="/dashboard">sales</a>
     <div id="conn" data-state="reconnecting" role="status" aria-live="polite">reconnecting</div></nav>
 </header>
-<section id="auth" class="panel" aria-labelledby="auth-title">
-  <h2 id="auth-title">Manager token</h2>
-  <p>Changing the stock needs the manager token. It is kept in this browser tab only and sent
-     with each change; closing the tab forgets it.</p>
-  <form id="token-form" autocomplete="off">
-    <input type="password" id="token" aria-label="manager token" placeholder="manager token" autocomplete="off">
-    <button type="submit" id="token-submit">Use token</button>
-  </form>
-  <div id="auth-error" role="alert"></div>
-</section>
+"""# + TokenPrompt.section(
+    explanation: "Changing the stock needs the manager token. It is kept in this browser tab only and sent "
+        + "with each change; closing the tab forgets it.",
+    submit: "Use token") + #"""
 <section id="fruits" aria-label="fruit stock"></section>
 <div id="mode"></div>
 <footer><span>Add: a delivery came in (safe while tills sell). Set to: the count on the shelf.</span><span id="seq"></span></footer>
-"""# + PageStyle.baseScript + LiveStockScript.script + #"""
+"""# + PageStyle.baseScript + TokenPrompt.script + LiveStockScript.script + #"""
 <script>
 """# + script + #"""
 </script>
