@@ -18,12 +18,16 @@ import JuiceCore
         }
     }
 
+    /// A server whose manager token is "s3cret", and a client that gives it `token`.
+    static func manager(token: String) throws -> (ExecutableServer, JuiceClient) {
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
+        return (server, client(server, token: token))
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func callerTextThatIsNotOneTokenIsRefusedAndNothingIsSent() async throws {
-        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
-        defer { server.stop() }
-        let manager = client(server, token: "s3cret")
-        defer { manager.close() }
+        let (server, manager) = try Self.manager(token: "s3cret")
+        defer { server.stop(); manager.close() }
 
         let smuggled = await Self.refusal { _ = try await manager.order("banana\r\nSET mango 0\r\nORDER banana") }
         #expect(smuggled.contains("may not contain spaces, control characters"), "\(smuggled)")
@@ -50,10 +54,8 @@ import JuiceCore
     /// never sent, and RESTOCK/SET say why.
     @Test(.timeLimit(.minutes(2)))
     func aTokenThatIsNotOneWordIsNeverSent() async throws {
-        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
-        defer { server.stop() }
-        let manager = client(server, token: "s3cret\r\nSET mango 0")
-        defer { manager.close() }
+        let (server, manager) = try Self.manager(token: "s3cret\r\nSET mango 0")
+        defer { server.stop(); manager.close() }
         #expect(await Self.refusal { try await manager.restock("mango", 1) }.contains("manager token"))
         let state = try await manager.state()
         #expect(state.seq == 0 && state.stock["mango"] == 10, "\(state.stock) seq=\(state.seq)")

@@ -80,16 +80,12 @@ import JuiceCore
     /// The server dies (its debug hook JUICE_TEST_KILL_AFTER_SYNC) after the order's sync.
     @Test(.timeLimit(.minutes(2)))
     func anOrderCancelledAfterItWasSentIsInDoubtWithItsKey() async throws {
-        let work = temporaryDirectory("juice-client-cancel-sent")
-        defer { removeTemporary(work) }
-        let cue = work + "/kill-now", arguments = ["--data", work + "/data"]
-        let first = try ExecutableServer(arguments, environment: ["JUICE_TEST_KILL_AFTER_SYNC": cue])
-        let shop = client(first)
+        let crash = try CrashAfterSync("juice-client-cancel-sent")
+        let shop = client(crash.server)
         defer { shop.close() }
-        #expect(FileManager.default.createFile(atPath: cue, contents: nil))
+        #expect(crash.arm())
         let sale = Task { try await shop.order("mango-kiwi", count: 2) }
-        #expect(first.waitForExit() == -SIGKILL, "the hook did not kill the server: \(first.log())")
-        try FileManager.default.removeItem(atPath: cue)
+        #expect(crash.crashed(), "the hook did not kill the server: \(crash.server.log())")
         sale.cancel()
         var doubtful: String? = nil
         do {
@@ -100,7 +96,7 @@ import JuiceCore
             #expect(reason.contains("cancelled"), "\(reason)")
         }
         let key = try #require(doubtful)
-        let second = try ExecutableServer.restart(arguments, port: first.port)
+        let second = try crash.restart()
         #expect(try await shop.order("mango-kiwi", count: 2, key: key) == .made(seq: 1, stock: ["mango": 6, "kiwi": 8]))
         #expect(try await shop.stats().ordersServed == 1)
         second.stop()

@@ -11,20 +11,16 @@ import JuiceCore
     /// client reconnects to the restarted server and sends the same key: sold goes up once.
     @Test(.timeLimit(.minutes(3)))
     func anOrderWhoseServerDiedAfterTheSyncIsAppliedExactlyOnce() async throws {
-        let work = temporaryDirectory("juice-client-kill")
-        defer { removeTemporary(work) }
-        let cue = work + "/kill-now", arguments = ["--data", work + "/data"]
-        let first = try ExecutableServer(arguments, environment: ["JUICE_TEST_KILL_AFTER_SYNC": cue])
-        let shop = client(first)
+        let crash = try CrashAfterSync("juice-client-kill")
+        let shop = client(crash.server)
         defer { shop.close() }
         _ = try await shop.order("mango-kiwi") // a sale before the crash, answered normally
         #expect(try await shop.stats().sold[6] == 1)
 
-        #expect(FileManager.default.createFile(atPath: cue, contents: nil))
+        #expect(crash.arm())
         let sale = Task { try await shop.order("mango-kiwi", count: 2) }
-        #expect(first.waitForExit() == -SIGKILL, "the hook did not kill the server: \(first.log())")
-        try FileManager.default.removeItem(atPath: cue)
-        let second = try ExecutableServer.restart(arguments, port: first.port)
+        #expect(crash.crashed(), "the hook did not kill the server: \(crash.server.log())")
+        let second = try crash.restart()
 
         let result = try await sale.value
         guard case .made(let seq, let stock) = result else {

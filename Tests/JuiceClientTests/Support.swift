@@ -60,3 +60,31 @@ final class StreamLog: @unchecked Sendable {
 
     func cancel() { task?.cancel() }
 }
+
+/// A durable server that SIGKILLs itself right after its next journal sync once `arm()` is
+/// called (the debug build's JUICE_TEST_KILL_AFTER_SYNC hook): the order is on disk, its reply
+/// never leaves. `crashed()` waits for that and disarms; `restart()` brings the server back on
+/// the same port and data. The working directory goes with it.
+final class CrashAfterSync {
+    let work: String
+    let server: ExecutableServer
+    private var cue: String { work + "/kill-now" }
+    private var arguments: [String] { ["--data", work + "/data"] }
+
+    init(_ name: String) throws {
+        work = temporaryDirectory(name)
+        server = try ExecutableServer(["--data", work + "/data"], environment: ["JUICE_TEST_KILL_AFTER_SYNC": work + "/kill-now"])
+    }
+
+    deinit { removeTemporary(work) }
+
+    func arm() -> Bool { FileManager.default.createFile(atPath: cue, contents: nil) }
+
+    /// Whether the server died by the hook (then the cue is removed, so a restart runs on).
+    func crashed() -> Bool {
+        defer { try? FileManager.default.removeItem(atPath: cue) }
+        return server.waitForExit() == -SIGKILL
+    }
+
+    func restart() throws -> ExecutableServer { try ExecutableServer.restart(arguments, port: server.port) }
+}
