@@ -36,42 +36,37 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `close()` was called (or the client was released) before the call finished.
     case closed
 
+    /// The protocol's refusals: each code and the case it stands for, one table read both ways
+    /// (`init(code:message:)` and `refusal`).
+    private static let refusals: [(code: ErrorCode, make: @Sendable (String) -> JuiceError)] = [
+        (.unknownCommand, { .unknownCommand($0) }), (.unknownJuice, { .unknownJuice($0) }),
+        (.unknownFruit, { .unknownFruit($0) }), (.badArgument, { .badArgument($0) }),
+        (.outOfStock, { .outOfStock($0) }), (.overLimit, { .overLimit($0) }), (.keyReused, { .keyReused($0) }),
+        (.badRequest, { .badRequest($0) }), (.lineTooLong, { .lineTooLong($0) }), (.forbidden, { .forbidden($0) }),
+        (.authFailed, { .authFailed($0) }), (.busy, { .busy($0) }), (.readOnly, { .readOnly($0) }),
+    ]
+
     /// The error an `ERR <code> <message>` line stands for.
     public init(code: String, message: String) {
-        switch ErrorCode(rawValue: code) {
-        case .unknownCommand: self = .unknownCommand(message)
-        case .unknownJuice: self = .unknownJuice(message)
-        case .unknownFruit: self = .unknownFruit(message)
-        case .badArgument: self = .badArgument(message)
-        case .outOfStock: self = .outOfStock(message)
-        case .overLimit: self = .overLimit(message)
-        case .keyReused: self = .keyReused(message)
-        case .badRequest: self = .badRequest(message)
-        case .lineTooLong: self = .lineTooLong(message)
-        case .forbidden: self = .forbidden(message)
-        case .authFailed: self = .authFailed(message)
-        case .busy: self = .busy(message)
-        case .readOnly: self = .readOnly(message)
-        case .none: self = .server(code: code, message: message)
+        guard let entry = Self.refusals.first(where: { $0.code.rawValue == code }) else {
+            self = .server(code: code, message: message)
+            return
         }
+        self = entry.make(message)
+    }
+
+    /// For a refusal of the server's: its code and the server's words, as sent.
+    public var refusal: (code: String, message: String)? {
+        if case .server(let code, let message) = self { return (code, message) }
+        // A refusal case carries only the server's text; the table says which code made it.
+        guard let message = Mirror(reflecting: self).children.first?.value as? String,
+              let entry = Self.refusals.first(where: { $0.make(message) == self }) else { return nil }
+        return (entry.code.rawValue, message)
     }
 
     public var description: String {
+        if let refusal { return refusal.code + " " + refusal.message }
         switch self {
-        case .unknownCommand(let m): return "UNKNOWN_COMMAND \(m)"
-        case .unknownJuice(let m): return "UNKNOWN_JUICE \(m)"
-        case .unknownFruit(let m): return "UNKNOWN_FRUIT \(m)"
-        case .badArgument(let m): return "BAD_ARGUMENT \(m)"
-        case .outOfStock(let m): return "OUT_OF_STOCK \(m)"
-        case .overLimit(let m): return "OVER_LIMIT \(m)"
-        case .keyReused(let m): return "KEY_REUSED \(m)"
-        case .badRequest(let m): return "BAD_REQUEST \(m)"
-        case .lineTooLong(let m): return "LINE_TOO_LONG \(m)"
-        case .forbidden(let m): return "FORBIDDEN \(m)"
-        case .authFailed(let m): return "AUTH_FAILED \(m)"
-        case .busy(let m): return "BUSY \(m)"
-        case .readOnly(let m): return "READ_ONLY \(m)"
-        case .server(let code, let m): return "\(code) \(m)"
         case .orderInDoubt(let key, let reason):
             return "the order may have been applied (\(reason)); retry it with key=\(key)"
         case .changeInDoubt(let command, let reason):
@@ -79,6 +74,7 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let reason): return "server unreachable: \(reason)"
         case .unexpectedReply(let line): return "unexpected reply: \(line)"
         case .closed: return "the client was closed"
+        default: return "refused"   // every refusal is described above, through `refusal`
         }
     }
 }

@@ -86,11 +86,18 @@ import JuiceCore
     }
 
     @Test func everyProtocolCodeMapsToItsError() {
+        var cases: [JuiceError] = []
         for code in ErrorCode.allCases {
-            if case .server = JuiceError(code: code.rawValue, message: "m") { Issue.record("\(code) is not typed") }
+            let error = JuiceError(code: code.rawValue, message: "needs mango=3")
+            if case .server = error { Issue.record("\(code) is not typed") }
+            // Read back: the same code and words, and the line the server sent.
+            #expect(error.refusal?.code == code.rawValue && error.refusal?.message == "needs mango=3", "\(code)")
+            #expect(error.description == "\(code.rawValue) needs mango=3")
+            cases.append(error)
         }
-        // The full-disk refusal a newer server sends (branch read-only), before this one does.
+        #expect(Set(cases.map(\.description)).count == ErrorCode.allCases.count, "two codes share a case")
         #expect(JuiceError(code: "READ_ONLY", message: "disk full") == .readOnly("disk full"))
+        #expect(JuiceError.closed.refusal == nil && JuiceError.orderInDoubt(key: "k", reason: "r").refusal == nil)
         #expect(JuiceError(code: "LATER_CODE", message: "m") == .server(code: "LATER_CODE", message: "m"))
     }
 }
