@@ -18,6 +18,13 @@ function naming(item) {
   if (KO) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
   return { main: item.name, alias: (item.aliases || []).join(" / ") };
 }
+// A big number with its small label ("4 left", "10 in stock"): [the box, the number in it].
+function countBox(tag, cls, label) {
+  const box = el(tag, cls), number = el("b", "", "0");
+  box.appendChild(number);
+  box.appendChild(el("small", "", label));
+  return [box, number];
+}
 // can_make = min over the recipe of floor(stock / amount), as the server computes it.
 function canMake(juice, stock) {
   let best = Infinity;

@@ -38,8 +38,7 @@ extension StockPage {
       row.dataset.fruit = fr.name;
       const n = naming(fr), name = el("div", "name", n.main);
       if (n.alias) name.appendChild(el("span", "alias", n.alias));
-      const now = el("div", "now"), number = el("b", "", "0");
-      now.appendChild(number); now.appendChild(el("small", "", "in stock"));
+      const [now, number] = countBox("div", "now", "in stock");
       const edit = el("div", "edit"), stepper = el("div", "stepper");
       const minus = el("button", "minus", "\u2212"), plus = el("button", "plus", "+"), amount = el("input", "amount");
       minus.type = plus.type = "button";

@@ -110,8 +110,7 @@ extension TillPage {
       b.appendChild(el("span", "name", n.main));
       if (n.alias) b.appendChild(el("span", "alias", n.alias));
       b.appendChild(el("span", "recipe", j.recipe.map(r => fruitLabel(r.fruit) + " \u00d7" + r.amount).join(" + ")));
-      const left = el("span", "left"), number = el("b", "", "0");
-      left.appendChild(number); left.appendChild(el("small", "", T.left));
+      const [left, number] = countBox("span", "left", T.left);
       b.appendChild(left);
       b.appendChild(el("span", "soldout", T.soldOut));
       const queued = el("span", "queued");
