@@ -6,8 +6,7 @@ import Testing
 /// Acknowledged means durable: restarts, crashes, damaged journals, retries and catch-up.
 @Suite struct DurabilityTests {
     @Test func restartKeepsTheExactStateAndSalesLedger() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         var server = try ExecutableServer(["--data", dir])
         var c = try server.client()
         #expect(try c.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")
@@ -30,8 +29,7 @@ import Testing
     /// restart every acknowledged change must be there, exactly as acknowledged.
     @Test(arguments: [150, 400, 900])
     func crashLosesNothingAcknowledged(killAfterMilliseconds: Int) throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         let server = try ExecutableServer(["--data", dir, "--initial-stock", "100000"])
         let acknowledged = Acknowledged()
         let clients = try (0..<8).map { _ in try server.client() }
@@ -85,8 +83,7 @@ import Testing
     }
 
     @Test func aTornTailIsCutOffAndTheRestKept() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         let (journal, bytes) = try journalAfter(bananaOrders: 3, in: dir)
         // Cut the last record in half, as a crash mid-write would.
         let end = try #require(bytes.lastIndex(of: 10)) + 1  // past the last record (the rest is preallocated zeros)
@@ -111,8 +108,7 @@ import Testing
     }
 
     @Test func corruptionInTheMiddleRefusesToStartAndSaysWhere() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         let (journal, written) = try journalAfter(bananaOrders: 5, in: dir)
         var bytes = written
         let lines = bytes.indices.filter { bytes[$0] == 10 }
@@ -130,8 +126,7 @@ import Testing
     /// is corruption wherever it is: the server refuses to start, says where, and changes nothing.
     @Test(arguments: ["O 4 4 banana -1 - banana=8", "Z 4 4 a record from a newer version"])
     func aChecksumValidImpossibleRecordRefusesToStartAndChangesNothing(payload: String) throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         let (journal, written) = try journalAfter(bananaOrders: 3, in: dir)
         let end = try #require(written.lastIndex(of: 10)) + 1
         let body = Array(payload.utf8)
@@ -148,8 +143,7 @@ import Testing
     }
 
     @Test func keyedOrdersAreIdempotentAcrossARestart() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         var server = try ExecutableServer(["--data", dir])
         var c = try server.client()
         #expect(try c.command("ORDER mango-kiwi key=till-1:0001") == "OK ORDER mango-kiwi 1 seq=1 mango=8 kiwi=9")
@@ -169,8 +163,7 @@ import Testing
     }
 
     @Test func sinceReplaysFromZeroFromTheMiddleAndBeyondCompaction() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         var server = try ExecutableServer(["--data", dir, "--journal-max-bytes", "2048", "--initial-stock", "1000"])
         var c = try server.client()
         #expect(try c.command("EVENTS OFF") == "OK EVENTS off")
@@ -199,8 +192,7 @@ import Testing
 
     /// A display resuming with SINCE while cashiers keep ordering sees every seq once, in order.
     @Test func sinceDuringLiveTrafficHasNoGapAndNoDuplicate() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         let server = try ExecutableServer(["--data", dir, "--initial-stock", "100000"])
         let cashier = try server.client()
         #expect(try cashier.command("EVENTS OFF") == "OK EVENTS off")
@@ -236,8 +228,7 @@ import Testing
     }
 
     @Test func aSecondServerCannotOpenTheSameDataDirectory() throws {
-        let dir = temporaryDirectory()
-        defer { removeTemporary(dir) }
+        let directory = TemporaryDirectory(), dir = directory.path
         let first = try ExecutableServer(["--data", dir])
         let (status, output) = try ExecutableServer.run(["--data", dir, "--port", "0"])
         #expect(status != 0 && output.contains("in use"))

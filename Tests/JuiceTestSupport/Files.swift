@@ -24,6 +24,16 @@ public func removeTemporary(_ path: String) {
     try? FileManager.default.removeItem(atPath: path)
 }
 
+/// A fresh temporary directory that removes itself when the test lets go of it: one line where
+/// `temporaryDirectory` needs a `defer { removeTemporary(...) }` beside it. Held in a local of
+/// the test, it lives to the end of the test's scope (Swift's lexical lifetimes: a value with a
+/// deinit is not released before the calls that follow it).
+public final class TemporaryDirectory: Sendable {
+    public let path: String
+    public init(_ name: String = "juice-test") { path = temporaryDirectory(name) }
+    deinit { removeTemporary(path) }
+}
+
 /// A file's text, or "" if it cannot be read (yet).
 public func readText(_ path: String) -> String {
     (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
