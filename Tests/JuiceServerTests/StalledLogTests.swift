@@ -21,7 +21,7 @@ import Testing
         _ = fcntl(reader, StalledLogTests.setPipeSize, 4096)
 
         // debug: every connect and disconnect is logged, with no rate limit.
-        let server = try ExecutableServer(["--log-level", "debug", "--no-http"], stderrPath: fifo)
+        let server = try ExecutableServer(["--in-memory", "--log-level", "debug", "--no-http"], stderrPath: fifo)
         // Far more lines than the pipe and the server's log buffer hold together.
         for _ in 0..<1500 {
             let c = try LineClient(port: server.port, readGreeting: false)
