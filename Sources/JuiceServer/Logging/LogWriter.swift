@@ -50,12 +50,14 @@ final class LogWriter: Sendable {
     func enqueue(_ line: String, urgent: Bool) {
         let wakeWriter = pending.withLock { p -> Bool in
             let limit = urgent ? LogWriter.hardLimit : LogWriter.ordinaryLimit
-            guard p.bytes + line.utf8.count <= limit else {
+            if p.bytes + line.utf8.count <= limit {
+                p.lines.append(line)
+                p.bytes += line.utf8.count
+            } else {
+                // Counted; an idle writer is woken too, so the notice is not left waiting for
+                // the next line (a single line over the limit fills no buffer).
                 p.dropped += 1
-                return false
             }
-            p.lines.append(line)
-            p.bytes += line.utf8.count
             guard p.idle else { return false }
             p.idle = false
             return true
