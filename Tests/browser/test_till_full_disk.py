@@ -1,23 +1,14 @@
 """The till on a server whose disk is full (READ_ONLY, PROTOCOL.md "Full disk"): a tap is refused
 with "cannot sell: disk full", nothing is sold and the order is not kept for a retry (the server
 applied nothing and remembers no key), and the page's full-disk notice shows. On a real tmpfs
-filled by another file, as DiskFullTests do; mounting needs root (CI runs as root), and the
-server must be one that has READ_ONLY (its --help says so): otherwise the test says why it skips."""
+filled by another file, as DiskFullTests do; mounting needs root (CI runs as root)."""
 import os
 import socket
-import subprocess
 
-import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import DEADLINE, attribute, fill, wait_for
 from test_till import open_till, pending, tap
-
-
-def skip_without_read_only(command):
-    help_text = subprocess.run(command + ["--help"], capture_output=True, text=True).stdout
-    if "READ_ONLY" not in help_text:
-        pytest.skip("this juice-server has no READ_ONLY (its --help does not mention it)")
 
 
 def order_until_read_only(server):
@@ -39,8 +30,7 @@ def order_until_read_only(server):
     raise AssertionError("the disk never filled")
 
 
-def test_a_full_disk_shows_cannot_sell(page, start_server, juice_server_command, small_disk):
-    skip_without_read_only(juice_server_command)
+def test_a_full_disk_shows_cannot_sell(page, start_server, small_disk):
     server = start_server(data_dir=os.path.join(small_disk, "data"), args=["--initial-stock", "1000000000"])
     open_till(page, server)
     fill(small_disk)

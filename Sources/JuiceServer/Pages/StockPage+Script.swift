@@ -110,9 +110,8 @@ extension StockPage {
 
   feed = followStock({ menu: build, stock: render, live: () => {} });
   probe();
-  // The full-disk notice of the base script (branch read-only, PROTOCOL.md "Full disk"), where
-  // this build has it: a till should say it cannot sell before a cashier taps.
-  if (typeof watchReadOnly === "function") watchReadOnly();
+  // The base script's full-disk notice (PROTOCOL.md "Full disk"): the editor should say no change can be made before one is tried.
+  watchReadOnly();
 })();
 """#
 }

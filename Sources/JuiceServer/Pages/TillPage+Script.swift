@@ -257,9 +257,8 @@ extension TillPage {
     live: up => { if (up && loadQueue().length && !sending) pump(); },
   });
   pump();
-  // The full-disk notice of the base script (branch read-only, PROTOCOL.md "Full disk"), where
-  // this build has it: a till should say it cannot sell before a cashier taps.
-  if (typeof watchReadOnly === "function") watchReadOnly();
+  // The base script's full-disk notice (PROTOCOL.md "Full disk"): a till should say it cannot sell before a cashier taps.
+  watchReadOnly();
 })();
 """#
 }
