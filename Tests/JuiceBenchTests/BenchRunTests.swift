@@ -5,7 +5,7 @@ import Testing
 
 /// The built juice-bench binary against a real juice-server on port 0, with small numbers:
 /// its output must make sense and agree with what the server itself counted. Never its speed.
-@Suite(.serialized) struct BenchRunTests {
+@Suite(.serialized, .onOwnThreads) struct BenchRunTests {
     static var bench: String { Executables.path("juice-bench") }
 
     /// Runs juice-bench with `--json`; exit status, the JSON object, and everything it printed.

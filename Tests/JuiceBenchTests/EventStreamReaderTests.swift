@@ -6,7 +6,7 @@ import Testing
 /// The event-stream side of `events`: the HTTP head and the SSE blocks, read through the same
 /// line splitter the engine uses, with the bytes cut anywhere (a recv() can end mid-line,
 /// mid-CRLF, mid-block).
-@Suite struct EventStreamReaderTests {
+@Suite(.onOwnThreads) struct EventStreamReaderTests {
     static let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
         + "Cache-Control: no-store\r\nConnection: keep-alive\r\n\r\n"
     /// What juice-server sends: retry, the full state (id 7), a ping, then three changes.

@@ -2,7 +2,7 @@ import Testing
 @testable import juice_bench
 
 /// The verdict on "every watcher got every event, in order, once".
-@Suite struct FanoutCheckTests {
+@Suite(.onOwnThreads) struct FanoutCheckTests {
     let good = WatcherTally(events: 3, unattributedEvents: 0, firstSequence: 10, lastSequence: 12, sequenceFaults: 0)
 
     func check(_ watchers: [WatcherTally], expected: Int = 3, sequence: Bool = true, first: UInt64? = 10,

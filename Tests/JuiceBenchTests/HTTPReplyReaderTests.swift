@@ -3,7 +3,7 @@ import Testing
 
 /// The replies of `orders --http-port`: HTTP responses on a keep-alive connection, read with
 /// the bytes cut anywhere (a recv() can end mid-head, mid-CRLF, mid-body, or hold several).
-@Suite struct HTTPReplyReaderTests {
+@Suite(.onOwnThreads) struct HTTPReplyReaderTests {
     static func response(_ status: String, body: String, close: Bool = false) -> String {
         "HTTP/1.1 \(status)\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
             + "Cache-Control: no-store\r\n" + (close ? "Connection: close\r\n" : "Connection: keep-alive\r\n") + "\r\n" + body

@@ -2,7 +2,7 @@ import Testing
 @testable import juice_bench
 
 /// The latency histogram: exact below 256, within 0.4% above, percentiles by rank.
-@Suite struct HistogramTests {
+@Suite(.onOwnThreads) struct HistogramTests {
     @Test(arguments: [UInt64(0), 1, 255, 256, 257, 1000, 12_345, 999_999, 123_456_789, 1 << 40, UInt64.max / 3, UInt64.max])
     func everyValueFallsInItsBucketAndTheMidpointIsClose(value: UInt64) {
         let index = LatencyHistogram.bucketIndex(of: value)

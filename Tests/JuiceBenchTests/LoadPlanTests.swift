@@ -2,7 +2,7 @@ import Testing
 @testable import juice_bench
 
 /// The presets: `orders` and `fanout` are `raw` plans with juice-server's wire filled in.
-@Suite struct LoadPlanTests {
+@Suite(.onOwnThreads) struct LoadPlanTests {
     @Test func ordersIsPipelinedCashiersWithEventsOff() {
         var options = OrdersOptions()
         options.connections = 7

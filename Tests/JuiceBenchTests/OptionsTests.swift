@@ -2,7 +2,7 @@ import Testing
 @testable import juice_bench
 
 /// Command-line parsing: what parses, and the message and usage section of what does not.
-@Suite struct OptionsTests {
+@Suite(.onOwnThreads) struct OptionsTests {
     /// The usage error for `arguments`: its message and subcommand, or nil if they parse.
     func usageError(_ arguments: [String]) -> (message: String, subcommand: String?)? {
         do {

@@ -3,7 +3,7 @@ import Testing
 @testable import juice_bench
 
 /// The table and the JSON object a run prints, from results built by hand.
-@Suite struct ReportTests {
+@Suite(.onOwnThreads) struct ReportTests {
     /// A latency summary from recorded nanoseconds.
     static func latency(_ nanos: [UInt64]) -> LatencySummary {
         let h = LatencyHistogram()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// scripts/demo.sh must at least parse, and pass shellcheck where shellcheck is installed.
-@Suite struct DemoScriptTests {
+@Suite(.onOwnThreads) struct DemoScriptTests {
     static let script: String = {
         // Tests/JuiceBoardTests/DemoScriptTests.swift -> the package root.
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

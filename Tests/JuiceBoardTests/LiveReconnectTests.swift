@@ -5,7 +5,7 @@ import Testing
 /// The board against the real juice-server, stopped and restarted mid-stream on the same port
 /// and data directory: the board must print every change exactly once, in order, and end on
 /// the server's own STOCK.
-@Suite(.serialized) struct LiveReconnectTests {
+@Suite(.serialized, .onOwnThreads) struct LiveReconnectTests {
     /// Changes that always succeed on the default menu (restock, then use what was restocked).
     static func change(_ i: Int) -> String {
         switch i % 4 {
@@ -121,7 +121,7 @@ import Testing
 
 /// A shop that changes its menu while the board is away: on reconnect the board sees the new
 /// MENU, takes a fresh STOCK and shows the new fruit, with nothing hard-coded in the board.
-@Suite(.serialized) struct LiveMenuChangeTests {
+@Suite(.serialized, .onOwnThreads) struct LiveMenuChangeTests {
     @Test(.timeLimit(.minutes(3)))
     func aMenuChangedAcrossARestartShowsUpOnTheBoard() throws {
         try #require(FileManager.default.isExecutableFile(atPath: executable("juice-server")))

@@ -2,7 +2,7 @@ import Testing
 @testable import JuiceBoard
 import JuiceCore
 
-@Suite struct ParsingTests {
+@Suite(.onOwnThreads) struct ParsingTests {
     @Test func menuRecipesInMenuOrder() throws {
         let line = ServerLine.parse(Wire.menu + "\r")
         guard case .ok(let verb, let fields) = line else { Issue.record("not OK: \(line)"); return }
@@ -71,7 +71,7 @@ import JuiceCore
     }
 }
 
-@Suite struct CanMakeTests {
+@Suite(.onOwnThreads) struct CanMakeTests {
     let menu = WireReader.menu(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
     func servings(_ juice: String, _ stock: [String: Int]) -> Int {
         menu.servings(of: menu.juices.first { $0.name == juice }!, from: stock)
@@ -110,7 +110,7 @@ import JuiceCore
     }
 }
 
-@Suite struct OptionsTests {
+@Suite(.onOwnThreads) struct OptionsTests {
     @Test func defaults() throws {
         let options = try BoardOptions.parse([])
         #expect(options.host == "127.0.0.1" && options.port == 7878 && !options.plain && options.language == .english && options.color)

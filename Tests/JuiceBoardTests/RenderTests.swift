@@ -3,7 +3,7 @@ import Testing
 @testable import JuiceBoard
 
 /// Whole-screen expectations: every line, exactly.
-@Suite struct RenderTests {
+@Suite(.onOwnThreads) struct RenderTests {
     let plain = RenderOptions(language: .english, color: false, timeZone: utc)
     let korean = RenderOptions(language: .korean, color: false, timeZone: utc)
 
@@ -199,7 +199,7 @@ import Testing
     }
 }
 
-@Suite struct DisplayWidthTests {
+@Suite(.onOwnThreads) struct DisplayWidthTests {
     @Test func hangulIsTwoColumns() {
         #expect(DisplayWidth.columns(of: "kiwi") == 4)
         #expect(DisplayWidth.columns(of: "키위") == 4)

@@ -1,7 +1,7 @@
 import Testing
 @testable import JuiceBoard
 
-@Suite struct ScreenDiffTests {
+@Suite(.onOwnThreads) struct ScreenDiffTests {
     let begin = "\u{1B}[?2026h", end = "\u{1B}[?2026l", esc = "\u{1B}["
 
     @Test func onlyChangedLinesAreRewritten() {

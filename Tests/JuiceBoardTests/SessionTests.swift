@@ -4,7 +4,7 @@ import Testing
 import JuiceCore
 
 /// The protocol rules, fed line by line: startup, interleaved events, and SINCE resumption.
-@Suite struct SessionTests {
+@Suite(.onOwnThreads) struct SessionTests {
     /// `session` after a lost connection and a reconnect that has read the greeting and the
     /// unchanged MENU and MENU ALIASES replies: the next reply it expects answers SINCE.
     func reconnectedAwaitingSince(_ session: BoardSession) -> BoardSession {

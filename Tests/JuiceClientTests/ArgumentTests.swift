@@ -5,7 +5,7 @@ import JuiceCore
 /// Caller text that is not what the server reads as one token (a CR/LF, a space) is refused
 /// with `.badArgument` before anything is sent: otherwise it adds commands of its own, on a
 /// manager's connection too, and every later reply goes to the wrong caller (issue 19 review).
-@Suite struct ArgumentTests {
+@Suite(.onOwnThreads) struct ArgumentTests {
     /// The message of the `.badArgument` that `body` throws, or a note of what it did instead.
     static func refusal(_ body: () async throws -> Void) async -> String {
         do {

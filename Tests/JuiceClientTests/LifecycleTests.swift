@@ -5,7 +5,7 @@ import Testing
 import JuiceCore
 
 /// Cancellation, close and release: nothing is misrouted, and nothing is left behind.
-@Suite(.serialized) struct LifecycleTests {
+@Suite(.serialized, .onOwnThreads) struct LifecycleTests {
     /// Tasks cancelled while their calls are in flight (a durable server holds each reply for
     /// its disk sync): each cancelled one throws CancellationError (orderInDoubt for an order
     /// already sent, see below), its reply is read and

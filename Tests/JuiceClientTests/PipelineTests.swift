@@ -4,7 +4,7 @@ import JuiceClient
 import JuiceCore
 
 /// Many tasks on one client, against the real server: every reply reaches its own caller.
-@Suite struct PipelineTests {
+@Suite(.onOwnThreads) struct PipelineTests {
     /// Single-fruit juices: an order's reply names exactly its juice's fruit.
     static let juices = ["banana", "kiwi", "pineapple", "mango", "strawberry"]
 

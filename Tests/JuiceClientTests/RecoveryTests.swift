@@ -5,7 +5,7 @@ import JuiceClient
 import JuiceCore
 
 /// Orders and the stock stream across a server killed or restarted under them.
-@Suite(.serialized) struct RecoveryTests {
+@Suite(.serialized, .onOwnThreads) struct RecoveryTests {
     /// The worst moment: the order is durable on the server, which dies (SIGKILL, from the
     /// server's debug-only hook JUICE_TEST_KILL_AFTER_SYNC) before its reply is sent. The
     /// client reconnects to the restarted server and sends the same key: sold goes up once.

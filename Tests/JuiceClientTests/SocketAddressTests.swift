@@ -2,7 +2,7 @@ import Testing
 import JuicePlatform
 
 /// The one address parser the clients use (JuicePlatform's SocketAddress).
-@Suite struct SocketAddressTests {
+@Suite(.onOwnThreads) struct SocketAddressTests {
     @Test func numericAddressesParseAndPrintBack() throws {
         #expect(SocketAddress(host: "127.0.0.1", port: 7878)?.description == "127.0.0.1:7878")
         #expect(SocketAddress(host: "localhost", port: 1)?.description == "127.0.0.1:1")

@@ -5,7 +5,7 @@ import JuiceTill
 
 /// One till id is one till: its key counter is locked for the till's life, so two tills sharing
 /// a state directory cannot hand out the same keys (and lose a sale to the server's `dup`).
-@Suite(.serialized) struct TillKeyLockTests {
+@Suite(.serialized, .onOwnThreads) struct TillKeyLockTests {
     @Test func aSecondHolderOfOneIDIsRefusedUntilTheFirstLetsGo() throws {
         let base = temporaryDirectory("juice-till-lock"), directory = base + "/state"
         defer { removeTemporary(base) }

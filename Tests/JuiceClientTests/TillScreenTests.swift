@@ -5,7 +5,7 @@ import JuiceCore
 import JuiceTill
 
 /// The till's screen and piped lines, without a terminal.
-@Suite struct TillScreenTests {
+@Suite(.onOwnThreads) struct TillScreenTests {
     static let menuLine = "OK MENU strawberry=strawberry:16 banana=banana:2 kiwi=kiwi:3 pineapple=pineapple:2 strawberry-banana=strawberry:10+banana:1 mango=mango:3 mango-kiwi=mango:2+kiwi:1"
 
     static func shop(_ stock: [String: Int]) -> ShopState {

@@ -5,7 +5,7 @@ import JuiceClient
 import JuiceTill
 
 /// juice-till, the real executable: piped, and full screen in tmux.
-@Suite(.serialized) struct TillTests {
+@Suite(.serialized, .onOwnThreads) struct TillTests {
     static let till = Executables.path("juice-till")
 
     /// The mango-kiwi row of the till's screen: how many more it says it can make.

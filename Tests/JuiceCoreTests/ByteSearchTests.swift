@@ -4,7 +4,7 @@ import Testing
 /// `firstIndex(of:in:from:)`, the framer's memchr: eight bytes at a time, so every position
 /// relative to a word boundary, every start offset and the bytes a borrow could confuse (0x01
 /// after the target, 0x80, 0xFF) must give what a plain loop gives.
-@Suite struct ByteSearchTests {
+@Suite(.onOwnThreads) struct ByteSearchTests {
     static func plain(_ byte: UInt8, _ bytes: [UInt8], from start: Int) -> Int? {
         bytes.indices.first { $0 >= start && bytes[$0] == byte }
     }

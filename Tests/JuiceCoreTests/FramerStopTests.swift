@@ -4,7 +4,7 @@ import Testing
 /// `feed(_:until:)`: a caller that stops after a line gets back how much of the chunk was
 /// taken, and feeding the rest later yields exactly the lines a whole feed would, whatever the
 /// cut and wherever it stops (plain and telnet paths).
-@Suite struct FramerStopTests {
+@Suite(.onOwnThreads) struct FramerStopTests {
     static let plain = Array("SINCE 0\r\nPING\n\nSTOCK kiwi\nORDER mango 2\npartial".utf8)
     /// The same lines with telnet bytes in the stream: IAC WILL x, IAC IAC (a literal 0xFF).
     static let telnet: [UInt8] = [0xFF, 0xFB, 0x01] + Array("SINCE 0\r\nPING\n".utf8) + [0xFF, 0xFF] + Array("\nSTOCK\npartial".utf8)

@@ -97,7 +97,7 @@ let framerCases: [FramerCase] = [
     FramerCase(name: "telnet then plain lines", input: [IAC, WILL, 0x01] + bytes("A\nB\r\n\nC\n"), lines: [bytes("A"), bytes("B"), [], bytes("C")]),
 ]
 
-@Suite("LineFramer")
+@Suite("LineFramer", .onOwnThreads)
 struct FramerTests {
     @Test("same lines whatever the reads", arguments: framerCases, Split.allCases)
     func sameLinesAnySplit(_ c: FramerCase, _ split: Split) {

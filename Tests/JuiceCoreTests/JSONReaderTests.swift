@@ -3,7 +3,7 @@ import Testing
 
 /// The strict JSON reader the HTTP writes parse their bodies with, and the JSON answer made from
 /// a write's line reply.
-@Suite struct JSONReaderTests {
+@Suite(.onOwnThreads) struct JSONReaderTests {
     func parse(_ text: String) -> JSONValue? {
         try? JSONReader.parse(Array(text.utf8)).get()
     }

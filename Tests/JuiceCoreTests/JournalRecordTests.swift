@@ -47,7 +47,7 @@ func hex8(_ v: UInt32) -> String {
     return String(repeating: "0", count: 8 - s.count) + s
 }
 
-@Suite("CRC32")
+@Suite("CRC32", .onOwnThreads)
 struct CRC32Tests {
     @Test("known vectors")
     func vectors() {
@@ -60,7 +60,7 @@ struct CRC32Tests {
     }
 }
 
-@Suite("JournalRecord")
+@Suite("JournalRecord", .onOwnThreads)
 struct JournalRecordTests {
     @Test("the framed form", arguments: [
         (JournalRecord.set(lsn: 1, seq: 2, fruit: "kiwi", value: 5), "S 1 2 kiwi 5"),

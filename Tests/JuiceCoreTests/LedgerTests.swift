@@ -51,7 +51,7 @@ struct LedgerState: Equatable, CustomStringConvertible {
     var description: String { "stock=\(stock) seq=\(seq) served=\(served) refused=\(refused) sold=\(sold) lost=\(lost) short=\(short) keys=\(keys)" }
 }
 
-@Suite("StockLedger")
+@Suite("StockLedger", .onOwnThreads)
 struct LedgerTests {
     @Test("a new ledger")
     func fresh() {
@@ -319,7 +319,7 @@ struct LedgerTests {
     }
 }
 
-@Suite("KeyMemory")
+@Suite("KeyMemory", .onOwnThreads)
 struct KeyMemoryTests {
     static func entry(_ n: Int) -> KeyMemory.Entry {
         KeyMemory.Entry(juice: n % 7, count: n, reply: bytes("reply \(n)"))
@@ -377,7 +377,7 @@ struct KeyMemoryTests {
     }
 }
 
-@Suite("Replay")
+@Suite("Replay", .onOwnThreads)
 struct ReplayTests {
     enum Fact {
         case change(Change)

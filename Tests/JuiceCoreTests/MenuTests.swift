@@ -25,7 +25,7 @@ func parseError(_ json: String) -> String? {
     return nil
 }
 
-@Suite("Menu")
+@Suite("Menu", .onOwnThreads)
 struct MenuTests {
     @Test("the standard menu")
     func standard() {
@@ -210,7 +210,7 @@ struct MenuTests {
     }
 }
 
-@Suite("MenuFile")
+@Suite("MenuFile", .onOwnThreads)
 struct MenuFileTests {
     func same(_ a: Menu, _ b: Menu) {
         #expect(a.fruits == b.fruits)

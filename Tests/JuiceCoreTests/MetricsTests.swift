@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JuiceCore
 
-@Suite("Metrics")
+@Suite("Metrics", .onOwnThreads)
 struct MetricsTests {
     static func values(_ menu: Menu, journal: JournalCounts? = JournalCounts(syncs: 4, records: 9)) -> MetricsValues {
         MetricsValues(sales: sales(menu, journal: journal), lineClients: 3, eventClients: 2, readOnly: true,

@@ -1,7 +1,7 @@
 import Testing
 @testable import JuiceCore
 
-@Suite("MinuteCounts")
+@Suite("MinuteCounts", .onOwnThreads)
 struct MinuteCountsTests {
     /// 2025-11-23 12:00:00 UTC, a minute boundary.
     static let noon: Int64 = 1_763_899_200

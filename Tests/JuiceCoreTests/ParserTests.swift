@@ -56,7 +56,7 @@ struct RefusalCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { String(decoding: line, as: UTF8.self).debugDescription + " → \(code.rawValue)" }
 }
 
-@Suite("CommandParser")
+@Suite("CommandParser", .onOwnThreads)
 struct ParserTests {
     @Test("every command, in every spelling the parser accepts", arguments: [
         ParseCase("HELP", .help),

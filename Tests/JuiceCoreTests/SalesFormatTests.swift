@@ -26,7 +26,7 @@ func parsedJSON(_ text: String) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
 }
 
-@Suite("JSON documents")
+@Suite("JSON documents", .onOwnThreads)
 struct JSONDocumentTests {
     @Test("strings: quote, backslash, every control character, U+2028/9 escaped; the rest as UTF-8")
     func escaping() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Every line `Wire` builds, read back by the client-side reader (`ServerLine`, `WireReader`),
 /// gives the domain values it was built from: the writer and the reader cannot drift apart.
-@Suite("Wire round trip")
+@Suite("Wire round trip", .onOwnThreads)
 struct WireRoundTripTests {
     let menu = Menu.standard
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import JuiceCore
 
-@Suite("Wire")
+@Suite("Wire", .onOwnThreads)
 struct WireTests {
     let menu = Menu.standard
 

@@ -6,7 +6,7 @@ import Testing
 /// what the String form answers: same outcome, same bytes. Checked on fixed expected answers,
 /// on every kind of reply the store writes, and on seeded random lines built from the tokens
 /// where the two could part ways (signs, overflow, escapes, non-ASCII, odd spacing).
-@Suite struct WriteReplyJSONBytesTests {
+@Suite(.onOwnThreads) struct WriteReplyJSONBytesTests {
     /// What `HTTPWrites` did before the byte form: decode, drop the line end, String form.
     private func stringForm(_ reply: [UInt8]) -> (WriteReplyJSON.Outcome, [UInt8]) {
         var line = String(decoding: reply, as: UTF8.self)

@@ -5,7 +5,7 @@ import Testing
 /// The abuse limits and operator-facing mismatches, checked on the built `juice-server` as an
 /// operator runs it: its log file, its flags, its exit status. Serialized: the flood loads the
 /// machine on its own.
-@Suite(.serialized) struct AbuseExecutableTests {
+@Suite(.serialized, .onOwnThreads) struct AbuseExecutableTests {
     /// The reviewer's case: 180 wrong guesses over 60 reconnects, then the right token. Only the
     /// first 10 are checked; the rest, and the right token, are refused unchecked, and the block
     /// is logged once.

@@ -8,7 +8,7 @@ import Testing
 /// a client can repeat limited per kind, and manager tokens that AUTH could never carry refused
 /// at start. The pure parts with a clock the test moves; the server in-process with its clock
 /// injected, so no test waits out a minute.
-@Suite struct AbuseLimitTests {
+@Suite(.onOwnThreads) struct AbuseLimitTests {
     static let second: UInt64 = 1_000_000_000
     static let t0: UInt64 = 5_000 * second
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Pipelining clients that do not read: bounded memory, and a clean close that delivers the
 /// last replies instead of a reset.
-@Suite struct BackpressureTests {
+@Suite(.onOwnThreads) struct BackpressureTests {
     /// 200,000 `STOCK` (about 14 MB of replies) sent without reading: the server stops reading
     /// this client until it catches up, so its memory does not grow with the backlog.
     @Test func aPipeliningClientThatDoesNotReadIsThrottledNotBuffered() throws {

@@ -5,7 +5,7 @@ import Testing
 /// The work one read can cause is bounded by the output it produces: a client that pipelines
 /// thousands of `SINCE 0` and never reads must not stall everyone or balloon memory, and a
 /// display that does read still gets every catch-up line, in order.
-@Suite struct BoundedWorkTests {
+@Suite(.onOwnThreads) struct BoundedWorkTests {
     static let history = 10_000
 
     /// A server whose history holds `history` changes (`SET kiwi n`, seq 1...history).

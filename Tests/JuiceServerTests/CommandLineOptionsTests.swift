@@ -3,7 +3,7 @@ import Testing
 
 /// The flags that take a whole number: each sets its value, and refuses one outside its range
 /// (or no value) with a usage message that names the flag and the range.
-@Suite struct CommandLineOptionsTests {
+@Suite(.onOwnThreads) struct CommandLineOptionsTests {
     @Test func everyNumberFlagSetsItsValue() throws {
         let parsed = CommandLineOptions.parse(["--port", "0", "--http-port", "9", "--initial-stock", "0", "--max-clients", "7",
                                                "--max-clients-per-address", "2", "--max-output-bytes", "1024",

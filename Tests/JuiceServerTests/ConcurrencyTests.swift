@@ -4,7 +4,7 @@ import JuiceCore
 import Testing
 
 /// Many clients at once, pipelining, broadcast order, and clients that vanish.
-@Suite struct ConcurrencyTests {
+@Suite(.onOwnThreads) struct ConcurrencyTests {
     @Test func fiftyCashiersRaceForTheLastStockWithoutOverselling() async throws {
         try await RunningServer.with { s in
             let setup = try s.client()

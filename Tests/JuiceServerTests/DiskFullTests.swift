@@ -7,7 +7,7 @@ import Testing
 /// `ERR READ_ONLY` before they are applied, everything else goes on, and it recovers by itself
 /// once the filler is deleted. Mounting needs root (CI runs as root): elsewhere these report
 /// themselves skipped, with the reason.
-@Suite(.serialized) struct DiskFullTests {
+@Suite(.serialized, .onOwnThreads) struct DiskFullTests {
     static let reason = "disk full: cannot grow the journal (No space left on device)"
     static let stock = 1_000_000_000
 

@@ -4,7 +4,7 @@ import JuiceCore
 import Testing
 
 /// Acknowledged means durable: restarts, crashes, damaged journals, retries and catch-up.
-@Suite struct DurabilityTests {
+@Suite(.onOwnThreads) struct DurabilityTests {
     @Test func restartKeepsTheExactStateAndSalesLedger() throws {
         let directory = TemporaryDirectory(), dir = directory.path
         var server = try ExecutableServer(["--data", dir])

@@ -5,7 +5,7 @@ import Testing
 /// `GET /events` as a browser's EventSource reads it: the full state first, then every change
 /// as the line protocol's `EVENT STOCK` has it, resumable with `Last-Event-ID` with no gap and
 /// no duplicate, kept alive by comments, and never ahead of the journal.
-@Suite struct EventStreamTests {
+@Suite(.onOwnThreads) struct EventStreamTests {
     static let fruits = ["strawberry", "banana", "pineapple", "kiwi", "mango"]
 
     /// The data of a full-state message: every fruit, in menu order.

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// The real `juice-server` binary, started and spoken to as a user would.
-@Suite struct ExecutableTests {
+@Suite(.onOwnThreads) struct ExecutableTests {
     @Test func servesOverTCPAndExitsCleanlyOnSIGTERM() async throws {
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }

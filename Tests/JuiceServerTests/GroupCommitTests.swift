@@ -7,7 +7,7 @@ import Testing
 /// The journal's group commit on a real file, in-process: one write in flight, every record that
 /// arrives meanwhile in the next one, and compaction into a snapshot. (Crashes, torn tails and a
 /// full disk are DurabilityTests' and DiskFullTests', against the real executable.)
-@Suite struct GroupCommitTests {
+@Suite(.onOwnThreads) struct GroupCommitTests {
     static func banana(_ lsn: UInt64) -> JournalRecord {
         .set(lsn: lsn, seq: lsn, fruit: "banana", value: Int(lsn))
     }

@@ -6,7 +6,7 @@ import Testing
 /// The HTTP edge is as hardened as the TCP side: a capped request head, a deadline for clients
 /// that never finish one, refusals for anything that is not HTTP, streams counted toward
 /// `--max-clients`, and streams that stop reading dropped at the output cap.
-@Suite struct HTTPHardeningTests {
+@Suite(.onOwnThreads) struct HTTPHardeningTests {
     /// What a hostile request got: the status of the answer, if one came, and whether the
     /// server closed the connection (within `timeout`).
     static func outcome(port: Int, _ bytes: [UInt8], timeout: Double = testDeadline) -> (status: Int?, closed: Bool) {

@@ -3,7 +3,7 @@ import Testing
 
 /// The HTTP request head reader on its own, fed whole, byte by byte and in random cuts: the
 /// same verdict whatever the cut, bounded, and quick to refuse what cannot be HTTP.
-@Suite struct HTTPRequestReaderTests {
+@Suite(.onOwnThreads) struct HTTPRequestReaderTests {
     /// Feeds `bytes` in pieces and returns the first verdict that is not `.incomplete`.
     static func read(_ bytes: [UInt8], cuts: [Int]? = nil) -> HTTPRequestReader.Outcome {
         var reader = HTTPRequestReader()

@@ -8,7 +8,7 @@ import Testing
 /// answer's send fails and the connection is closed right there. It must be closed once: a
 /// second close would close its descriptor number again, which by then may be another
 /// client's socket or a journal file.
-@Suite struct HTTPResetTests {
+@Suite(.onOwnThreads) struct HTTPResetTests {
     /// Forwards to the real poller and counts, per client, how often it was removed and closed.
     final class CountingPoller: ClientPoller, @unchecked Sendable {
         // @unchecked: used on the loop queue only.

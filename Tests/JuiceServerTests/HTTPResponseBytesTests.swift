@@ -3,7 +3,7 @@ import Testing
 
 /// `HTTPResponse.bytes` builds every HTTP answer's head on bytes (it runs once per request):
 /// these are the exact bytes the contract's answers had when the head was built as a String.
-@Suite struct HTTPResponseBytesTests {
+@Suite(.onOwnThreads) struct HTTPResponseBytesTests {
     private func text(_ response: HTTPResponse, includeBody: Bool = true, keepAlive: Bool = false) -> String {
         String(decoding: response.bytes(includeBody: includeBody, keepAlive: keepAlive), as: UTF8.self)
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// The public routes of the HTTP side, on the built executable as a user runs it, over real
 /// sockets with raw request bytes: the board, /state, /healthz, and the refusals (404, 405).
-@Suite struct HTTPRoutesTests {
+@Suite(.onOwnThreads) struct HTTPRoutesTests {
     static func server() throws -> ExecutableServer {
         try ExecutableServer(["--in-memory"])
     }

@@ -12,7 +12,7 @@ extension Server {
 
 /// While a server drains, its HTTP listener stays: `/healthz` answers 503 so a load balancer
 /// sees the drain, and the server stops once the drain is over.
-@Suite struct HTTPShutdownTests {
+@Suite(.onOwnThreads) struct HTTPShutdownTests {
     @Test func healthzAnswers503OnceShutdownBegan() async throws {
         let running = try await RunningServer.start()
         let server = running.server

@@ -5,7 +5,7 @@ import Testing
 
 /// The edges of the HTTP writes over real sockets: bodies, who may write (Origin, Host),
 /// keep-alive and its cap, 405s.
-@Suite struct HTTPWriteLimitsTests {
+@Suite(.onOwnThreads) struct HTTPWriteLimitsTests {
     static let order = #"{"juice":"mango"}"#
 
     static func raw(_ http: Int, _ head: String, body: String = "") throws -> HTTPReply {

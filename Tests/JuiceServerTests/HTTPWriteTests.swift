@@ -5,7 +5,7 @@ import Testing
 
 /// The HTTP writes over real sockets: each is its line twin (same store, key memory, journal
 /// and broadcast), answered in JSON with the statuses PROTOCOL.md lists.
-@Suite struct HTTPWriteTests {
+@Suite(.onOwnThreads) struct HTTPWriteTests {
     static func withServer(_ configure: @escaping (inout ServerConfig) -> Void = { _ in },
                            _ body: (_ http: Int, _ s: RunningServer) async throws -> Void) async throws {
         try await RunningServer.with(configure) { s in

@@ -5,4 +5,4 @@ import Testing
 /// environment and flags). Serialized: several of these load a 2-core machine on their own. The
 /// tests live in extensions, one file per concern: FuzzTests, HostileInputTests,
 /// SlowConsumerTests, ManyClientsTests, AuthTests, SignalTests, IdleAndLimitsTests.
-@Suite(.serialized) struct HardeningTests {}
+@Suite(.serialized, .onOwnThreads) struct HardeningTests {}

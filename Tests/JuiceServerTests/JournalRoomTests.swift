@@ -5,7 +5,7 @@ import Testing
 /// The bookkeeping that lets the store refuse a change before applying it (`JournalRoom`), and
 /// the bound it relies on: no record a change writes is bigger than `JournalRecord.maxBytes`.
 /// (The real full disk is DiskFullTests'.)
-@Suite struct JournalRoomTests {
+@Suite(.onOwnThreads) struct JournalRoomTests {
     @Test("free room counts every byte appended after the job that reported it")
     func freeRoom() {
         var room = JournalRoom(recordBound: 100, free: 1000)

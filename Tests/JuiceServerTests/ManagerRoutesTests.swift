@@ -4,7 +4,7 @@ import Testing
 /// The manager's data over HTTP (`/metrics`, `/sales`): behind `Authorization: Bearer` when a
 /// manager token is configured, with the same per-address failure limit as `AUTH`; open
 /// without one. Its figures are the store's, the same STATS and STOCK report.
-@Suite struct ManagerRoutesTests {
+@Suite(.onOwnThreads) struct ManagerRoutesTests {
     static let token = "s3cret-token"
     static let managerRoutes = ["/metrics", "/sales"]
 

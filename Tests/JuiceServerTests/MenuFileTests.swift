@@ -4,7 +4,7 @@ import JuiceCore
 import Testing
 
 /// A shop's own menu: `--menu FILE`, `--print-menu`, and the data directory's memory of its menu.
-@Suite struct MenuFileTests {
+@Suite(.onOwnThreads) struct MenuFileTests {
     static let lemonadeMenu = """
     {
       "fruits": [

@@ -7,7 +7,7 @@ import Testing
 /// The client pollers on their own, over socket pairs: readiness comes back with the right id,
 /// write interest works, removal closes the descriptor, and a descriptor the poller cannot watch
 /// is an error the server hears about (not a client silently never served).
-@Suite struct PollerTests {
+@Suite(.onOwnThreads) struct PollerTests {
     enum Kind: String, CaseIterable, Sendable {
         case epoll, dispatch
     }

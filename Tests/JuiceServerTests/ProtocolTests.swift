@@ -4,7 +4,7 @@ import JuiceCore
 import Testing
 
 /// Every command over a real socket against an in-process server on its own port.
-@Suite struct ProtocolTests {
+@Suite(.onOwnThreads) struct ProtocolTests {
     @Test func greetingIsAnEventThatMentionsHelp() async throws {
         try await RunningServer.with { s in
             let c = try s.client()

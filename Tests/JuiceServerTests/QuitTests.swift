@@ -4,7 +4,7 @@ import Testing
 
 /// QUIT closes "after sending everything owed": the events of the changes applied before it
 /// too, the client's own included (issue 16 §3).
-@Suite struct QuitTests {
+@Suite(.onOwnThreads) struct QuitTests {
     /// ORDER and QUIT in one write: the batch's replies, then its event, then the close.
     @Test(arguments: [false, true])
     func quitInTheSameWriteStillSendsTheOrdersEvent(durable: Bool) async throws {

@@ -5,7 +5,7 @@ import Testing
 /// Startup recovery judged in-process (no server, no disk): whatever bytes the data files hold,
 /// recovery either returns a sane state or refuses with the file and the byte offset. It never
 /// traps, and never takes a checksum-valid record it could not have written for a torn write.
-@Suite struct RecoveryTests {
+@Suite(.onOwnThreads) struct RecoveryTests {
     static let snapshotPath = "/data/snapshot"
     static let journalPath = "/data/journal"
 

@@ -14,7 +14,7 @@ final class TestClock: Sendable {
 }
 
 /// Lost sales and orders per minute: counted by the store, kept across restarts and compaction.
-@Suite struct SalesTests {
+@Suite(.onOwnThreads) struct SalesTests {
     static let stats = StatsContext(clients: 1, startedAt: 0)
 
     static func order(_ juice: Int, _ count: Int = 1, key: String? = nil) -> Command {

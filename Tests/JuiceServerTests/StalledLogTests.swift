@@ -5,7 +5,7 @@ import Testing
 /// A stderr nobody reads (a terminal paused with Ctrl-S, a stalled log collector) must cost log
 /// lines, never service: the server once wrote its log on the loop and froze as soon as the
 /// pipe was full.
-@Suite struct StalledLogTests {
+@Suite(.onOwnThreads) struct StalledLogTests {
     /// Linux's F_SETPIPE_SZ: the smallest pipe buffer (one page), full after a few dozen lines.
     static let setPipeSize: Int32 = 1031
 

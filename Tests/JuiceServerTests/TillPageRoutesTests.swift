@@ -5,7 +5,7 @@ import Testing
 /// self-contained HTML document (a shop's network may be offline), public like the dashboard
 /// (the pages hold no data; their writes carry the token), with its icon inline so a browser
 /// does not ask for /favicon.ico. What they do is tested in a real browser (Tests/browser).
-@Suite struct TillPageRoutesTests {
+@Suite(.onOwnThreads) struct TillPageRoutesTests {
     @Test(arguments: ["/till", "/stock"])
     func thePageIsOneSelfContainedPublicDocument(_ path: String) throws {
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "page-test-token"])
