@@ -4,7 +4,7 @@ import Testing
 @testable import JuiceServer
 
 /// The shared test toolkit's own pieces that a test relies on to mean anything.
-@Suite struct ToolkitTests {
+@Suite(.onOwnThreads) struct ToolkitTests {
     @Test func theListeningPortIsTheLatestStartLineAndOnlyThat() {
         let port = ExecutableServer.listeningPort
         #expect(port("juice-server listening on 127.0.0.1:7878\n") == 7878)
@@ -89,5 +89,25 @@ import Testing
         #expect(ProcStat.cpuSeconds(pid) != nil)
         #expect(ProcStat.openFiles(pid) > 2)
         #expect(ProcStat.status(pid, "NoSuchField") == nil)
+    }
+
+    /// A program that leaves a daemon behind (tmux's first command starts its server) is seen to
+    /// end when it ends, not when the daemon does: Foundation's Process on Linux waited for the
+    /// daemon, and CI hung for good on tmux. The daemon here is a `sleep` with its output
+    /// elsewhere; it must still be running when `run` returns.
+    @Test func aProgramThatLeavesADaemonIsSeenToEnd() throws {
+        let (status, output) = try Executables.run("/bin/sh", ["-c", "sleep 120 </dev/null >/dev/null 2>&1 & echo $!; exit 3"])
+        #expect(status == 3)
+        let daemon = try #require(Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(output)")
+        #expect(kill(daemon, 0) == 0, "run returned only once the daemon had ended")
+        kill(daemon, SIGKILL)
+    }
+
+    /// `run` reports a program killed by a signal as the negative signal, and its output whole.
+    @Test func runReportsSignalsAndOutput() throws {
+        #expect(try Executables.run("/bin/sh", ["-c", "echo out; echo err >&2; kill -9 $$"]) == (-SIGKILL, "out\nerr\n"))
+        let here = temporaryDirectory("juice-spawn-dir")
+        defer { removeTemporary(here) }
+        #expect(try Executables.run("/bin/pwd", [], directory: here).output == here + "\n")
     }
 }

@@ -32,26 +32,10 @@ public enum Executables {
 
     /// Runs a program to completion (flag checks, short runs): exit status and combined output.
     /// A run that should end must not hang the suite if it does not: it is killed after
-    /// `testDeadline`.
+    /// `testDeadline`. (Spawned with `Spawn`, not Foundation's Process: see there why.)
     public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
                            directory: String? = nil) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.environment = environment(extra)
-        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let pid = p.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + testDeadline, execute: watchdog)
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        watchdog.cancel()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try Spawn.run(path, arguments, environment: environment(extra), directory: directory, timeout: testDeadline)
     }
 }
 

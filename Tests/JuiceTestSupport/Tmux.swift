@@ -3,6 +3,8 @@ import Foundation
 /// A full-screen program driven in a detached tmux session: keys in (`send-keys`), the screen out
 /// (`capture-pane`). Tests that need it skip, saying why, when tmux is not installed, and fail
 /// instead when JUICE_REQUIRE_TOOLS=1 (CI sets it so a missing tool cannot pass silently).
+/// Each session has a tmux server of its own (`-L`), started by its first command and ended by
+/// `kill()`, as on a fresh machine: nothing is shared with a developer's tmux or another test.
 public final class TmuxSession: @unchecked Sendable {
     // @unchecked: used from one test at a time.
     public let name: String
@@ -16,23 +18,23 @@ public final class TmuxSession: @unchecked Sendable {
     public init(_ command: String, columns: Int = 100, rows: Int = 30) throws {
         guard let tmux = Self.path else { throw TestError("tmux is not installed") }
         name = "juice-test-\(UUID().uuidString.prefix(8))"
-        let (status, output) = try Executables.run(tmux, ["new-session", "-d", "-s", name, "-x", String(columns),
-                                                          "-y", String(rows), command])
+        let (status, output) = try Executables.run(tmux, ["-L", name, "-f", "/dev/null", "new-session", "-d", "-s", name,
+                                                          "-x", String(columns), "-y", String(rows), command])
         guard status == 0 else { throw TestError("tmux new-session failed: \(output)") }
     }
 
     /// What the pane shows now, one string per row (no colours).
     public var screen: String {
-        (try? Executables.run(Self.path!, ["capture-pane", "-p", "-t", name]).output) ?? ""
+        (try? Executables.run(Self.path!, ["-L", name, "capture-pane", "-p", "-t", name]).output) ?? ""
     }
 
     /// Types `keys` literally.
     public func type(_ keys: String) {
-        _ = try? Executables.run(Self.path!, ["send-keys", "-t", name, "-l", keys])
+        _ = try? Executables.run(Self.path!, ["-L", name, "send-keys", "-t", name, "-l", keys])
     }
 
     public func kill() {
-        _ = try? Executables.run(Self.path!, ["kill-session", "-t", name])
+        _ = try? Executables.run(Self.path!, ["-L", name, "kill-server"])
     }
 
     deinit { kill() }
