@@ -61,10 +61,15 @@ import Testing
     @Test(arguments: kinds)
     func addingAClosedDescriptorFails(kind: Kind) throws {
         // Before the fix, epoll_ctl's EBADF was dropped: the client would never have been read.
+        // Not the number of one just closed: another test's thread may open it again at once.
+        // A number at the descriptor limit is never open.
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let closed = Int32(clamping: limit.rlim_cur)
         let error = try Self.refusal(kind) { poller, a, b throws(SystemError) in
             Platform.close(a)
             Platform.close(b)
-            try poller.add(fd: a, id: 1)
+            try poller.add(fd: closed, id: 1)
         }
         #expect(error?.code == EBADF)
     }

@@ -22,7 +22,39 @@ public struct OnOwnThreads: SuiteTrait, TestTrait, TestScoping {
                              performing function: @Sendable () async throws -> Void) async throws {
         // A suite's own scope passes through: each test case sets the preference itself.
         guard testCase != nil else { return try await function() }
-        try await withTaskExecutorPreference(GrowingThreadPool.tests) { try await function() }
+        await TestSlots.shared.acquire()
+        do {
+            try await withTaskExecutorPreference(GrowingThreadPool.tests) { try await function() }
+        } catch {
+            await TestSlots.shared.release()
+            throw error
+        }
+        await TestSlots.shared.release()
+    }
+}
+
+/// How many tests run at once. The cooperative pool used to bound it (badly: by blocking); off
+/// the pool nothing would, and hundreds of tests with their servers, sockets and deadlines at
+/// once would make a 2-core machine a test of its own. Waiting for a slot suspends; it holds no
+/// thread.
+actor TestSlots {
+    static let shared = TestSlots(count: 4 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
 
