@@ -10,7 +10,7 @@ import Testing
 /// them running side by side took the whole pool, and anything in the process that needed it
 /// waited: a JuiceClient call's task, an `await` in a third test resuming. A test blocked on a
 /// server that waited for such a task then stalled until its deadline (seen on CI: a client's
-/// order never sent while the test waited 60 s for the server to die of it, and a run that hung).
+/// order never sent while its test waited 60 s for the server to die of it).
 ///
 /// Every suite carries `.onOwnThreads` (a toolkit test checks the sources); it sets this
 /// executor as the test's task executor preference, so the test body, its `await`
