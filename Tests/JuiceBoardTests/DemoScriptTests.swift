@@ -9,19 +9,9 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("scripts/demo.sh").path
     }()
 
-    /// Runs a command, returning its exit status and combined output.
+    /// Runs a command found on PATH: its exit status and combined output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try Executables.run("/usr/bin/env", arguments)
     }
 
     @Test func parsesWithBash() throws {

@@ -36,3 +36,24 @@ public func eventually(timeout: Double = testDeadline, _ condition: () async thr
 public func settles(timeout: Double = testDeadline, _ condition: () -> Bool) async -> Bool {
     await eventually(timeout: timeout) { () async -> Bool in condition() }
 }
+
+/// Opens something guarded by a lock (flock) that this process has just let go of, again while
+/// `isHeld` says the error means "still held". A child process another test spawns at that
+/// moment holds a copy of every descriptor, close-on-exec ones too, from its fork until its
+/// exec, and the lock belongs to every copy. A lock never let go still fails: the last "held"
+/// error is thrown at the deadline; any other error at once.
+public func retryingWhileLockHeld<T>(_ open: () throws -> T, isHeld: (any Error) -> Bool) throws -> T {
+    var opened: T? = nil
+    var held: (any Error)? = nil
+    _ = try eventually {  // giving up throws `held` below
+        do {
+            opened = try open()
+            return true
+        } catch where isHeld(error) {
+            held = error
+            return false
+        }
+    }
+    if let opened { return opened }
+    throw held ?? TestError("the lock was never taken")
+}

@@ -130,7 +130,7 @@ public final class ExecutableServer: @unchecked Sendable {
     public static func restart(_ arguments: [String], port: Int, environment: [String: String] = [:]) throws -> ExecutableServer {
         var server: ExecutableServer? = nil
         var lastError: Error? = nil
-        eventually {
+        _ = eventually {  // giving up throws lastError below
             do { server = try ExecutableServer(arguments + ["--port", String(port)], environment: environment) } catch { lastError = error }
             return server != nil
         }

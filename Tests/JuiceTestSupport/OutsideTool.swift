@@ -82,15 +82,7 @@ public struct OutsideTool: Sendable {
 
     /// A command's exit status, its output discarded; -1 if it could not start.
     static func exitStatus(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        (try? Executables.run(executable, arguments).status) ?? -1
     }
 }
 

@@ -57,8 +57,8 @@ public enum Spawn {
             }
             usleep(5_000)
         }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : -signal
+        let killedBy = status & 0x7f
+        return killedBy == 0 ? (status >> 8) & 0xff : -killedBy
     }
 
     /// glibc 2.34's posix_spawn_file_actions_addclosefrom_np, looked up at run time (Swift's Glibc
