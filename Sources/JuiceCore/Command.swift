@@ -7,13 +7,24 @@ public enum Command: Sendable, Equatable {
     case menuAliases
     case stock(fruit: Int?)
     case order(OrderRequest)
-    case restock(fruit: Int, amount: Int)
-    case set(fruit: Int, amount: Int)
+    /// `RESTOCK <fruit> <amount> [key=<token>]`
+    case restock(fruit: Int, amount: Int, key: String? = nil)
+    /// `SET <fruit> <amount> [key=<token>]`
+    case set(fruit: Int, amount: Int, key: String? = nil)
     case events(on: Bool)
     case stats
     case since(UInt64)
     case auth(token: [UInt8])
     case quit
+
+    /// The idempotency key of a write, if it carries one.
+    public var key: String? {
+        switch self {
+        case .order(let request): return request.key
+        case .restock(_, _, let key), .set(_, _, let key): return key
+        default: return nil
+        }
+    }
 
     /// Commands the `FruitStore` answers; the rest are answered by the connection itself.
     public var needsStore: Bool {

@@ -56,14 +56,7 @@ public struct CommandParser: Sendable {
         case .order:
             return parseOrder(tokens)
         case .restock, .set:
-            let usage = verb == .set ? "usage: SET <fruit> <amount>" : "usage: RESTOCK <fruit> <amount>"
-            guard argc == 2 else { return refuse(.badArgument, usage) }
-            guard let fruit = menu.fruitIndex(tokens[1]) else { return unknownFruit(tokens[1]) }
-            let lowest = verb == .set ? 0 : 1
-            guard let amount = Self.decimal(tokens[2], in: lowest...Limits.maxStock) else {
-                return refuse(.badArgument, "amount must be a whole number from \(lowest) to \(Limits.maxStock)")
-            }
-            return .command(verb == .set ? .set(fruit: fruit, amount: amount) : .restock(fruit: fruit, amount: amount))
+            return parseStockWrite(verb, tokens)
         case .events:
             guard argc == 1 else { return refuse(.badArgument, "usage: EVENTS ON|OFF") }
             if equalsFolded(tokens[1], Keywords.on) { return .command(.events(on: true)) }
@@ -91,14 +84,14 @@ public struct CommandParser: Sendable {
         var i = 2
         while i < tokens.count {
             let token = tokens[i]
-            if token.count >= 4, equalsFolded(UnsafeRawBufferPointer(rebasing: token[0..<4]), Keywords.key) {
+            switch keyToken(token) {
+            case .key(let value):
                 guard key == nil else { return refuse(.badArgument, usage) }
-                let value = UnsafeRawBufferPointer(rebasing: token[4...])
-                guard Self.isValidKey(value) else {
-                    return refuse(.badArgument, "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -")
-                }
-                key = text(value)
-            } else {
+                key = value
+            case .malformed:
+                guard key == nil else { return refuse(.badArgument, usage) }
+                return refuse(.badArgument, Self.keyRule)
+            case .notAKey:
                 guard count == nil, key == nil else { return refuse(.badArgument, usage) }
                 guard let n = Self.decimal(token, in: 1...Limits.maxOrderCount) else {
                     return refuse(.badArgument, "count must be a whole number from 1 to \(Limits.maxOrderCount)")
@@ -108,6 +101,41 @@ public struct CommandParser: Sendable {
             i += 1
         }
         return .command(.order(OrderRequest(juice: juice, count: count ?? 1, key: key)))
+    }
+
+    /// `RESTOCK|SET <fruit> <amount> [key=<token>]`.
+    private func parseStockWrite(_ verb: Verb, _ tokens: Tokens) -> ParsedLine {
+        let usage = verb == .set ? "usage: SET <fruit> <amount> [key=<token>]" : "usage: RESTOCK <fruit> <amount> [key=<token>]"
+        guard tokens.count == 3 || tokens.count == 4 else { return refuse(.badArgument, usage) }
+        guard let fruit = menu.fruitIndex(tokens[1]) else { return unknownFruit(tokens[1]) }
+        let lowest = verb == .set ? 0 : 1
+        guard let amount = Self.decimal(tokens[2], in: lowest...Limits.maxStock) else {
+            return refuse(.badArgument, "amount must be a whole number from \(lowest) to \(Limits.maxStock)")
+        }
+        var key: String?
+        if tokens.count == 4 {
+            switch keyToken(tokens[3]) {
+            case .key(let value): key = value
+            case .malformed: return refuse(.badArgument, Self.keyRule)
+            case .notAKey: return refuse(.badArgument, usage)
+            }
+        }
+        return .command(verb == .set ? .set(fruit: fruit, amount: amount, key: key) : .restock(fruit: fruit, amount: amount, key: key))
+    }
+
+    public static let keyRule = "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -"
+
+    private enum KeyToken {
+        case key(String)
+        case malformed
+        case notAKey
+    }
+
+    /// `key=<token>` (the `key=` in any case).
+    private func keyToken(_ token: UnsafeRawBufferPointer) -> KeyToken {
+        guard token.count >= 4, equalsFolded(UnsafeRawBufferPointer(rebasing: token[0..<4]), Keywords.key) else { return .notAKey }
+        let value = UnsafeRawBufferPointer(rebasing: token[4...])
+        return Self.isValidKey(value) ? .key(text(value)) : .malformed
     }
 
     private func refuse(_ code: ErrorCode, _ message: String) -> ParsedLine {

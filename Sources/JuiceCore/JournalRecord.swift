@@ -8,15 +8,22 @@
 /// damaged (checksum) from a good one. Names are stored, not menu indices, so a journal stays
 /// readable when the menu changes. Every record has an `lsn`, its position in the journal's
 /// history; changes also carry the store's `seq`.
+///
+/// Two versions are read; the second is written. Version 2 gives every change and refusal its
+/// wall-clock time as `@<unix seconds>` right after the tag (the shop's reports, and the age of
+/// an idempotency key, come from it), RESTOCK and SET a key field, and remembered keys their time
+/// and the write they answered. A version-1 record (no `@`) has no time: it is "before history".
 public enum JournalRecord: Sendable, Equatable {
-    /// `O <lsn> <seq> <juice> <count> <key=token|-> <fruit>=<left> ...`: an order that was applied.
-    case order(lsn: UInt64, seq: UInt64, juice: String, count: Int, key: String?, left: [NamedValue])
-    /// `R <lsn> <juice> <count> <key=token|-> <fruit>=<had> ...`: an order refused for stock.
-    case refusal(lsn: UInt64, juice: String, count: Int, key: String?, had: [NamedValue])
-    /// `A <lsn> <seq> <fruit> <amount> <total>`: a RESTOCK.
-    case restock(lsn: UInt64, seq: UInt64, fruit: String, amount: Int, total: Int)
-    /// `S <lsn> <seq> <fruit> <value>`: a SET.
-    case set(lsn: UInt64, seq: UInt64, fruit: String, value: Int)
+    /// `O [@<time>] <lsn> <seq> <juice> <count> <key=token|-> <fruit>=<left> ...`: an order that was applied.
+    case order(lsn: UInt64, seq: UInt64, juice: String, count: Int, key: String?, left: [NamedValue], time: Int64? = nil)
+    /// `R [@<time>] <lsn> <juice> <count> <key=token|-> <fruit>=<had> ...`: an order refused for
+    /// stock. `r @<time> ...` (version 2 only), the same with `counted` false: a refusal past its
+    /// address's lost-sales allowance, kept for its key but left out of the sales figures.
+    case refusal(lsn: UInt64, juice: String, count: Int, key: String?, had: [NamedValue], time: Int64? = nil, counted: Bool = true)
+    /// `A <lsn> <seq> <fruit> <amount> <total>`, version 2 `A @<time> ... <total> <key=token|->`: a RESTOCK.
+    case restock(lsn: UInt64, seq: UInt64, fruit: String, amount: Int, total: Int, key: String? = nil, time: Int64? = nil)
+    /// `S <lsn> <seq> <fruit> <value>`, version 2 `S @<time> ... <value> <key=token|->`: a SET.
+    case set(lsn: UInt64, seq: UInt64, fruit: String, value: Int, key: String? = nil, time: Int64? = nil)
     // Snapshot records: the whole state at one lsn.
     /// `H <lsn> <seq> <orders_served> <orders_refused>`: first record of a snapshot.
     case header(lsn: UInt64, seq: UInt64, served: UInt64, refused: UInt64)
@@ -28,10 +35,21 @@ public enum JournalRecord: Sendable, Equatable {
     case lost(juice: String, count: UInt64)
     /// `T <fruit> <short>`: refused orders that fruit was short in (a snapshot without it means 0).
     case short(fruit: String, count: UInt64)
-    /// `K <key> <juice> <count> <original reply line>`
+    /// Version 1: `K <key> <juice> <count> <original reply line>` (an order's key, no time).
     case key(key: String, juice: String, count: Int, reply: String)
+    /// Version 2: `K @<time> <key> <ORDER|RESTOCK|SET> <juice or fruit> <count or amount> <original reply line>`.
+    case rememberedKey(key: String, write: KeyedWrite, name: String, number: Int, reply: String, time: Int64)
     /// `E <records>`: the last record of a snapshot, with the number of records before it.
     case end(records: Int)
+
+    /// The write a remembered key answered.
+    public enum KeyedWrite: String, Sendable, Equatable {
+        case order = "ORDER", restock = "RESTOCK", set = "SET"
+    }
+
+    /// The times a record may carry: unix seconds from 1970 to the end of year 9999, as a
+    /// canonical decimal. The writer clamps into it, so it never writes what the reader refuses.
+    public static let times: ClosedRange<Int64> = 0...253_402_300_799
 
     public struct NamedValue: Sendable, Equatable {
         public let name: String
@@ -44,8 +62,8 @@ public enum JournalRecord: Sendable, Equatable {
 
     public var lsn: UInt64? {
         switch self {
-        case .order(let lsn, _, _, _, _, _), .refusal(let lsn, _, _, _, _), .restock(let lsn, _, _, _, _),
-             .set(let lsn, _, _, _), .header(let lsn, _, _, _):
+        case .order(let lsn, _, _, _, _, _, _), .refusal(let lsn, _, _, _, _, _, _), .restock(let lsn, _, _, _, _, _, _),
+             .set(let lsn, _, _, _, _, _), .header(let lsn, _, _, _):
             return lsn
         default:
             return nil
@@ -55,7 +73,7 @@ public enum JournalRecord: Sendable, Equatable {
     /// The store's seq after the change, for the records of applied changes.
     public var seq: UInt64? {
         switch self {
-        case .order(_, let seq, _, _, _, _), .restock(_, let seq, _, _, _), .set(_, let seq, _, _):
+        case .order(_, let seq, _, _, _, _, _), .restock(_, let seq, _, _, _, _, _), .set(_, let seq, _, _, _, _):
             return seq
         default:
             return nil
@@ -67,16 +85,29 @@ public enum JournalRecord: Sendable, Equatable {
         return false
     }
 
+    /// When a change or refusal happened (unix seconds); nil for a version-1 record.
+    public var time: Int64? {
+        switch self {
+        case .order(_, _, _, _, _, _, let time), .refusal(_, _, _, _, _, let time, _), .restock(_, _, _, _, _, _, let time),
+             .set(_, _, _, _, _, let time):
+            return time
+        case .rememberedKey(_, _, _, _, _, let time):
+            return time
+        default:
+            return nil
+        }
+    }
+
     public var payload: String {
         switch self {
-        case let .order(lsn, seq, juice, count, key, left):
-            return "O \(lsn) \(seq) \(juice) \(count) \(key.map { "key=" + $0 } ?? "-")" + Self.values(left)
-        case let .refusal(lsn, juice, count, key, had):
-            return "R \(lsn) \(juice) \(count) \(key.map { "key=" + $0 } ?? "-")" + Self.values(had)
-        case let .restock(lsn, seq, fruit, amount, total):
-            return "A \(lsn) \(seq) \(fruit) \(amount) \(total)"
-        case let .set(lsn, seq, fruit, value):
-            return "S \(lsn) \(seq) \(fruit) \(value)"
+        case let .order(lsn, seq, juice, count, key, left, time):
+            return "O\(Self.stamp(time)) \(lsn) \(seq) \(juice) \(count) \(Self.keyField(key))" + Self.values(left)
+        case let .refusal(lsn, juice, count, key, had, time, counted):
+            return "\(counted ? "R" : "r")\(Self.stamp(time)) \(lsn) \(juice) \(count) \(Self.keyField(key))" + Self.values(had)
+        case let .restock(lsn, seq, fruit, amount, total, key, time):
+            return "A\(Self.stamp(time)) \(lsn) \(seq) \(fruit) \(amount) \(total)" + (time == nil ? "" : " " + Self.keyField(key))
+        case let .set(lsn, seq, fruit, value, key, time):
+            return "S\(Self.stamp(time)) \(lsn) \(seq) \(fruit) \(value)" + (time == nil ? "" : " " + Self.keyField(key))
         case let .header(lsn, seq, served, refused):
             return "H \(lsn) \(seq) \(served) \(refused)"
         case let .fruit(name, stock):
@@ -89,9 +120,20 @@ public enum JournalRecord: Sendable, Equatable {
             return "T \(fruit) \(count)"
         case let .key(key, juice, count, reply):
             return "K \(key) \(juice) \(count) \(reply)"
+        case let .rememberedKey(key, write, name, number, reply, time):
+            return "K\(Self.stamp(time)) \(key) \(write.rawValue) \(name) \(number) \(reply)"
         case let .end(records):
             return "E \(records)"
         }
+    }
+
+    /// ` @<time>` for a version-2 record, nothing for a version-1 one.
+    private static func stamp(_ time: Int64?) -> String {
+        time.map { " @\(min(max($0, times.lowerBound), times.upperBound))" } ?? ""
+    }
+
+    private static func keyField(_ key: String?) -> String {
+        key.map { "key=" + $0 } ?? "-"
     }
 
     private static func values(_ list: [NamedValue]) -> String {

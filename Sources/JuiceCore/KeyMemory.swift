@@ -1,51 +1,158 @@
-/// The idempotency keys of recent keyed orders and the reply each got, so a cashier who lost the
-/// connection can retry safely. It keeps the last `Limits.rememberedKeys` keys (oldest forgotten
-/// first), a bound on memory that does not depend on the clock.
+/// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the reply each got, so
+/// a till that lost its answer can retry safely and gets the first answer again.
+///
+/// The promise is an age, not a count: a key younger than `Policy.retentionSeconds` is never
+/// forgotten. Memory is bounded by fairness instead of by forgetting: the whole memory holds at
+/// most `capacity` keys, and one client address at most `sharePerAddress` of them, so one client
+/// can fill its own share but never push out another client's keys. A new key that does not fit
+/// is refused (`admit`), and the write with it changes nothing: the caller answers BUSY.
+///
+/// Ages are wall-clock unix seconds, as the journal records them, so a key stays young across a
+/// restart. Keys recovered from disk belong to no address (the records do not say whose they
+/// were): they count against the whole memory, not against any address's share.
 public struct KeyMemory: Sendable {
-    public struct Entry: Sendable, Equatable {
-        public let juice: Int
-        public let count: Int
-        /// The original reply line as `Wire` built it, without CRLF. Kept as bytes, not as the
-        /// values it was built from, so a retry repeats what was sent. After a restart, a key
-        /// from the snapshot (`K` records store this line verbatim) repeats it exactly; one
-        /// replayed from the journal gets its reply rebuilt from the `O`/`R` record under the
-        /// current menu (the same line, unless the menu dropped a fruit it named).
-        public let reply: [UInt8]
-        public init(juice: Int, count: Int, reply: [UInt8]) {
-            self.juice = juice
-            self.count = count
-            self.reply = reply
+    public struct Policy: Sendable, Equatable {
+        public var retentionSeconds: Int64
+        public var capacity: Int
+        public var sharePerAddress: Int
+
+        public init(retentionSeconds: Int64 = Limits.keyRetentionSeconds, capacity: Int = Limits.rememberedKeys,
+                    sharePerAddress: Int = Limits.keysPerAddress) {
+            self.retentionSeconds = retentionSeconds
+            self.capacity = capacity
+            self.sharePerAddress = sharePerAddress
         }
     }
 
-    public let capacity: Int
-    private var entries: [String: Entry] = [:]
-    /// Keys in the order they were first seen: a ring, `head` is the oldest once full.
-    private var order: [String] = []
-    private var head = 0
+    /// What a key was first used for: a retry must ask for the same thing, or it is KEY_REUSED.
+    public enum Request: Sendable, Equatable {
+        case order(juice: Int, count: Int)
+        case restock(fruit: Int, amount: Int)
+        case set(fruit: Int, amount: Int)
+    }
 
-    public init(capacity: Int = Limits.rememberedKeys) {
-        self.capacity = capacity
+    public struct Entry: Sendable, Equatable {
+        public let request: Request
+        /// The original reply line as `Wire` built it, without CRLF, repeated (with ` dup`) to a
+        /// retry.
+        public let reply: [UInt8]
+        /// When the key was first used (unix seconds).
+        public let time: Int64
+
+        public init(request: Request, reply: [UInt8], time: Int64) {
+            self.request = request
+            self.reply = reply
+            self.time = time
+        }
+    }
+
+    /// Why a new key does not fit now.
+    public enum Refusal: Sendable, Equatable {
+        /// The address holds its whole share.
+        case addressFull(retryAfterSeconds: Int)
+        /// The whole memory is full of young keys.
+        case full(retryAfterSeconds: Int)
+
+        public var retryAfterSeconds: Int {
+            switch self {
+            case .addressFull(let s), .full(let s): return s
+            }
+        }
+    }
+
+    /// A remembered key in arrival order: the queue that ages them out.
+    private struct Slot: Sendable {
+        let key: String
+        let time: Int64
+        let owner: String?
+    }
+
+    /// One address's keys, oldest first (their times; the slots hold the rest).
+    private struct Share: Sendable {
+        var times: [Int64] = []
+        var head = 0
+        var count: Int { times.count - head }
+        var oldest: Int64? { head < times.count ? times[head] : nil }
+
+        mutating func removeOldest() {
+            head += 1
+            if head == times.count {
+                times.removeAll(keepingCapacity: false)
+                head = 0
+            } else if head >= 1024 && head * 2 >= times.count {
+                times.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
+    public let policy: Policy
+    private var entries: [String: Entry] = [:]
+    private var slots: [Slot] = []
+    private var head = 0
+    private var shares: [String: Share] = [:]
+
+    public init(policy: Policy = Policy()) {
+        precondition(policy.retentionSeconds >= 1 && policy.capacity >= 1 && policy.sharePerAddress >= 1)
+        self.policy = policy
     }
 
     public var count: Int { entries.count }
 
     public subscript(key: String) -> Entry? { entries[key] }
 
-    public mutating func remember(_ key: String, _ entry: Entry) {
-        if entries.updateValue(entry, forKey: key) != nil { return }
-        if order.count < capacity {
-            order.append(key)
-        } else {
-            entries.removeValue(forKey: order[head])
-            order[head] = key
-            head = (head + 1) % capacity
+    /// Nil if a new key from `owner` fits now, else why not. Forgets the keys that aged out
+    /// first: only those ever make room.
+    public mutating func admit(owner: String?, now: Int64) -> Refusal? {
+        forgetExpired(now: now)
+        if let owner, let share = shares[owner], share.count >= policy.sharePerAddress {
+            return .addressFull(retryAfterSeconds: secondsUntilExpiry(of: share.oldest, now: now))
+        }
+        if entries.count >= policy.capacity {
+            return .full(retryAfterSeconds: secondsUntilExpiry(of: head < slots.count ? slots[head].time : nil, now: now))
+        }
+        return nil
+    }
+
+    /// Remembers a key just used (live: after `admit` said it fits; on recovery: as recorded).
+    public mutating func remember(_ key: String, _ entry: Entry, owner: String? = nil) {
+        guard entries.updateValue(entry, forKey: key) == nil else { return }
+        slots.append(Slot(key: key, time: entry.time, owner: owner))
+        if let owner { shares[owner, default: Share()].times.append(entry.time) }
+    }
+
+    /// Forgets the keys at least `retentionSeconds` old, in arrival order. A clock set back makes
+    /// a later key look older than one before it: the queue then waits for the one in front,
+    /// which only ever keeps a key longer, never forgets one early.
+    public mutating func forgetExpired(now: Int64) {
+        while head < slots.count, now - slots[head].time >= policy.retentionSeconds {
+            let slot = slots[head]
+            entries.removeValue(forKey: slot.key)
+            if let owner = slot.owner {
+                shares[owner]?.removeOldest()
+                if shares[owner]?.count == 0 { shares.removeValue(forKey: owner) }
+            }
+            head += 1
+        }
+        if head == slots.count {
+            slots.removeAll(keepingCapacity: slots.count <= 4096)
+            head = 0
+        } else if head >= 4096 && head * 2 >= slots.count {
+            slots.removeFirst(head)
+            head = 0
         }
     }
 
-    /// Oldest first: the order a snapshot writes them in, so a reload forgets the same ones.
+    private func secondsUntilExpiry(of time: Int64?, now: Int64) -> Int {
+        guard let time else { return 1 }
+        return Int(max(1, min(policy.retentionSeconds, time + policy.retentionSeconds - now)))
+    }
+
+    /// The keys an address holds now (for tests and the log).
+    public func held(by owner: String) -> Int { shares[owner]?.count ?? 0 }
+
+    /// Oldest first: the order a snapshot writes them in, so a reload ages them out alike.
     public var inOrder: [(key: String, entry: Entry)] {
-        let keys = order.count < capacity ? order : Array(order[head...] + order[..<head])
-        return keys.compactMap { k in entries[k].map { (k, $0) } }
+        slots[head...].compactMap { slot in entries[slot.key].map { (slot.key, $0) } }
     }
 }

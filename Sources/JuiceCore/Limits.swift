@@ -8,8 +8,13 @@ public enum Limits {
     public static let maxLineBytes = 4096
     /// `key=<token>` of an idempotent ORDER: 1...maxKeyBytes of [A-Za-z0-9._:-].
     public static let maxKeyBytes = 64
-    /// How many keyed orders the server remembers (durably) for idempotent retries.
+    /// How many idempotency keys the server remembers (durably) at most, all clients together
+    /// (`KeyMemory`); a new key past it is refused with BUSY, never by forgetting a young one.
     public static let rememberedKeys = 100_000
+    /// How many of them one client address may hold (an IPv6 client counts by its /64).
+    public static let keysPerAddress = 10_000
+    /// A key younger than this is never forgotten (`--key-retention`): 24 hours.
+    public static let keyRetentionSeconds: Int64 = 86_400
     /// How many recent changes `SINCE` can replay line by line; older gaps get a full snapshot event.
     public static let historyEvents = 10_000
 }

@@ -38,29 +38,73 @@ extension JournalRecord {
     }
 
     private static func parseFields(_ payload: [UInt8]) throws(Defect) -> JournalRecord {
-        // A `K` record ends with a reply line, taken whole after its fourth space.
+        // A `K` record ends with a reply line, taken whole after its fourth space (version 1)
+        // or its sixth (version 2: `K @<time> <key> <write> <name> <number> <reply>`).
         let isKey = payload.count >= 2 && payload[0] == UInt8(ascii: "K") && payload[1] == ASCII.space
-        let f = Fields(payload.split(separator: ASCII.space, maxSplits: isKey ? 4 : Int.max, omittingEmptySubsequences: false))
+        let stamped = payload.count >= 3 && payload[1] == ASCII.space && payload[2] == UInt8(ascii: "@")
+        let splits = isKey ? (stamped ? 6 : 4) : Int.max
+        var f = Fields(payload.split(separator: ASCII.space, maxSplits: splits, omittingEmptySubsequences: false))
+        // Version 2: the time, then the same fields as version 1 (plus a key for A and S).
+        let time: Int64?
+        if stamped, f.tokens.count >= 2 {
+            time = try f.time(1)
+            f = Fields([f.tokens[0]] + f.tokens.dropFirst(2))
+        } else {
+            time = nil
+        }
         let counter = 0...maxCounter, stock = 0...Limits.maxStock
         switch f.tag {
         case "O":
             try f.count(atLeast: 7)
             return .order(lsn: try f.number(1, "lsn", 1...maxCounter), seq: try f.number(2, "seq", 1...maxCounter),
                           juice: try f.name(3), count: try f.int(4, "count", 1...Limits.maxOrderCount),
-                          key: try f.orderKey(5), left: try f.values(from: 6))
-        case "R":
+                          key: try f.orderKey(5), left: try f.values(from: 6), time: time)
+        case "R", "r":
+            guard f.tag == "R" || time != nil else { throw Defect("an uncounted refusal without a time") }
             try f.count(atLeast: 6)
             return .refusal(lsn: try f.number(1, "lsn", 1...maxCounter), juice: try f.name(2),
-                            count: try f.int(3, "count", 1...Limits.maxOrderCount), key: try f.orderKey(4), had: try f.values(from: 5))
+                            count: try f.int(3, "count", 1...Limits.maxOrderCount), key: try f.orderKey(4), had: try f.values(from: 5),
+                            time: time, counted: f.tag == "R")
         case "A":
-            try f.count(exactly: 6)
+            try f.count(exactly: time == nil ? 6 : 7)
             let amount = try f.int(4, "amount", 1...Limits.maxStock)
             return .restock(lsn: try f.number(1, "lsn", 1...maxCounter), seq: try f.number(2, "seq", 1...maxCounter),
-                            fruit: try f.name(3), amount: amount, total: try f.int(5, "total", amount...Limits.maxStock))
+                            fruit: try f.name(3), amount: amount, total: try f.int(5, "total", amount...Limits.maxStock),
+                            key: time == nil ? nil : try f.orderKey(6), time: time)
         case "S":
-            try f.count(exactly: 5)
+            try f.count(exactly: time == nil ? 5 : 6)
             return .set(lsn: try f.number(1, "lsn", 1...maxCounter), seq: try f.number(2, "seq", 1...maxCounter),
-                        fruit: try f.name(3), value: try f.int(4, "value", stock))
+                        fruit: try f.name(3), value: try f.int(4, "value", stock),
+                        key: time == nil ? nil : try f.orderKey(5), time: time)
+        case "H", "F", "D", "L", "T", "E":
+            guard time == nil else { throw Defect("a time on a snapshot record") }
+            return try parseSnapshotFields(f)
+        case "K":
+            if let time {
+                try f.count(exactly: 6)
+                guard let write = KeyedWrite(rawValue: String(decoding: f.tokens[2], as: UTF8.self)) else {
+                    throw Defect("'\(Fields.shown(f.tokens[2]))' is not ORDER, RESTOCK or SET")
+                }
+                let number = switch write {
+                case .order: try f.int(4, "count", 1...Limits.maxOrderCount)
+                case .restock: try f.int(4, "amount", 1...Limits.maxStock)
+                case .set: try f.int(4, "value", stock)
+                }
+                return .rememberedKey(key: try f.key(1), write: write, name: try f.name(3), number: number,
+                                      reply: try f.reply(5, answering: write), time: time)
+            }
+            try f.count(exactly: 5)
+            return .key(key: try f.key(1), juice: try f.name(2), count: try f.int(3, "count", 1...Limits.maxOrderCount),
+                        reply: try f.reply(4, answering: .order))
+        default:
+            throw Defect("unknown record kind '\(Fields.shown(f.tokens[0]))'")
+        }
+    }
+
+    /// The records only a snapshot holds (they carry no time).
+    private static func parseSnapshotFields(_ f: Fields) throws(Defect) -> JournalRecord {
+        let counter = 0...maxCounter, stock = 0...Limits.maxStock
+        switch f.tag {
         case "H":
             try f.count(exactly: 5)
             return .header(lsn: try f.number(1, "lsn", counter), seq: try f.number(2, "seq", counter),
@@ -77,15 +121,9 @@ extension JournalRecord {
             case "L": return .lost(juice: name, count: try f.number(2, "lost", counter))
             default: return .short(fruit: name, count: try f.number(2, "short", counter))
             }
-        case "K":
-            try f.count(exactly: 5)
-            return .key(key: try f.key(1), juice: try f.name(2), count: try f.int(3, "count", 1...Limits.maxOrderCount),
-                        reply: try f.reply(4))
-        case "E":
+        default:
             try f.count(exactly: 2)
             return .end(records: try f.int(1, "record count", 0...Int.max))
-        default:
-            throw Defect("unknown record kind '\(Fields.shown(f.tokens[0]))'")
         }
     }
 }
@@ -100,6 +138,16 @@ private struct Fields {
     }
 
     var tag: String { tokens[0].count == 1 ? String(decoding: tokens[0], as: UTF8.self) : "" }
+
+    /// `@<unix seconds>`: a canonical decimal within `JournalRecord.times`.
+    func time(_ i: Int) throws(Defect) -> Int64 {
+        let t = tokens[i]
+        let range = JournalRecord.times
+        guard t.first == UInt8(ascii: "@"), let value = Fields.decimal(t.dropFirst()), value <= UInt64(range.upperBound) else {
+            throw Defect("time '\(Fields.shown(t))' is not @<unix seconds from \(range.lowerBound) to \(range.upperBound)>")
+        }
+        return Int64(value)
+    }
 
     func count(exactly n: Int) throws(Defect) {
         guard tokens.count == n else { throw Defect("\(tokens.count) fields, not \(n)") }
@@ -176,14 +224,19 @@ private struct Fields {
         return list
     }
 
-    /// The reply a keyed order got, as the store wrote it: `OK ORDER ...` or `ERR OUT_OF_STOCK ...`,
-    /// text without control characters (it is sent again, as a line, to a retrying cashier).
-    func reply(_ i: Int) throws(Defect) -> String {
+    /// The reply a keyed write got, as the store wrote it: `OK ORDER ...` or
+    /// `ERR OUT_OF_STOCK ...` for an order, `OK RESTOCK ...` or `OK SET ...`; text without
+    /// control characters (it is sent again, as a line, to a retrying till).
+    func reply(_ i: Int, answering write: JournalRecord.KeyedWrite) throws(Defect) -> String {
         let t = tokens[i]
         let text = t.withUnsafeBytes { LineCheck.problem(in: $0) == nil && !$0.contains(ASCII.tab) }
-        guard text, let reply = String(validating: t, as: UTF8.self),
-              reply.hasPrefix("OK ORDER ") || reply.hasPrefix("ERR OUT_OF_STOCK ") else {
-            throw Defect("'\(Fields.shown(t))' is not an ORDER reply")
+        let starts: [String] = switch write {
+        case .order: ["OK ORDER ", "ERR OUT_OF_STOCK "]
+        case .restock: ["OK RESTOCK "]
+        case .set: ["OK SET "]
+        }
+        guard text, let reply = String(validating: t, as: UTF8.self), starts.contains(where: { reply.hasPrefix($0) }) else {
+            throw Defect("'\(Fields.shown(t))' is not \(write == .order ? "an" : "a") \(write.rawValue) reply")
         }
         return reply
     }

@@ -15,34 +15,37 @@ public struct StockLedger: Sendable {
     public private(set) var lost: [UInt64]
     /// Refused orders each fruit was short in (one per order, whatever the count), per fruit.
     public private(set) var short: [UInt64]
-    public private(set) var keys = KeyMemory()
+    public private(set) var keys: KeyMemory
 
     /// A new store: each fruit at the menu's initial stock, else `initialStock` (which, with
     /// `overridingMenu`, applies to every fruit).
-    public init(menu: Menu, initialStock: Int = 10, overridingMenu: Bool = false) {
+    public init(menu: Menu, initialStock: Int = 10, overridingMenu: Bool = false, keyPolicy: KeyMemory.Policy = KeyMemory.Policy()) {
         self.menu = menu
         self.stock = menu.initialStock.map { overridingMenu ? initialStock : ($0 ?? initialStock) }
         self.sold = Array(repeating: 0, count: menu.juices.count)
         self.lost = Array(repeating: 0, count: menu.juices.count)
         self.short = Array(repeating: 0, count: menu.fruits.count)
+        self.keys = KeyMemory(policy: keyPolicy)
     }
 
     /// An order, all or nothing: every fruit of the recipe (times the count) is checked before any
     /// is taken, so a two-fruit juice can never take the first fruit and fail on the second.
-    public mutating func order(_ request: OrderRequest) -> OrderOutcome {
-        if let key = request.key, let seen = keys[key] {
-            guard seen.juice == request.juice, seen.count == request.count else {
-                return .keyReused(Wire.keyReused(key: key, juice: seen.juice, count: seen.count, menu: menu))
-            }
-            return .duplicate(reply: seen.reply)
-        }
+    ///
+    /// A keyed order's key is remembered with its reply, refused or not, under `owner`'s share
+    /// of the key memory, aged from `now` (unix seconds); a new key that does not fit is `.busy`
+    /// and changes nothing. `countingRefusal: false` answers a refusal the same but leaves it out
+    /// of the sales figures (the store's bound on what one client may add to them).
+    public mutating func order(_ request: OrderRequest, by owner: String? = nil, at now: Int64 = 0,
+                               countingRefusal: Bool = true) -> OrderOutcome {
+        let asked = KeyMemory.Request.order(juice: request.juice, count: request.count)
+        if let key = request.key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
         let juice = menu.juices[request.juice]
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             let have = juice.recipe.map { stock[$0.fruit] }
-            countRefusal(request, have: have)
+            if countingRefusal { countRefusal(request, have: have) }
             let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
             if let key = request.key {
-                keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(error.line.utf8)))
+                keys.remember(key, KeyMemory.Entry(request: asked, reply: Array(error.line.utf8), time: now), owner: owner)
             }
             return .refused(error, have: have)
         }
@@ -57,9 +60,45 @@ public struct StockLedger: Sendable {
         sold[request.juice] += UInt64(request.count)
         let change = Change(seq: seq, kind: .order(request), touched: touched)
         if let key = request.key {
-            keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Wire.replyLine(for: change, menu: menu)))
+            keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner)
         }
         return .applied(change)
+    }
+
+    /// A keyed RESTOCK: applied once per key, as an order is. A refused one (OVER_LIMIT) is not
+    /// remembered: it changed nothing, and its retry is judged afresh.
+    public mutating func restock(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> OrderOutcome {
+        let asked = KeyMemory.Request.restock(fruit: fruit, amount: amount)
+        if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
+        switch restock(fruit: fruit, amount: amount) {
+        case .failure(let error):
+            return .refused(error, have: [stock[fruit]])
+        case .success(let change):
+            let change = Change(seq: change.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: change.touched)
+            if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
+            return .applied(change)
+        }
+    }
+
+    /// A keyed SET: applied once per key.
+    public mutating func set(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> OrderOutcome {
+        let asked = KeyMemory.Request.set(fruit: fruit, amount: amount)
+        if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
+        let plain = set(fruit: fruit, amount: amount)
+        let change = Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched)
+        if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
+        return .applied(change)
+    }
+
+    /// What a key already decides: a retry's first answer, a key used for something else, or
+    /// no room for a new key. Nil: a new key that fits.
+    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, owner: String?, now: Int64) -> OrderOutcome? {
+        if let seen = keys[key] {
+            guard seen.request == asked else { return .keyReused(Wire.keyReused(key: key, for: seen.request, menu: menu)) }
+            return .duplicate(reply: seen.reply)
+        }
+        if let refusal = keys.admit(owner: owner, now: now) { return .busy(refusal) }
+        return nil
     }
 
     /// Adds to a fruit's stock; refused when it would pass the ceiling.
@@ -96,8 +135,9 @@ public struct FruitValue: Sendable, Equatable {
 public struct Change: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case order(OrderRequest)
-        case restock(fruit: Int, amount: Int)
-        case set(fruit: Int, amount: Int)
+        /// A keyed one carries its key, for the journal.
+        case restock(fruit: Int, amount: Int, key: String? = nil)
+        case set(fruit: Int, amount: Int, key: String? = nil)
     }
     public let seq: UInt64
     public let kind: Kind
@@ -118,6 +158,8 @@ public enum OrderOutcome: Sendable, Equatable {
     /// A retry of a keyed order: the original reply line (without CRLF), to send with ` dup`.
     case duplicate(reply: [UInt8])
     case keyReused(ProtocolError)
+    /// A new key that the key memory cannot take now: nothing was applied; retry later.
+    case busy(KeyMemory.Refusal)
 }
 
 extension StockLedger {
@@ -141,17 +183,29 @@ extension StockLedger {
         keys.remember(key, entry)
     }
 
-    /// Re-applies a recorded change.
-    public mutating func replay(_ change: Change) {
+    /// Re-applies a recorded change; a keyed one's key is remembered as first used at `time`.
+    public mutating func replay(_ change: Change, at time: Int64 = 0) {
         for t in change.touched { stock[t.fruit] = t.value }
         seq = change.seq
-        if case .order(let request) = change.kind {
+        let keyed: (String, KeyMemory.Request)?
+        switch change.kind {
+        case .order(let request):
             ordersServed += 1
             sold[request.juice] += UInt64(request.count)
-            if let key = request.key {
-                keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Wire.replyLine(for: change, menu: menu)))
-            }
+            keyed = request.key.map { ($0, .order(juice: request.juice, count: request.count)) }
+        case .restock(let fruit, let amount, let key):
+            keyed = key.map { ($0, .restock(fruit: fruit, amount: amount)) }
+        case .set(let fruit, let amount, let key):
+            keyed = key.map { ($0, .set(fruit: fruit, amount: amount)) }
         }
+        if let (key, request) = keyed {
+            keys.remember(key, KeyMemory.Entry(request: request, reply: Wire.replyLine(for: change, menu: menu), time: time))
+        }
+    }
+
+    /// Forgets the keys older than the retention window (after recovery).
+    public mutating func forgetExpiredKeys(now: Int64) {
+        keys.forgetExpired(now: now)
     }
 
     /// The lost-sales counters of a refusal: the order, its juices (`count` of them), and one
@@ -185,10 +239,11 @@ extension StockLedger {
     /// `have` is the stock of each fruit of the juice's current recipe, in recipe order, as
     /// recorded; `Int.max` for a fruit the record does not list (the recipe changed since), which
     /// is then not counted as short.
-    public mutating func replayRefusal(_ request: OrderRequest, have: [Int]) {
-        countRefusal(request, have: have)
+    public mutating func replayRefusal(_ request: OrderRequest, have: [Int], counted: Bool = true, at time: Int64 = 0) {
+        if counted { countRefusal(request, have: have) }
         guard let key = request.key else { return }
         let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
-        keys.remember(key, KeyMemory.Entry(juice: request.juice, count: request.count, reply: Array(error.line.utf8)))
+        keys.remember(key, KeyMemory.Entry(request: .order(juice: request.juice, count: request.count),
+                                           reply: Array(error.line.utf8), time: time))
     }
 }

@@ -93,9 +93,25 @@ extension Wire {
         return ProtocolError(.outOfStock, "needs \(needs.joined(separator: " ")) has \(has.joined(separator: " "))")
     }
 
-    /// A key sent again with another juice or count.
-    public static func keyReused(key: String, juice: Int, count: Int, menu: Menu) -> ProtocolError {
-        ProtocolError(.keyReused, "key '\(key)' was used for ORDER \(menu.juices[juice].name) \(count)")
+    /// A key sent again for another request than the one it was first used for.
+    public static func keyReused(key: String, for request: KeyMemory.Request, menu: Menu) -> ProtocolError {
+        let first = switch request {
+        case .order(let juice, let count): "ORDER \(menu.juices[juice].name) \(count)"
+        case .restock(let fruit, let amount): "RESTOCK \(menu.fruits[fruit].name) \(amount)"
+        case .set(let fruit, let amount): "SET \(menu.fruits[fruit].name) \(amount)"
+        }
+        return ProtocolError(.keyReused, "key '\(key)' was used for \(first)")
+    }
+
+    /// A new idempotency key the key memory cannot take now (`KeyMemory.admit`): nothing was
+    /// applied, and the same write may be sent again after `retry` seconds.
+    public static func keyMemoryFull(_ refusal: KeyMemory.Refusal) -> ProtocolError {
+        switch refusal {
+        case .addressFull(let seconds):
+            return ProtocolError(.busy, "your address holds its whole share of idempotency keys; retry in \(seconds) s")
+        case .full(let seconds):
+            return ProtocolError(.busy, "the idempotency key memory is full; retry in \(seconds) s")
+        }
     }
 
     /// A RESTOCK that would take a fruit past `Limits.maxStock`.

@@ -13,16 +13,16 @@
 ///   written back as `JSONText.number` writes it; an ORDER's count is copied as written.
 extension WriteReplyJSON {
     /// The outcome and JSON bytes for one reply as the store wrote it (line end included).
-    public static func answer(toReply reply: [UInt8]) -> (outcome: Outcome, json: [UInt8]) {
-        if let json = reply.withUnsafeBytes({ okAnswer($0) }) { return (.ok, json) }
+    public static func answer(toReply reply: [UInt8], keyed: Bool = false) -> (outcome: Outcome, json: [UInt8]) {
+        if let json = reply.withUnsafeBytes({ okAnswer($0, keyed: keyed) }) { return (.ok, json) }
         var line = String(decoding: reply, as: UTF8.self)
         while line.last?.isNewline == true { line.removeLast() }
-        let (outcome, json) = answer(toReply: line)
+        let (outcome, json) = answer(toReply: line, keyed: keyed)
         return (outcome, Array(json.utf8))
     }
 
     /// The JSON of an all-ASCII `OK ...` reply, or nil for anything else.
-    private static func okAnswer(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
+    private static func okAnswer(_ raw: UnsafeRawBufferPointer, keyed: Bool) -> [UInt8]? {
         var end = raw.count
         // The ASCII characters that are `isNewline`: LF, VT, FF, CR.
         while end > 0, raw[end - 1] >= 0x0A && raw[end - 1] <= 0x0D { end -= 1 }
@@ -47,6 +47,7 @@ extension WriteReplyJSON {
             out.append(ascii: dup ? ",\"dup\":true}" : ",\"dup\":false}")
         } else {
             appendSeqAndStock(raw, all.dropFirst(), to: &out)
+            if keyed || dup { out.append(ascii: dup ? ",\"dup\":true" : ",\"dup\":false") }
             out.append(UInt8(ascii: "}"))
         }
         return out

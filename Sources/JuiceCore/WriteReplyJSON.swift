@@ -15,8 +15,10 @@ public enum WriteReplyJSON {
         case refused(code: String)
     }
 
-    /// The outcome and JSON text for one reply line (without its line end).
-    public static func answer(toReply line: String) -> (outcome: Outcome, json: String) {
+    /// The outcome and JSON text for one reply line (without its line end). `keyed`: the write
+    /// carried an idempotency key, so a RESTOCK or SET answer says `"dup"` too (an ORDER's
+    /// always does).
+    public static func answer(toReply line: String, keyed: Bool = false) -> (outcome: Outcome, json: String) {
         var words = line.split(separator: " ", omittingEmptySubsequences: true)
         let dup = words.last == "dup"
         if dup { words.removeLast() }
@@ -27,7 +29,7 @@ public enum WriteReplyJSON {
                 ("ok", "true"), ("juice", JSONText.string(String(fields[0]))), ("count", String(fields[1])),
             ] + seqAndStock(fields.dropFirst(2)) + [("dup", dup ? "true" : "false")]))
         case .ok(_, let fields):
-            return (.ok, JSONText.object([("ok", "true")] + seqAndStock(fields[...])))
+            return (.ok, JSONText.object([("ok", "true")] + seqAndStock(fields[...]) + (keyed || dup ? [("dup", dup ? "true" : "false")] : [])))
         case .err(let code, let message):
             return (.refused(code: code), refusal(code: code, message: message, dup: dup))
         default:

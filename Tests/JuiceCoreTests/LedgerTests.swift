@@ -307,7 +307,7 @@ struct LedgerTests {
         l.restore(juice: J.mango, sold: 12)
         l.restore(juice: J.kiwi, lost: 5)
         l.restore(fruit: F.kiwi, short: 2)
-        l.restoreKey("k", KeyMemory.Entry(juice: J.mango, count: 1, reply: bytes("OK ORDER mango 1 seq=1 mango=7")))
+        l.restoreKey("k", KeyMemory.Entry(request: .order(juice: J.mango, count: 1), reply: bytes("OK ORDER mango 1 seq=1 mango=7"), time: 0))
         #expect(l.seq == 42)
         #expect(l.ordersServed == 7)
         #expect(l.ordersRefused == 3)
@@ -321,59 +321,93 @@ struct LedgerTests {
 
 @Suite("KeyMemory", .onOwnThreads)
 struct KeyMemoryTests {
-    static func entry(_ n: Int) -> KeyMemory.Entry {
-        KeyMemory.Entry(juice: n % 7, count: n, reply: bytes("reply \(n)"))
+    static func entry(_ n: Int, at time: Int64 = 1000) -> KeyMemory.Entry {
+        KeyMemory.Entry(request: .order(juice: n % 7, count: n + 1), reply: bytes("reply \(n)"), time: time)
     }
 
-    @Test("the oldest key is forgotten first")
-    func eviction() {
-        var m = KeyMemory(capacity: 3)
-        #expect(m.capacity == 3)
-        for (i, k) in ["a", "b", "c"].enumerated() { m.remember(k, Self.entry(i)) }
-        #expect(m.count == 3)
-        #expect(m.inOrder.map(\.key) == ["a", "b", "c"])
-        m.remember("d", Self.entry(3))
-        #expect(m.count == 3)
-        #expect(m["a"] == nil)
-        #expect(m["b"] == Self.entry(1))
-        #expect(m["d"] == Self.entry(3))
-        #expect(m.inOrder.map(\.key) == ["b", "c", "d"])
-        m.remember("e", Self.entry(4))
-        #expect(m.inOrder.map(\.key) == ["c", "d", "e"])
-        #expect(m.inOrder.map(\.entry) == [Self.entry(2), Self.entry(3), Self.entry(4)])
+    static func policy(retention: Int64 = 100, capacity: Int = 10, share: Int = 3) -> KeyMemory.Policy {
+        KeyMemory.Policy(retentionSeconds: retention, capacity: capacity, sharePerAddress: share)
     }
 
-    @Test("inOrder is oldest first across many wraparounds", arguments: [1, 2, 3, 5])
-    func manyWraps(capacity: Int) {
-        var m = KeyMemory(capacity: capacity)
-        for n in 0..<(capacity * 4 + 1) {
-            m.remember("k\(n)", Self.entry(n))
-            let first = max(0, n - capacity + 1)
-            #expect(m.inOrder.map(\.key) == (first...n).map { "k\($0)" })
-            #expect(m.inOrder.map(\.entry) == (first...n).map(Self.entry))
-            #expect(m.count == n - first + 1)
+    @Test("a young key is never forgotten: a full share is refused, not made room in")
+    func youngKeysStay() {
+        var m = KeyMemory(policy: Self.policy())
+        for n in 0..<3 {
+            #expect(m.admit(owner: "10.0.0.9", now: 1000 + Int64(n)) == nil)
+            m.remember("k\(n)", Self.entry(n, at: 1000 + Int64(n)), owner: "10.0.0.9")
         }
+        // The flooder's share is full: its next key is refused, with the time its oldest key
+        // has left, and every key it holds is still there.
+        #expect(m.admit(owner: "10.0.0.9", now: 1050) == .addressFull(retryAfterSeconds: 50))
+        #expect((0..<3).allSatisfy { m["k\($0)"] != nil })
+        // Another address is not touched by it.
+        #expect(m.admit(owner: "10.0.0.7", now: 1050) == nil)
+        #expect(m.held(by: "10.0.0.9") == 3 && m.held(by: "10.0.0.7") == 0)
     }
 
-    @Test("remembering a known key again updates it in place")
+    @Test("the whole memory full of young keys refuses every new key")
+    func wholeMemoryFull() {
+        var m = KeyMemory(policy: Self.policy(capacity: 4, share: 3))
+        for n in 0..<4 {
+            let owner = n < 2 ? "a" : "b"
+            #expect(m.admit(owner: owner, now: 1000) == nil)
+            m.remember("k\(n)", Self.entry(n), owner: owner)
+        }
+        #expect(m.admit(owner: "c", now: 1010) == .full(retryAfterSeconds: 90))
+        #expect(m.count == 4)
+    }
+
+    @Test("keys age out oldest first, and then make room")
+    func ageOut() {
+        var m = KeyMemory(policy: Self.policy(share: 2))
+        m.remember("a", Self.entry(0, at: 1000), owner: "x")
+        m.remember("b", Self.entry(1, at: 1040), owner: "x")
+        #expect(m.admit(owner: "x", now: 1099) == .addressFull(retryAfterSeconds: 1))
+        #expect(m.admit(owner: "x", now: 1100) == nil, "a is 100 s old: forgotten")
+        #expect(m["a"] == nil && m["b"] != nil)
+        #expect(m.held(by: "x") == 1)
+        m.forgetExpired(now: 1140)
+        #expect(m.count == 0 && m.held(by: "x") == 0)
+    }
+
+    @Test("a clock set back never makes a key be forgotten early")
+    func clockBack() {
+        var m = KeyMemory(policy: Self.policy())
+        m.remember("late", Self.entry(0, at: 2000), owner: "x")
+        m.remember("early", Self.entry(1, at: 1000), owner: "x")
+        m.forgetExpired(now: 1150)
+        #expect(m["late"] != nil && m["early"] != nil, "the one in front is young: both stay")
+        m.forgetExpired(now: 2100)
+        #expect(m.count == 0)
+    }
+
+    @Test("recovered keys count against the whole memory, not against any address")
+    func recoveredKeys() {
+        var m = KeyMemory(policy: Self.policy(capacity: 3, share: 2))
+        m.remember("r1", Self.entry(0))
+        m.remember("r2", Self.entry(1))
+        #expect(m.admit(owner: "x", now: 1000) == nil)
+        m.remember("x1", Self.entry(2), owner: "x")
+        #expect(m.admit(owner: "y", now: 1000) == .full(retryAfterSeconds: 100))
+        #expect(m.inOrder.map(\.key) == ["r1", "r2", "x1"])
+    }
+
+    @Test("remembering a known key again changes its entry, not its place")
     func rememberAgain() {
-        var m = KeyMemory(capacity: 3)
+        var m = KeyMemory(policy: Self.policy())
         m.remember("a", Self.entry(0))
         m.remember("b", Self.entry(1))
         m.remember("a", Self.entry(9))
         #expect(m.count == 2)
         #expect(m["a"] == Self.entry(9))
         #expect(m.inOrder.map(\.key) == ["a", "b"])
-        m.remember("c", Self.entry(2))
-        m.remember("d", Self.entry(3))
-        #expect(m["a"] == nil, "a is still the oldest, so it goes first")
-        #expect(m.inOrder.map(\.key) == ["b", "c", "d"])
     }
 
-    @Test("the default capacity is the protocol's")
-    func defaultCapacity() {
-        #expect(KeyMemory().capacity == Limits.rememberedKeys)
-        #expect(StockLedger(menu: .standard).keys.capacity == Limits.rememberedKeys)
+    @Test("the default policy is the protocol's")
+    func defaultPolicy() {
+        #expect(KeyMemory().policy == KeyMemory.Policy(retentionSeconds: 86_400, capacity: Limits.rememberedKeys,
+                                                        sharePerAddress: Limits.keysPerAddress))
+        #expect(StockLedger(menu: .standard).keys.policy == KeyMemory().policy)
     }
 }
 
@@ -406,6 +440,7 @@ struct ReplayTests {
                     journal.append(.refusal(req, have: have)); refused += 1
                 case .duplicate: duplicates += 1
                 case .keyReused: reused += 1
+                case .busy: Issue.record("40 keys never fill the key memory")
                 }
             case 6, 7:
                 let fruit = Int(rng.next() % UInt64(menu.fruits.count))

@@ -213,7 +213,9 @@ struct WireRoundTripTests {
             return
         }
         let refusals = [outOfStock, Wire.noManagerToken, Wire.wrongToken(closingAfter: 3), Wire.tooManyAuthFailures(retryIn: 30, closing: true), Wire.lineTooLong,
-                        Wire.keyReused(key: "k", juice: J.mango, count: 1, menu: menu),
+                        Wire.keyReused(key: "k", for: .order(juice: J.mango, count: 1), menu: menu),
+                        Wire.keyReused(key: "k", for: .restock(fruit: F.kiwi, amount: 5), menu: menu),
+                        Wire.keyMemoryFull(.addressFull(retryAfterSeconds: 30)), Wire.keyMemoryFull(.full(retryAfterSeconds: 1)),
                         Wire.overLimit(fruit: F.kiwi, stock: 10, adding: 999_999_991, menu: menu)]
         for error in refusals {
             var out: [UInt8] = []

@@ -71,14 +71,18 @@ struct HTTPWrites {
             }
             return Outcome(response: Self.refusal(.badRequest, "BAD_REQUEST", "nothing to do"))
         }
-        let result = store.assumeIsolated { $0.execute([command], stats: StatsContext(clients: 0, startedAt: 0)) }
-        let (outcome, json) = WriteReplyJSON.answer(toReply: result.out)
+        let result = store.assumeIsolated { $0.execute([command], stats: StatsContext(clients: 0, startedAt: 0), peer: peer) }
+        let (outcome, json) = WriteReplyJSON.answer(toReply: result.out, keyed: command.key != nil)
         let status: HTTPStatus
         switch outcome {
         case .ok: status = .ok
         case .refused(let code): status = Self.status(for: code)
         }
-        return Outcome(response: HTTPResponse(status, HTTPResponse.json, body: json), gate: result.gate, events: result.events)
+        // A full key memory tells the till when to come back; so does a full disk or a journal
+        // still growing (no better figure than a second: it is back as soon as there is room).
+        let retry = result.retryAfterSeconds ?? (status == .serviceUnavailable ? 1 : nil)
+        return Outcome(response: HTTPResponse(status, HTTPResponse.json, body: json, headers: retry.map { [("Retry-After", "\($0)")] } ?? []),
+                       gate: result.gate, events: result.events)
     }
 
     /// The body as its twin's command line, e.g. `ORDER mango-kiwi 2 key=till7-41`.
@@ -107,16 +111,19 @@ struct HTTPWrites {
             number = n
         }
         guard let number else { return .failure(Refused(Self.refusal(.badRequest, "BAD_ARGUMENT", "\"\(numberKey)\" is missing"))) }
-        switch request.path {
-        case "/orders":
-            var line = "ORDER \(name) \(number)"
-            if let key = request.header("idempotency-key") {
-                guard isOneWord(key) else { return .failure(Refused(Self.refusal(.badRequest, "BAD_ARGUMENT", "malformed Idempotency-Key"))) }
-                line += " key=\(key)"
+        // Every write takes an idempotency key: a retry is applied once and gets the first answer.
+        var key = ""
+        if let value = request.header("idempotency-key") {
+            guard Array(value.utf8).withUnsafeBytes({ CommandParser.isValidKey($0) }) else {
+                return .failure(Refused(Self.refusal(.badRequest, "BAD_ARGUMENT",
+                                                     "malformed Idempotency-Key: \(CommandParser.keyRule)")))
             }
-            return .success(line)
-        case "/restock": return .success("RESTOCK \(name) \(number)")
-        default: return .success("SET \(name) \(number)")
+            key = " key=\(value)"
+        }
+        switch request.path {
+        case "/orders": return .success("ORDER \(name) \(number)\(key)")
+        case "/restock": return .success("RESTOCK \(name) \(number)\(key)")
+        default: return .success("SET \(name) \(number)\(key)")
         }
     }
 

@@ -163,7 +163,8 @@ final class LineProtocol: ConnectionHandler {
         let stats = StatsContext(clients: host.clientCount, startedAt: startedAt)
         let commands = batch.commands
         batch.commands = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
-        let result = store.assumeIsolated { $0.execute(commands, stats: stats) }
+        let peer = conn.peer
+        let result = store.assumeIsolated { $0.execute(commands, stats: stats, peer: peer) }
         if batch.out.isEmpty { batch.out = result.out } else { batch.out.append(contentsOf: result.out) }
         batch.durableAfter = max(batch.durableAfter, result.gate)
         batch.events.append(contentsOf: result.events)

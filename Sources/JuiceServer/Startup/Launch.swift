@@ -12,13 +12,14 @@ extension Server {
         let executor = LoopExecutor()
         let menu = config.menu
         guard let directory = config.dataDirectory else {
-            let ledger = StockLedger(menu: menu, initialStock: config.initialStock, overridingMenu: config.initialStockOverridesMenu)
-            let store = FruitStore(executor: executor, ledger: ledger, journal: nil)
+            let ledger = StockLedger(menu: menu, initialStock: config.initialStock, overridingMenu: config.initialStockOverridesMenu,
+                                     keyPolicy: config.keyPolicy)
+            let store = FruitStore(executor: executor, ledger: ledger, journal: nil, lostSalesPerMinute: config.lostSalesPerMinute)
             return Server(config: config, executor: executor, store: store, durableLSN: 0, lockFD: -1)
         }
         let opened = try Storage.open(directory: directory, Storage.Options(
             menu: menu, initialStock: config.initialStock, initialStockOverridesMenu: config.initialStockOverridesMenu,
-            acceptMenuChange: config.acceptMenuChange))
+            acceptMenuChange: config.acceptMenuChange, keyPolicy: config.keyPolicy))
         let journal: GroupCommit
         do {
             journal = try GroupCommit(file: opened.journal, snapshotPath: opened.snapshotPath, directory: directory,
@@ -33,7 +34,7 @@ extension Server {
             history.append(seq: change.seq, line: StockEvent.line(change, menu: menu))
         }
         let store = FruitStore(executor: executor, ledger: opened.ledger, journal: journal, history: history,
-                               compactAfter: config.journalMaxBytes)
+                               compactAfter: config.journalMaxBytes, lostSalesPerMinute: config.lostSalesPerMinute)
         Log.lifecycle("data directory \(directory): recovered seq=\(opened.ledger.seq) (journal position \(opened.lsn))")
         return Server(config: config, executor: executor, store: store, durableLSN: opened.lsn, lockFD: opened.lockFD)
     }

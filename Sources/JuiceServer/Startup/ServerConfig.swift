@@ -36,6 +36,11 @@ public struct ServerConfig: Sendable {
     public var acceptMenuChange = false
     /// How much is logged (`--log-level`).
     public var logLevel = LogLevel.info
+    /// The idempotency key memory: how long a key is kept at least (`--key-retention`), how many
+    /// keys it holds, and one address's share of them (`--keys-per-address`).
+    public var keyPolicy = KeyMemory.Policy()
+    /// What one client address may add to the lost-sales figures (`LostSalesAllowance`).
+    public var lostSalesPerMinute = LostSalesAllowance.defaultPerMinute
     /// How many wrong AUTH tokens one peer address may send, across connections, and for how long.
     public var authFailurePolicy = AuthFailureLimiter.Policy()
     /// The monotonic clock (nanoseconds) that AUTH failures are timed by: tests move it

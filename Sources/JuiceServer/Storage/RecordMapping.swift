@@ -6,55 +6,56 @@ import JuiceCore
 // corruption (PROTOCOL.md, Storage).
 
 extension JournalRecord {
-    /// The record of a change just applied, at journal position `lsn`.
-    init(_ change: Change, lsn: UInt64, menu: Menu) {
+    /// The record of a change just applied, at journal position `lsn`, at `time` (unix seconds).
+    init(_ change: Change, lsn: UInt64, menu: Menu, time: Int64) {
         let left = change.touched.map { NamedValue(menu.fruits[$0.fruit].name, $0.value) }
         switch change.kind {
         case .order(let request):
             self = .order(lsn: lsn, seq: change.seq, juice: menu.juices[request.juice].name, count: request.count,
-                          key: request.key, left: left)
-        case .restock(let fruit, let amount):
-            self = .restock(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: left[0].value)
-        case .set(let fruit, let amount):
-            self = .set(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, value: amount)
+                          key: request.key, left: left, time: time)
+        case .restock(let fruit, let amount, let key):
+            self = .restock(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: left[0].value,
+                            key: key, time: time)
+        case .set(let fruit, let amount, let key):
+            self = .set(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, value: amount, key: key, time: time)
         }
     }
 
     /// A bound on the framed size of any record a change or a refusal writes under `menu`: what
     /// must be free in the journal before the store applies one (`JournalRoom`). Every field is
-    /// bounded: names by `NameRule.maxBytes`, a key by `Limits.maxKeyBytes`, numbers by 20
-    /// digits, one name=value per fruit of the longest recipe; the frame adds length and CRC.
+    /// bounded: names by `NameRule.maxBytes`, a key by `Limits.maxKeyBytes`, numbers and the
+    /// time by 20 digits, one name=value per fruit of the longest recipe; the frame adds length and CRC.
     static func maxBytes(under menu: Menu) -> Int {
         let longestRecipe = menu.juices.map(\.recipe.count).max() ?? 0
         let field = 21  // a space and up to 20 digits
-        return 64 + 4 * field + NameRule.maxBytes + " key=".utf8.count + Limits.maxKeyBytes
+        return 64 + 5 * field + NameRule.maxBytes + " key=".utf8.count + Limits.maxKeyBytes
             + longestRecipe * (1 + NameRule.maxBytes + 1 + field)
     }
 
     /// The record of an order refused for stock: what each fruit of the recipe had (`had`, in
     /// recipe order, as `StockLedger.order` reports it).
-    init(refusing request: OrderRequest, had: [Int], lsn: UInt64, menu: Menu) {
+    init(refusing request: OrderRequest, had: [Int], lsn: UInt64, menu: Menu, time: Int64, counted: Bool) {
         let recipe = menu.juices[request.juice].recipe
         self = .refusal(lsn: lsn, juice: menu.juices[request.juice].name, count: request.count, key: request.key,
-                        had: zip(recipe, had).map { NamedValue(menu.fruits[$0.0.fruit].name, $0.1) })
+                        had: zip(recipe, had).map { NamedValue(menu.fruits[$0.0.fruit].name, $0.1) }, time: time, counted: counted)
     }
 
     /// What replaying this journal record does under `menu`; nil for a snapshot record.
     func replayStep(under menu: Menu) -> ReplayStep? {
         switch self {
-        case let .order(_, seq, juice, count, key, left):
+        case let .order(_, seq, juice, count, key, left, _):
             guard let j = menu.juiceIndex(juice) else { return .skippedChange(seq: seq, order: true) }
             let touched = left.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
             return .change(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched))
-        case let .refusal(_, juice, count, key, had):
-            guard let j = menu.juiceIndex(juice) else { return .skippedRefusal }
-            return .refusal(OrderRequest(juice: j, count: count, key: key), have: JournalRecord.had(had, byRecipeOf: j, menu))
-        case let .restock(_, seq, fruit, amount, total):
+        case let .refusal(_, juice, count, key, had, _, counted):
+            guard let j = menu.juiceIndex(juice) else { return .skippedRefusal(counted: counted) }
+            return .refusal(OrderRequest(juice: j, count: count, key: key), have: JournalRecord.had(had, byRecipeOf: j, menu), counted: counted)
+        case let .restock(_, seq, fruit, amount, total, key, _):
             guard let f = menu.fruitIndex(fruit) else { return .skippedChange(seq: seq, order: false) }
-            return .change(Change(seq: seq, kind: .restock(fruit: f, amount: amount), touched: [FruitValue(fruit: f, value: total)]))
-        case let .set(_, seq, fruit, value):
+            return .change(Change(seq: seq, kind: .restock(fruit: f, amount: amount, key: key), touched: [FruitValue(fruit: f, value: total)]))
+        case let .set(_, seq, fruit, value, key, _):
             guard let f = menu.fruitIndex(fruit) else { return .skippedChange(seq: seq, order: false) }
-            return .change(Change(seq: seq, kind: .set(fruit: f, amount: value), touched: [FruitValue(fruit: f, value: value)]))
+            return .change(Change(seq: seq, kind: .set(fruit: f, amount: value, key: key), touched: [FruitValue(fruit: f, value: value)]))
         default:
             return nil
         }
@@ -74,11 +75,11 @@ extension JournalRecord {
 enum ReplayStep {
     /// An applied change, to replay.
     case change(Change)
-    /// An order refused for stock: it counts as refused and as lost sales, and its key is
-    /// remembered. `have` is each recipe fruit's recorded stock.
-    case refusal(OrderRequest, have: [Int])
+    /// An order refused for stock: it counts as refused and as lost sales (unless `counted` is
+    /// false), and its key is remembered. `have` is each recipe fruit's recorded stock.
+    case refusal(OrderRequest, have: [Int], counted: Bool)
     /// A change about a juice or fruit the menu no longer has: it still takes its seq.
     case skippedChange(seq: UInt64, order: Bool)
-    /// A refusal of a juice the menu no longer has: it still counts as refused.
-    case skippedRefusal
+    /// A refusal of a juice the menu no longer has: it still counts as refused (if counted).
+    case skippedRefusal(counted: Bool)
 }

@@ -23,12 +23,24 @@ struct Recovery {
     var tornTail: (offset: Int, reason: String)?
 
     /// Rebuilds `ledger` (a new store under the current menu) from the files that exist.
-    static func recover(_ ledger: StockLedger, snapshot: File?, journal: File?) throws(StorageError) -> Recovery {
-        var recovery = Recovery(ledger: ledger)
+    /// `now` (unix seconds) ages what has no time of its own: a key from a version-1 record is
+    /// taken as first used at recovery, so it is kept a whole retention window from then (the
+    /// safe side: never forgotten early).
+    static func recover(_ ledger: StockLedger, snapshot: File?, journal: File?,
+                        now: Int64 = WallClock.unixSeconds()) throws(StorageError) -> Recovery {
+        var recovery = Recovery(ledger: ledger, now: now)
         if let snapshot { try recovery.loadSnapshot(snapshot) }
         recovery.lsn = recovery.snapshotLSN
         if let journal { try recovery.replayJournal(journal) }
+        recovery.ledger.forgetExpiredKeys(now: now)
         return recovery
+    }
+
+    private let now: Int64
+
+    private init(ledger: StockLedger, now: Int64) {
+        self.ledger = ledger
+        self.now = now
     }
 
     /// A refusal to start: the file, the byte offset, and why. Nothing on disk has changed yet.
@@ -72,6 +84,7 @@ struct Recovery {
             case .lost(let name, _): (3, name)
             case .short(let name, _): (4, name)
             case .key(let key, _, _, _): (5, key)
+            case .rememberedKey(let key, _, _, _, _, _): (5, key)
             default: (0, "")
             }
             if rank > kindRank {
@@ -94,8 +107,15 @@ struct Recovery {
                 if let i = menu.fruitIndex(fruit) { ledger.restore(fruit: i, short: count) }
             case .key(let key, let juice, let count, let reply):
                 if let j = menu.juiceIndex(juice) {
-                    ledger.restoreKey(key, KeyMemory.Entry(juice: j, count: count, reply: Array(reply.utf8)))
+                    ledger.restoreKey(key, KeyMemory.Entry(request: .order(juice: j, count: count), reply: Array(reply.utf8), time: now))
                 }
+            case .rememberedKey(let key, let write, let name, let number, let reply, let time):
+                let request: KeyMemory.Request? = switch write {
+                case .order: menu.juiceIndex(name).map { .order(juice: $0, count: number) }
+                case .restock: menu.fruitIndex(name).map { .restock(fruit: $0, amount: number) }
+                case .set: menu.fruitIndex(name).map { .set(fruit: $0, amount: number) }
+                }
+                if let request { ledger.restoreKey(key, KeyMemory.Entry(request: request, reply: Array(reply.utf8), time: time)) }
             default:
                 throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record that does not belong inside a snapshot")
             }
@@ -134,15 +154,16 @@ struct Recovery {
                 throw corrupt("seq \(seq) after seq \(ledger.seq)")
             }
             self.lsn = lsn
+            let time = record.time ?? now
             switch record.replayStep(under: menu) {
             case .change(let change)?:
-                apply(change)
-            case .refusal(let request, let have)?:
-                ledger.replayRefusal(request, have: have)
+                apply(change, at: time)
+            case .refusal(let request, let have, let counted)?:
+                ledger.replayRefusal(request, have: have, counted: counted, at: time)
             case .skippedChange(let seq, let order)?:
                 ledger.skip(toSeq: seq, order: order)
-            case .skippedRefusal?:
-                ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1)
+            case .skippedRefusal(let counted)?:
+                if counted { ledger.restore(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused + 1) }
             case nil:
                 break
             }
@@ -150,8 +171,8 @@ struct Recovery {
         journalLength = read.validLength
     }
 
-    private mutating func apply(_ change: Change) {
-        ledger.replay(change)
+    private mutating func apply(_ change: Change, at time: Int64) {
+        ledger.replay(change, at: time)
         // Kept bounded while a long journal replays: trimmed to the last `historyEvents` in
         // one go each time it holds twice that many.
         if changes.count == 2 * Limits.historyEvents { changes.removeFirst(Limits.historyEvents) }

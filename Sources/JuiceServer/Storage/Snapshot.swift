@@ -13,8 +13,13 @@ enum Snapshot {
         for (j, juice) in menu.juices.enumerated() { records.append(.lost(juice: juice.name, count: ledger.lost[j])) }
         for (i, fruit) in menu.fruits.enumerated() { records.append(.short(fruit: fruit.name, count: ledger.short[i])) }
         for (key, entry) in ledger.keys.inOrder {
-            records.append(.key(key: key, juice: menu.juices[entry.juice].name, count: entry.count,
-                                reply: String(decoding: entry.reply, as: UTF8.self)))
+            let (write, name, number): (JournalRecord.KeyedWrite, String, Int) = switch entry.request {
+            case .order(let juice, let count): (.order, menu.juices[juice].name, count)
+            case .restock(let fruit, let amount): (.restock, menu.fruits[fruit].name, amount)
+            case .set(let fruit, let amount): (.set, menu.fruits[fruit].name, amount)
+            }
+            records.append(.rememberedKey(key: key, write: write, name: name, number: number,
+                                          reply: String(decoding: entry.reply, as: UTF8.self), time: entry.time))
         }
         records.append(.end(records: records.count))
         var out: [UInt8] = []

@@ -33,6 +33,7 @@ struct Storage {
         var initialStockOverridesMenu = false
         /// Start even if the menu drops a fruit the data still has in stock.
         var acceptMenuChange = false
+        var keyPolicy = KeyMemory.Policy()
     }
 
     /// A recovered store, ready to run.
@@ -74,7 +75,7 @@ struct Storage {
         let snapshot = try read(snapshotPath)
         let journalFile = try read(journalPath)
         let ledger = StockLedger(menu: options.menu, initialStock: options.initialStock,
-                                 overridingMenu: options.initialStockOverridesMenu)
+                                 overridingMenu: options.initialStockOverridesMenu, keyPolicy: options.keyPolicy)
         let recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
         // Everything on disk has been judged: only now may anything there change.
         if snapshot == nil && journalFile == nil {

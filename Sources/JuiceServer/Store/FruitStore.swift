@@ -24,11 +24,14 @@ actor FruitStore {
     /// clock that stamps them (unix seconds; tests set their own with `setWallClock`).
     private var minutes = MinuteCounts()
     private var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
+    /// What each client address may add to the lost-sales figures.
+    private var lostSales: LostSalesAllowance
 
     /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
     /// recovered from it, and the journal is compacted past `compactAfter` bytes.
     init(executor: LoopExecutor, ledger: StockLedger, journal: GroupCommit?, history: EventHistory = EventHistory(),
-         compactAfter: Int = 64 << 20) {
+         compactAfter: Int = 64 << 20, lostSalesPerMinute: Int = LostSalesAllowance.defaultPerMinute) {
+        self.lostSales = LostSalesAllowance(perMinute: lostSalesPerMinute)
         self.executor = executor
         self.menu = ledger.menu
         self.ledger = ledger
@@ -41,27 +44,29 @@ actor FruitStore {
         wallClock = clock
     }
 
-    /// Runs commands in order, appending each reply to `out`.
-    func execute(_ commands: [Command], stats: StatsContext) -> StoreReplies {
+    /// Runs commands in order, appending each reply to `out`. `peer` is the client's address as
+    /// the loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are
+    /// its host's (`PeerAddress.host`), worked out only for a write that needs them.
+    func execute(_ commands: [Command], stats: StatsContext, peer: String = "") -> StoreReplies {
         var result = StoreReplies(out: [], gate: 0)
         result.out.reserveCapacity(48 * commands.count)
+        var client = ClientOf(peer: peer)
         for command in commands {
             switch command {
             case .stock(let fruit):
                 Wire.appendStock(seq: ledger.seq, stock: ledger.stock, only: fruit, menu: menu, to: &result.out)
             case .order(let request):
-                // A retry of a keyed order the store holds changes nothing: it gets its reply.
-                if request.key.map({ ledger.keys[$0] == nil }) ?? true, refused(into: &result) { continue }
-                order(request, into: &result)
-            case .restock(let fruit, let amount):
-                if refused(into: &result) { continue }
-                switch ledger.restock(fruit: fruit, amount: amount) {
-                case .success(let change): applied(change, into: &result)
-                case .failure(let error): error.append(to: &result.out)
-                }
-            case .set(let fruit, let amount):
-                if refused(into: &result) { continue }
-                applied(ledger.set(fruit: fruit, amount: amount), into: &result)
+                // A retry of a keyed write the store holds changes nothing: it gets its reply.
+                if isNew(request.key), refused(into: &result) { continue }
+                order(request, client: &client, into: &result)
+            case .restock(let fruit, let amount, let key):
+                if isNew(key), refused(into: &result) { continue }
+                let now = wallClock(), owner = key == nil ? nil : client.host
+                written(ledger.restock(fruit: fruit, amount: amount, key: key, by: owner, at: now), at: now, into: &result)
+            case .set(let fruit, let amount, let key):
+                if isNew(key), refused(into: &result) { continue }
+                let now = wallClock(), owner = key == nil ? nil : client.host
+                written(ledger.set(fruit: fruit, amount: amount, key: key, by: owner, at: now), at: now, into: &result)
             case .since(let after):
                 since(after, into: &result)
                 if result.catchUp != nil {
@@ -77,6 +82,11 @@ actor FruitStore {
         journal?.flush()
         compactIfDue()
         return result
+    }
+
+    /// Unkeyed, or a key the store does not hold: a write that would change something.
+    private func isNew(_ key: String?) -> Bool {
+        key.map { ledger.keys[$0] == nil } ?? true
     }
 
     /// Past `compactAfter` bytes of journal, the ledger becomes the snapshot and the journal
@@ -102,27 +112,49 @@ actor FruitStore {
     /// Why the store refuses changes (a full disk), or nil: for `/healthz`, `/state`, `/metrics`.
     var readOnly: String? { journal?.readOnly }
 
-    private func order(_ request: OrderRequest, into result: inout StoreReplies) {
-        switch ledger.order(request) {
+    private func order(_ request: OrderRequest, client: inout ClientOf, into result: inout StoreReplies) {
+        let now = wallClock()
+        let owner = client.host
+        let counted = lostSales.allows(request.count, from: owner, now: now)
+        switch ledger.order(request, by: request.key == nil ? nil : owner, at: now, countingRefusal: counted) {
         case .applied(let change):
-            minutes.record(served: true, at: wallClock())
-            applied(change, into: &result)
+            minutes.record(served: true, at: now)
+            applied(change, at: now, into: &result)
         case .refused(let error, let had):
-            minutes.record(served: false, at: wallClock())
             error.append(to: &result.out)
-            journal?.append { JournalRecord(refusing: request, had: had, lsn: $0, menu: menu) }
+            if counted {
+                lostSales.spend(request.count, from: owner, now: now)
+                minutes.record(served: false, at: now)
+            }
+            // An uncounted refusal changed nothing but its key: without one, nothing to keep.
+            if counted || request.key != nil {
+                journal?.append { JournalRecord(refusing: request, had: had, lsn: $0, menu: menu, time: now, counted: counted) }
+            }
+        case let outcome:
+            written(outcome, at: now, into: &result)
+        }
+    }
+
+    /// Answers a keyed write's outcome (a RESTOCK or SET's, or an order's that is no sale).
+    private func written(_ outcome: OrderOutcome, at now: Int64, into result: inout StoreReplies) {
+        switch outcome {
+        case .applied(let change):
+            applied(change, at: now, into: &result)
+        case .refused(let error, _), .keyReused(let error):
+            error.append(to: &result.out)
         case .duplicate(let reply):
             result.out.append(contentsOf: reply)
             result.out.append(contentsOf: Wire.dupSuffix)
-        case .keyReused(let error):
-            error.append(to: &result.out)
+        case .busy(let refusal):
+            Wire.keyMemoryFull(refusal).append(to: &result.out)
+            result.retryAfterSeconds = refusal.retryAfterSeconds
         }
     }
 
     /// A change was applied in memory: reply, journal it, remember and broadcast its event.
-    private func applied(_ change: Change, into result: inout StoreReplies) {
+    private func applied(_ change: Change, at now: Int64, into result: inout StoreReplies) {
         Wire.appendReply(for: change, menu: menu, to: &result.out)
-        journal?.append { JournalRecord(change, lsn: $0, menu: menu) }
+        journal?.append { JournalRecord(change, lsn: $0, menu: menu, time: now) }
         let event = StockEvent(change, lsn: lastLSN, menu: menu)
         history.append(seq: event.seq, line: event.line)
         result.events.append(event)

@@ -13,6 +13,29 @@ struct StoreReplies: Sendable {
     /// After a SINCE whose history reaches: the events to stream, paced by the client's socket
     /// (see `FruitStore.appendHistory`). A SINCE that starts one is the last command of its run.
     var catchUp: CatchUp?
+    /// After a write refused for a full key memory (`ERR BUSY`): when to try again, for HTTP's
+    /// `Retry-After`.
+    var retryAfterSeconds: Int?
+}
+
+/// A client's address for the per-address rules, worked out from the peer ("10.0.0.7:5000")
+/// once, and only when a write needs it.
+struct ClientOf {
+    let peer: String
+    private var cached: String?
+
+    init(peer: String) {
+        self.peer = peer
+    }
+
+    var host: String {
+        mutating get {
+            if let cached { return cached }
+            let made = PeerAddress.host(of: peer)
+            cached = made
+            return made
+        }
+    }
 }
 
 /// A SINCE catch-up in progress: the next seq to send, and the seq the `OK SINCE` reply promised.

@@ -1,0 +1,51 @@
+/// What one client address may add to the lost-sales figures (lost juices, short fruits,
+/// orders refused). A refused order costs nothing and needs no token, so without a bound one
+/// client could pipeline `ORDER strawberry 1000` a hundred thousand times and leave "100,001,000
+/// strawberry juices lost" in the durable figures, which would steer the dashboard's "restock
+/// first" advice for good.
+///
+/// Each address has an allowance of `perMinute` lost juices, refilled evenly over a minute (a
+/// token bucket). A refusal that fits is counted and spends it; one that does not is answered
+/// exactly the same, but left out of the figures. A cashier turning customers away cannot come
+/// near it: 100 juices a minute is more than one till can take orders for.
+struct LostSalesAllowance {
+    static let defaultPerMinute = 100
+    /// Addresses tracked at most; past it, the ones whose allowance is whole again are dropped
+    /// (they are as new), and a new address beyond that is not counted until there is room.
+    static let maxTracked = 4096
+
+    private struct Bucket {
+        var juices: Double
+        var at: Int64
+    }
+
+    let perMinute: Int
+    private var buckets: [String: Bucket] = [:]
+
+    init(perMinute: Int = LostSalesAllowance.defaultPerMinute) {
+        self.perMinute = perMinute
+    }
+
+    /// Whether a refusal of `juices` from `owner` would be counted now (asked before the order
+    /// runs; `spend` once it is refused).
+    mutating func allows(_ juices: Int, from owner: String, now: Int64) -> Bool {
+        if let bucket = buckets[owner] { return refilled(bucket, now: now) >= Double(juices) }
+        if buckets.count >= Self.maxTracked { dropWhole(now: now) }
+        return juices <= perMinute && buckets.count < Self.maxTracked
+    }
+
+    /// Spends the allowance for a refusal `allows` said fits.
+    mutating func spend(_ juices: Int, from owner: String, now: Int64) {
+        let left = buckets[owner].map { refilled($0, now: now) } ?? Double(perMinute)
+        buckets[owner] = Bucket(juices: max(0, left - Double(juices)), at: now)
+    }
+
+    private func refilled(_ bucket: Bucket, now: Int64) -> Double {
+        let elapsed = Double(max(0, now - bucket.at))
+        return min(Double(perMinute), bucket.juices + elapsed * Double(perMinute) / 60)
+    }
+
+    private mutating func dropWhole(now: Int64) {
+        buckets = buckets.filter { refilled($0.value, now: now) < Double(perMinute) }
+    }
+}
