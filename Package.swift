@@ -46,7 +46,9 @@ let package = Package(
         // seeded RNG, /proc readings. Test-only, hence under Tests/.
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"]),
+        // Fixtures/: data directories written by earlier builds, opened by the tests (read by path).
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server (and juice-till, driven in tmux and by pipe).
         .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "JuiceTill", "juice-server", "juice-till", "JuiceTestSupport"]),

@@ -30,6 +30,19 @@ let everyRecord: [JournalRecord] = [
     .order(lsn: 10, seq: 7, juice: "\u{200D}x", count: 1, key: nil, left: [.init("\u{FE0F}y", 1), .init("\u{301}kiwi", 2)]),
     .end(records: 0),
     .end(records: 123_456),
+    // Version 2: a time on every change and refusal, keys on RESTOCK and SET, keys with their time and write.
+    .order(lsn: 11, seq: 8, juice: "mango", count: 1, key: "t-1", left: [.init("mango", 6)], time: 1_795_600_000),
+    .order(lsn: 12, seq: 9, juice: "mango", count: 1, key: nil, left: [.init("mango", 5)], time: 0),
+    .refusal(lsn: 13, juice: "banana", count: 3, key: "t-2", had: [.init("banana", 0)], time: 1_795_600_001),
+    .refusal(lsn: 14, juice: "banana", count: 1000, key: nil, had: [.init("banana", 0)], time: JournalRecord.times.upperBound, counted: false),
+    .restock(lsn: 15, seq: 10, fruit: "kiwi", amount: 5, total: 20, key: "editor-1", time: 1_795_600_002),
+    .restock(lsn: 16, seq: 11, fruit: "kiwi", amount: 5, total: 25, key: nil, time: 1_795_600_002),
+    .set(lsn: 17, seq: 12, fruit: "kiwi", value: 0, key: "editor-2", time: 1_795_600_003),
+    .set(lsn: 18, seq: 13, fruit: "kiwi", value: 7, key: nil, time: 1_795_600_003),
+    .rememberedKey(key: "t-1", write: .order, name: "mango", number: 1, reply: "OK ORDER mango 1 seq=8 mango=6", time: 1_795_600_000),
+    .rememberedKey(key: "t-2", write: .order, name: "banana", number: 3, reply: "ERR OUT_OF_STOCK needs banana=6 has banana=0", time: 7),
+    .rememberedKey(key: "editor-1", write: .restock, name: "kiwi", number: 5, reply: "OK RESTOCK seq=10 kiwi=20", time: 1_795_600_002),
+    .rememberedKey(key: "editor-2", write: .set, name: "kiwi", number: 0, reply: "OK SET seq=12 kiwi=0", time: 1_795_600_003),
 ]
 
 func framedFile(_ records: [JournalRecord]) -> (bytes: [UInt8], starts: [Int]) {
@@ -75,6 +88,14 @@ struct JournalRecordTests {
         (.short(fruit: "kiwi", count: 2), "T kiwi 2"),
         (.key(key: "k", juice: "mango", count: 1, reply: "OK ORDER mango 1 seq=1 mango=7"), "K k mango 1 OK ORDER mango 1 seq=1 mango=7"),
         (.end(records: 4), "E 4"),
+        (.order(lsn: 1, seq: 1, juice: "mango", count: 2, key: "k", left: [.init("mango", 4)], time: 1_795_600_000),
+         "O @1795600000 1 1 mango 2 key=k mango=4"),
+        (.refusal(lsn: 2, juice: "banana", count: 1, key: nil, had: [.init("banana", 0)], time: 5), "R @5 2 banana 1 - banana=0"),
+        (.refusal(lsn: 2, juice: "banana", count: 1, key: "k", had: [.init("banana", 0)], time: 5, counted: false), "r @5 2 banana 1 key=k banana=0"),
+        (.restock(lsn: 3, seq: 2, fruit: "kiwi", amount: 5, total: 15, key: "e-1", time: 6), "A @6 3 2 kiwi 5 15 key=e-1"),
+        (.set(lsn: 4, seq: 3, fruit: "kiwi", value: 5, key: nil, time: 7), "S @7 4 3 kiwi 5 -"),
+        (.rememberedKey(key: "e-1", write: .restock, name: "kiwi", number: 5, reply: "OK RESTOCK seq=2 kiwi=15", time: 6),
+         "K @6 e-1 RESTOCK kiwi 5 OK RESTOCK seq=2 kiwi=15"),
     ])
     func framedForm(_ record: JournalRecord, _ payload: String) {
         #expect(record.payload == payload)
@@ -135,7 +156,7 @@ struct JournalRecordTests {
     @Test("lsn of change and header records only")
     func lsn() {
         #expect(everyRecord.map(\.lsn) == [1, 2, 3, 4, 5, 6, 7, 8, JournalRecord.maxCounter, 9, 0, nil, nil, nil, nil, nil, nil, nil,
-                                            nil, nil, nil, nil, nil, 10, nil, nil])
+                                            nil, nil, nil, nil, nil, 10, nil, nil, 11, 12, 13, 14, 15, 16, 17, 18, nil, nil, nil, nil])
     }
 
     @Test("payloads that are not records", arguments: [
@@ -159,6 +180,16 @@ struct JournalRecordTests {
         // The lost-sales counters of a snapshot: a name and a counter, nothing else.
         "L mango", "L mango -1", "L mango 01", "L mango 9223372036854775808", "L mango 1 2", "L  1", "L ma=ngo 1",
         "T kiwi", "T kiwi x", "T kiwi +1", "T kiwi 18446744073709551616", "T kiwi 1 - kiwi=1", "T ki,wi 1", "LL mango 1",
+        // Version 2: a time that cannot be right, a form mixed with version 1, a key record whose
+        // reply does not answer its write.
+        "O @ 1 1 mango 1 - mango=1", "O @-1 1 1 mango 1 - mango=1", "O @01 1 1 mango 1 - mango=1", "O @x 1 1 mango 1 - mango=1",
+        "O @253402300800 1 1 mango 1 - mango=1", "O @99999999999999999999 1 1 mango 1 - mango=1", "O  @5 1 1 mango 1 - mango=1",
+        "O @5  1 1 mango 1 - mango=1", "O 1 1 mango 1 - mango=1 @5", "@5 O 1 1 mango 1 - mango=1", "O @+5 1 1 mango 1 - mango=1",
+        "r 1 banana 1 - banana=0", "R @5 1 banana 1 -", "A @5 1 2 kiwi 5 15", "A @5 1 2 kiwi 5 15 key=", "A @5 1 2 kiwi 5 15 - -",
+        "A 1 2 kiwi 5 15 key=k", "S @5 1 2 kiwi 5", "S @5 1 2 kiwi 5 key=a/b", "S 1 2 kiwi 5 -", "H @5 1 2 3 4", "F @5 kiwi 1",
+        "E @5 1", "K @5 k ORDER mango 1", "K @5 k TAKE mango 1 OK ORDER mango 1", "K @5 k RESTOCK kiwi 5 OK ORDER mango 1",
+        "K @5 k SET kiwi 5 OK RESTOCK seq=1 kiwi=5", "K @5 k ORDER mango 0 OK ORDER mango", "K @5 k SET kiwi -1 OK SET seq=1 kiwi=0",
+        "K @5 k RESTOCK kiwi 0 OK RESTOCK seq=1 kiwi=0", "K @x k ORDER mango 1 OK ORDER mango", "K @5 k/x ORDER mango 1 OK ORDER mango",
     ])
     func notRecords(_ payload: String) {
         #expect(JournalRecord(payload: payload[...]) == nil)

@@ -16,7 +16,9 @@ import Testing
     func fillsWhileRunning() throws {
         let disk = try SmallDisk(megabytes: 16)
         let data = disk.path + "/data"
-        var server = try ExecutableServer(["--data", data, "--initial-stock", String(Self.stock)])
+        // Room for every key it sends: the disk, not its share of the key memory, must stop it.
+        var server = try ExecutableServer(["--data", data, "--initial-stock", String(Self.stock),
+                                           "--key-memory", "1000000", "--keys-per-address", "1000000"])
         let cashier = try server.client()
         #expect(try cashier.command("EVENTS OFF") == "OK EVENTS off")
         try disk.fill()

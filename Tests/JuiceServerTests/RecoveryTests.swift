@@ -195,37 +195,41 @@ import Testing
         var records: [JournalRecord] = []
         func log(_ record: (UInt64) -> JournalRecord) { records.append(record(UInt64(records.count + 1))) }
         let keys = ["-", String(repeating: "z", count: Limits.maxKeyBytes), "A.b_C:d-0", nil]
+        // Version-2 records: every one with its time, which the keys are aged by.
+        let start: Int64 = 1_800_000_000
         for round in 0..<40 {
             let fruit = round % 4
+            let t = start + Int64(round)
             if round % 3 == 0 {
                 let change = ledger.set(fruit: fruit, amount: round % 2 == 0 ? Limits.maxStock : 0)
-                log { .set(lsn: $0, seq: change.seq, fruit: menu.fruits[fruit].name, value: change.touched[0].value) }
+                log { .set(lsn: $0, seq: change.seq, fruit: menu.fruits[fruit].name, value: change.touched[0].value, time: t) }
             } else {
                 // Up to the limit exactly, or one past it (refused, so not journaled).
                 let amount = max(1, Limits.maxStock - ledger.stock[fruit] + round % 2)
                 if case .success(let change) = ledger.restock(fruit: fruit, amount: amount) {
-                    log { .restock(lsn: $0, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: change.touched[0].value) }
+                    log { .restock(lsn: $0, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: change.touched[0].value, time: t) }
                 }
             }
             let juice = round % 3
             let request = OrderRequest(juice: juice, count: round % 2 == 0 ? Limits.maxOrderCount : 1, key: keys[round % 4].map { $0 + "\(round)" }.map { String($0.suffix(Limits.maxKeyBytes)) })
             let recipe = menu.juices[juice].recipe
-            switch ledger.order(request) {
+            switch ledger.order(request, at: t) {
             case .applied(let change):
                 log { .order(lsn: $0, seq: change.seq, juice: menu.juices[juice].name, count: request.count, key: request.key,
-                             left: change.touched.map { .init(menu.fruits[$0.fruit].name, $0.value) }) }
+                             left: change.touched.map { .init(menu.fruits[$0.fruit].name, $0.value) }, time: t) }
             case .refused(_, let have):
                 log { .refusal(lsn: $0, juice: menu.juices[juice].name, count: request.count, key: request.key,
-                               had: zip(recipe, have).map { .init(menu.fruits[$0.0.fruit].name, $0.1) }) }
+                               had: zip(recipe, have).map { .init(menu.fruits[$0.0.fruit].name, $0.1) }, time: t) }
             default:
                 break
             }
         }
         let fresh = StockLedger(menu: menu, initialStock: 0)
+        let now = start + 100
         let fromJournal = try Recovery.recover(fresh, snapshot: nil,
-                                               journal: Recovery.File(path: Self.journalPath, bytes: records.flatMap { $0.framed() }))
+                                               journal: Recovery.File(path: Self.journalPath, bytes: records.flatMap { $0.framed() }), now: now)
         let fromSnapshot = try Recovery.recover(fresh, snapshot: Recovery.File(path: Self.snapshotPath,
-                                                bytes: Snapshot.encode(ledger, lsn: UInt64(records.count))), journal: nil)
+                                                bytes: Snapshot.encode(ledger, lsn: UInt64(records.count))), journal: nil, now: now)
         for recovered in [fromJournal, fromSnapshot] {
             #expect(recovered.tornTail == nil)
             #expect(recovered.lsn == UInt64(records.count))

@@ -55,6 +55,17 @@ public enum CommandLineOptions {
           --menu FILE              the shop's own menu, JSON (default: the original seven juices)
           --print-menu             print the menu (default or --menu) as a JSON starting file and exit
           --accept-menu-change     start even if the menu drops a fruit the data still has in stock
+          --key-retention SECONDS  an idempotency key younger than this is never forgotten: a retry
+                                   within it is applied at most once and gets the first answer
+                                   (default \(Limits.keyRetentionSeconds), 24 hours)
+          --key-memory N           idempotency keys remembered at most, all clients together; a new
+                                   key past it is refused "ERR BUSY" (HTTP 503), never made room
+                                   for by forgetting a young one (default \(Limits.rememberedKeys))
+          --keys-per-address N     of those, most one client address may hold (an IPv6 client counts
+                                   by its /64), so one client cannot take the others' room (default \(Limits.keysPerAddress))
+          --lost-sales-per-minute N  juices one address's refused orders may add to the lost-sales
+                                   figures per minute; refusals past it are answered the same but
+                                   not counted (default \(LostSalesAllowance.defaultPerMinute))
         Security:
           --manager-token-file PATH  read the manager token from the first line of a file (trimmed),
                                    or set JUICE_MANAGER_TOKEN. With a token, RESTOCK and SET need
@@ -80,7 +91,7 @@ public enum CommandLineOptions {
           also when the last write never finished at shutdown.
 
         Limits: lines up to \(Limits.maxLineBytes) bytes; ORDER count 1-\(Limits.maxOrderCount); stock 0-\(Limits.maxStock) per fruit;
-        \(Limits.rememberedKeys) idempotency keys remembered; SINCE replays the last \(Limits.historyEvents) changes.
+        idempotency keys kept at least \(Limits.keyRetentionSeconds) s (ORDER, RESTOCK, SET); SINCE replays the last \(Limits.historyEvents) changes.
         """
     }
 
@@ -94,6 +105,10 @@ public enum CommandLineOptions {
         "--max-output-bytes": (1024...(1 << 34), "", { $0.maxOutputBytes = $1 }),
         "--idle-timeout": (1...31_536_000, " seconds", { $0.idleTimeoutSeconds = $1 }),
         "--journal-max-bytes": (1024...(1 << 40), "", { $0.journalMaxBytes = $1 }),
+        "--key-retention": (1...31_536_000, " seconds", { $0.keyPolicy.retentionSeconds = Int64($1) }),
+        "--key-memory": (1...10_000_000, " keys", { $0.keyPolicy.capacity = $1 }),
+        "--keys-per-address": (1...10_000_000, " keys", { $0.keyPolicy.sharePerAddress = $1 }),
+        "--lost-sales-per-minute": (1...1_000_000, " juices", { $0.lostSalesPerMinute = $1 }),
     ]
 
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<Action, UsageError> {
