@@ -98,3 +98,33 @@ def test_without_a_token_the_editor_opens_and_says_so(page, start_server):
     row(page, "pineapple", "add").click()
     wait_for(page, lambda d: attribute(d, '[data-fruit="pineapple"] .result', "data-kind") == "ok", "Add was not answered")
     assert server.stock()["pineapple"] == 11
+
+
+def test_an_add_whose_answer_was_lost_is_retried_with_its_key_and_added_once(page, start_server, tmp_path):
+    """The server dies right after its journal sync, before the answer leaves (the debug build's
+    JUICE_TEST_KILL_AFTER_SYNC hook, armed by a file): the restock is on disk, the editor never
+    heard. It sends the same write again with the same key until the restarted server answers,
+    with the first answer: the delivery is added once, not twice."""
+    trigger = tmp_path / "kill-after-sync"
+    server = start_server(data=True, env={"JUICE_TEST_KILL_AFTER_SYNC": str(trigger)})
+    open_stock(page, server)
+    wait_for(page, lambda d: "no manager token" in d.find_element(By.ID, "mode").text, "the editor did not open")
+    amount = row(page, "mango", "amount")
+    amount.clear()
+    amount.send_keys("5")
+    trigger.touch()
+    row(page, "mango", "add").click()
+    wait_for(page, lambda d: server.process.poll() is not None, "the server did not kill itself after the sync")
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "waiting",
+             "the editor did not say it is trying again")
+    assert not row(page, "mango", "add").is_enabled(), "a second click could send a second write"
+
+    trigger.unlink()
+    server.process = None
+    server.restart()
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "ok", "the retry was not answered")
+    text = row(page, "mango", "result").text
+    assert text.startswith("Added 5: now 15") and "applied once" in text, text
+    stats = server.stats()
+    assert server.stock()["mango"] == 15, "added twice"
+    assert stats["seq"] == 1 and stats["keys"] == 1

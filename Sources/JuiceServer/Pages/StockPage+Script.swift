@@ -8,6 +8,11 @@ extension StockPage {
   const MAX = 1000000000;
   const $ = id => document.getElementById(id);
   let feed = null, rows = {};
+  // Each write carries an idempotency key, made once per click: a write whose answer was lost
+  // is sent again with the same key until it is answered, and the server applies it once.
+  const tab = Array.from(crypto.getRandomValues(new Uint8Array(6)), b => b.toString(16).padStart(2, "0")).join("");
+  let writes = 0;
+  const sleep = ms => new Promise(done => setTimeout(done, ms));
 
   function signedIn(withToken) {
     document.body.classList.remove("asking");
@@ -80,15 +85,27 @@ extension StockPage {
     const amount = Number(text), verb = route === "set" ? "Set to " + amount : "Added " + amount;
     r.row.classList.add("busy"); r.add.disabled = r.set.disabled = true;
     try {
-      const headers = managerToken.headers({ "Content-Type": "application/json" });
-      let response, body = null, raw = "";
-      try {
-        response = await fetch("/" + route, { method: "POST", cache: "no-store", headers,
+      const key = "stock-" + tab + "-" + (++writes);
+      let response, body = null, raw = "", delay = 1000, retried = false;
+      for (;;) {
+        // The token is read at each try: one entered again meanwhile is used.
+        const headers = managerToken.headers({ "Content-Type": "application/json", "Idempotency-Key": key });
+        let answer = null;
+        try {
+          answer = await fetch("/" + route, { method: "POST", cache: "no-store", headers,
                                               body: JSON.stringify({ fruit: fruit, amount: amount }) });
-        raw = await response.text();
-      } catch (e) {
-        show(r, "No answer from the server: check the stock above before trying again.", "error");
-        return;
+          raw = await answer.text();
+        } catch (e) { answer = null; }
+        // No answer, or the server busy or going (a 5xx but a full disk's, which is an answer):
+        // the change may or may not be in, so the same key goes again.
+        let readOnly = false;
+        if (answer && answer.status === 503) { try { readOnly = JSON.parse(raw).error === "READ_ONLY"; } catch (e) {} }
+        if (answer && (answer.status < 500 || readOnly)) { response = answer; break; }
+        retried = true;
+        show(r, "No answer from the server yet: trying again with the same key, so it is applied once\u2026", "waiting");
+        const wait = answer && parseInt(answer.headers.get("Retry-After") || "", 10);
+        await sleep(wait > 0 ? Math.min(wait * 1000, 60000) : delay);
+        delay = Math.min(delay * 2, 5000);
       }
       try { body = JSON.parse(raw); } catch (e) {}
       if (response.status === 401) {
@@ -98,7 +115,8 @@ extension StockPage {
       }
       if (response.ok && body && body.ok !== false) {
         const now = body.stock && body.stock[fruit] !== undefined ? body.stock[fruit] : "?";
-        show(r, verb + ": now " + now + (body.seq ? "  (#" + body.seq + ")" : ""), "ok");
+        const again = body.dup || retried ? "  (answered on a retry: applied once)" : "";
+        show(r, verb + ": now " + now + (body.seq ? "  (#" + body.seq + ")" : "") + again, "ok");
         return;
       }
       const code = body && body.error ? body.error + ": " : response.status + ": ";

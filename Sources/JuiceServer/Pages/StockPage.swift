@@ -10,7 +10,7 @@
 /// lost answer could add twice; the page says so and the live stock shows what happened.
 ///
 /// Test hooks: each fruit row `data-fruit` + `data-stock`, inside it `.amount`, `.minus`,
-/// `.plus`, `.add`, `.set` and `.result` (`data-kind` `ok` / `error`); the token form `#token` +
+/// `.plus`, `.add`, `.set` and `.result` (`data-kind` `ok` / `error` / `waiting`); the token form `#token` +
 /// `#token-submit` + `#auth-error`, as on the dashboard; `#conn`.
 enum StockPage {
     /// A crate of fruit.
@@ -55,6 +55,7 @@ button:disabled { opacity: .45; cursor: not-allowed; }
 .fruit .result:empty { display: none; }
 .fruit .result[data-kind="ok"] { color: var(--good); }
 .fruit .result[data-kind="error"] { color: var(--out); }
+.fruit .result[data-kind="waiting"] { color: var(--muted); }
 .fruit.busy .edit button { opacity: .6; }
 #mode { color: var(--muted); font-size: 13px; }
 footer { color: var(--muted); font-size: 13px; display: flex; justify-content: space-between; gap: 1em; flex-wrap: wrap;
