@@ -30,7 +30,7 @@ import Testing
         func cancel() { inner.cancel() }
     }
 
-    @Test(arguments: ["GET /healthz HTTP/1.1\r\n\r\n", "POST / HTTP/1.1\r\n\r\n", "nonsense\r\n"])
+    @Test(arguments: ["GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", "POST / HTTP/1.1\r\nHost: x\r\n\r\n", "nonsense\r\n"])
     func aRequestWhoseSenderResetIsClosedOnce(request: String) async throws {
         try await RunningServer.with { s in
             let server = s.server

@@ -1,7 +1,8 @@
 /// Checks a manager token, for `AUTH` on the line protocol and `Authorization: Bearer` on HTTP
-/// alike: in constant time, and with wrong tokens counted per peer address across connections
-/// and protocols (`AuthFailureLimiter`), so reconnecting or switching ports buys a guesser
-/// nothing.
+/// alike: in constant time, and with wrong tokens counted per client address
+/// (`PeerAddress.group`: an IPv6 client by its /64) and in all, across connections and protocols
+/// (`AuthFailureLimiter`), so reconnecting, switching ports or using many addresses buys a
+/// guesser nothing.
 final class ManagerAuth {
     enum Verdict: Equatable {
         case accepted
@@ -25,15 +26,25 @@ final class ManagerAuth {
 
     func verify(_ candidate: [UInt8], peer: String) -> Verdict {
         guard let token else { return .noTokenConfigured }
-        let address = PeerAddress.host(of: peer)
+        let address = PeerAddress.group(of: peer)
         let now = clock()
         if case .refuse(let seconds) = limiter.decide(address: address, now: now) {
             return .tooManyFailures(retryAfterSeconds: seconds)
         }
-        if constantTimeEqual(candidate, token) { return .accepted }
-        if let seconds = limiter.recordFailure(address: address, now: now) {
-            Log.warning("AUTH from \(address): \(limiter.policy.maxFailures) wrong tokens within \(limiter.policy.windowNanoseconds / 1_000_000_000) s; its AUTH is refused unchecked for \(seconds) s",
-                        category: .refusals)
+        if constantTimeEqual(candidate, token) {
+            limiter.recordSuccess(address: address)
+            return .accepted
+        }
+        let window = limiter.policy.windowNanoseconds / 1_000_000_000
+        for block in limiter.recordFailure(address: address, now: now) {
+            switch block {
+            case .address(let seconds):
+                Log.warning("AUTH from \(address): \(limiter.policy.maxFailures) wrong tokens within \(window) s; its AUTH is refused unchecked for \(seconds) s",
+                            category: .refusals)
+            case .everyone(let seconds):
+                // Not rate-limited: at most one a window, and the line an operator must see.
+                Log.warning("AUTH: \(limiter.policy.maxGlobalFailures) wrong tokens from all addresses within \(window) s; AUTH from addresses that have not signed in is refused unchecked for \(seconds) s")
+            }
         }
         return .wrong
     }

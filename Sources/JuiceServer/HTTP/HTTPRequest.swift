@@ -16,7 +16,8 @@ struct HTTPRequest: Equatable {
         let value: String
     }
 
-    /// The first value of a header, if present.
+    /// The value of a header, if present (the first, for a field that may repeat; the ones
+    /// that may not are refused when repeated: `HTTPHeadRules`).
     func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
     }
@@ -126,17 +127,16 @@ struct HTTPRequestReader {
         return .complete(complete)
     }
 
-    /// A body's length: `Content-Length` (digits only; repeated only with the same value), at
+    /// A body's length: `Content-Length` (digits only; never repeated: `HTTPHeadRules`), at
     /// most `maxBodyBytes`. A `POST` must have one; `Transfer-Encoding` (chunked) is not taken.
     static func bodyLength(_ request: HTTPRequest) -> Result<Int, ParseError> {
         if request.header("transfer-encoding") != nil {
             return .failure(ParseError(.lengthRequired, "chunked bodies are not taken: send Content-Length"))
         }
-        let values = request.headers.filter { $0.name == "content-length" }.map(\.value)
-        guard let first = values.first else {
+        guard let first = request.header("content-length") else {
             return request.method == "POST" ? .failure(ParseError(.lengthRequired, "a POST needs Content-Length")) : .success(0)
         }
-        guard values.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+        guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
             return .failure(ParseError("malformed Content-Length"))
         }
         // Too many digits is too large, not an overflow.
@@ -221,6 +221,9 @@ struct HTTPRequestReader {
                 return colon - line.startIndex
             }
             headers.append(HTTPRequest.Header(name: name, value: String(decoding: value, as: UTF8.self)))
+        }
+        if let problem = HTTPHeadRules.problem(minorVersion: start.minor, headers: headers) {
+            return .failure(ParseError(problem))
         }
         let target = start.target
         let question = target.firstIndex(of: UInt8(ascii: "?"))

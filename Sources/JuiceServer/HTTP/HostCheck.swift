@@ -10,14 +10,24 @@ enum HostCheck {
     /// Nil if the write may go ahead, else why not.
     static func refusal(host: String?, origin: String?, allowed: [String]) -> String? {
         // A till or program naming the server by its IPv4 address, with no Origin: taken
-        // without lowercasing or splitting anything (the general path agrees, tested).
-        if origin == nil, let host, isDottedQuad(host.utf8.prefix { $0 != UInt8(ascii: ":") }) { return nil }
+        // without lowercasing or copying anything (the general path agrees, tested).
+        if origin == nil, let host {
+            let bytes = host.utf8
+            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+                if IPLiteral.isIPv4(bytes[..<colon]), IPLiteral.isPort(bytes[bytes.index(after: colon)...]) { return nil }
+            } else if IPLiteral.isIPv4(bytes) {
+                return nil
+            }
+        }
         return checked(host: host, origin: origin, allowed: allowed)
     }
 
     /// `refusal` without its fast path (the tests compare the two).
     static func checked(host: String?, origin: String?, allowed: [String]) -> String? {
-        guard let host, let name = hostName(host) else { return "a write needs a Host header naming this server" }
+        guard let host else { return "a write needs a Host header naming this server" }
+        guard let name = hostName(host) else {
+            return "a write needs a Host header naming this server: '\(host)' is not a name or an address with an optional port"
+        }
         guard isIPLiteral(name) || name == "localhost" || allowed.contains(name) else {
             return "writes are not taken under the name '\(name)': use an IP address, localhost, or start the server with --allow-host \(name)"
         }
@@ -27,45 +37,33 @@ enum HostCheck {
         return nil
     }
 
-    /// The name in a `Host` value, lowercased and without its port (`[::1]:7879` -> `::1`).
+    /// The name in a `Host` value, lowercased and without its port (`[::1]:7879` -> `::1`); nil
+    /// unless the whole value is `name`, `name:port`, `[IPv6]` or `[IPv6]:port`, with a port of
+    /// digits from 1 to 65535. Nothing may follow: under `[::1]evil.com` or `127.0.0.1:evil.com`
+    /// a browser reaches evil.com, so they must not count as the IP literal they start with.
     static func hostName(_ host: String) -> String? {
         let value = host.lowercased()
+        let colon: String.Index?
+        let name: Substring
         if value.hasPrefix("[") {
             guard let close = value.firstIndex(of: "]") else { return nil }
-            return String(value[value.index(after: value.startIndex)..<close])
+            name = value[value.index(after: value.startIndex)..<close]
+            // Brackets hold an IPv6 address only (RFC 3986's IPvFuture is not taken).
+            guard IPLiteral.isIPv6(name) else { return nil }
+            let after = value.index(after: close)
+            guard after == value.endIndex || value[after] == ":" else { return nil }
+            colon = after == value.endIndex ? nil : after
+        } else {
+            colon = value.firstIndex(of: ":")
+            name = value[..<(colon ?? value.endIndex)]
         }
-        // What comes before the first `:` (the port), without splitting into an array.
-        let name = String(value[..<(value.firstIndex(of: ":") ?? value.endIndex)])
-        return name.isEmpty ? nil : name
+        if let colon, !IPLiteral.isPort(value.utf8[value.utf8.index(after: colon)...]) { return nil }
+        return name.isEmpty ? nil : String(name)
     }
 
-    /// Dotted-quad IPv4, or IPv6 (hex digits and colons, maybe an IPv4 tail).
+    /// An exact IPv4 or IPv6 literal (`IPLiteral`).
     static func isIPLiteral(_ name: String) -> Bool {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && Int($0).map { $0 <= 255 } == true }) {
-            return true
-        }
-        return name.contains(":") && name.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
-    }
-
-    /// Four groups of one to three digits, each at most 255, between three dots.
-    private static func isDottedQuad(_ bytes: some Sequence<UInt8>) -> Bool {
-        var groups = 0, digits = 0, value = 0
-        for b in bytes {
-            if b == UInt8(ascii: ".") {
-                guard digits > 0 else { return false }
-                groups += 1
-                digits = 0
-                value = 0
-            } else if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
-                digits += 1
-                value = value * 10 + Int(b - UInt8(ascii: "0"))
-                guard digits <= 3, value <= 255 else { return false }
-            } else {
-                return false
-            }
-        }
-        return groups == 3 && digits > 0
+        IPLiteral.isIPv4(name.utf8) || IPLiteral.isIPv6(name)
     }
 
     /// A DNS name as `--allow-host` takes it: letters, digits, `-` and `.`, 1-253 bytes.

@@ -36,7 +36,8 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 ///
 /// Lines a client can cause at will (a `Category`) are rate-limited, each kind on its own
 /// (`LogThrottle`): a flood of connects or refusals writes a few lines a second and then one
-/// "N similar lines suppressed" line. Errors and start/stop lines are never limited.
+/// "N similar lines suppressed" line. Errors and start/stop lines are never limited. Every message
+/// is escaped (`LogText`): client text in it cannot forge lines or steer a terminal.
 public enum Log {
     /// The kinds of line a client can repeat as often as it likes.
     public enum Category: Int, CaseIterable, Sendable {
@@ -104,7 +105,7 @@ public enum Log {
             writer.enqueue(line("warning: ", "\(n) similar lines suppressed (\(kind.name) lines: at most \(LogThrottle.perWindow) a second are logged)"),
                            urgent: false)
         }
-        if write { writer.enqueue(line(prefix, message()), urgent: reportAll) }
+        if write { writer.enqueue(line(prefix, LogText.escaped(message())), urgent: reportAll) }
     }
 
     private static let writer = LogWriter(fd: 2) { dropped in
