@@ -92,8 +92,9 @@ final class TestClock: Sendable {
         #expect(server.waitForExit() == 0)
 
         // Enough refusals to pass --journal-max-bytes: the journal is compacted into a snapshot
-        // holding the counters, and the refusals after it follow in the journal.
-        server = try ExecutableServer(["--data", dir, "--journal-max-bytes", "2048"])
+        // holding the counters, and the refusals after it follow in the journal. (63,000 lost
+        // juices from one address: past the default allowance of 100 a minute, so raised.)
+        server = try ExecutableServer(["--data", dir, "--journal-max-bytes", "2048", "--lost-sales-per-minute", "1000000"])
         c = try server.client()
         for _ in 0..<60 { #expect(try c.command("ORDER mango-kiwi 1000").hasPrefix("ERR OUT_OF_STOCK")) }
         #expect(eventually { server.log().contains("compacted the journal") }, "\(server.log())")

@@ -46,7 +46,7 @@ actor FruitStore {
 
     /// Runs commands in order, appending each reply to `out`. `peer` is the client's address as
     /// the loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are
-    /// its host's (`PeerAddress.host`), worked out only for a write that needs them.
+    /// its group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write that needs them.
     func execute(_ commands: [Command], stats: StatsContext, peer: String = "") -> StoreReplies {
         var result = StoreReplies(out: [], gate: 0)
         result.out.reserveCapacity(48 * commands.count)

@@ -18,7 +18,7 @@ struct StoreReplies: Sendable {
     var retryAfterSeconds: Int?
 }
 
-/// A client's address for the per-address rules, worked out from the peer ("10.0.0.7:5000")
+/// A client's group for the per-address rules (`PeerAddress.group`), worked out from the peer ("10.0.0.7:5000")
 /// once, and only when a write needs it.
 struct ClientOf {
     let peer: String
@@ -31,7 +31,7 @@ struct ClientOf {
     var host: String {
         mutating get {
             if let cached { return cached }
-            let made = PeerAddress.host(of: peer)
+            let made = PeerAddress.group(of: peer)
             cached = made
             return made
         }
