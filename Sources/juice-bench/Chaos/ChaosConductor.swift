@@ -18,6 +18,8 @@ final class ChaosConductor: @unchecked Sendable {
     private var rng: ChaosRNG
     /// Why the run cannot go on (the server would not start again), if it came to that.
     private(set) var fatal: BenchError?
+    /// Orders answered when the server last started.
+    private var answeredAtStart = 0
 
     init(run: RunState, disk: DiskFiller?, seed: UInt64) {
         self.run = run
@@ -57,6 +59,12 @@ final class ChaosConductor: @unchecked Sendable {
     }
 
     private func kill(atWrite: Bool) {
+        // Never a kill before the server answered anything since it started: a kill should
+        // put an answered change at risk (and an --in-memory run then surely loses one).
+        while run.ledger.update({ $0.acknowledged.count }) <= answeredAtStart {
+            if run.stopOrders.load(ordering: .relaxed) || Interrupt.requested { return }
+            pause(seconds: 0.005)
+        }
         if atWrite {
             run.killAtNextWrite.store(true, ordering: .relaxed)
             let deadline = monotonicNow() + nanos(seconds: 2)
@@ -70,6 +78,7 @@ final class ChaosConductor: @unchecked Sendable {
     }
 
     private func restart() {
+        answeredAtStart = run.ledger.update { $0.acknowledged.count }
         do {
             try run.server.start(timeout: 60)
         } catch {

@@ -51,7 +51,7 @@ enum ChaosReport {
             ("kills", "\(f.kills) SIGKILL + restart (\(f.killsAtWrite) right after an order was written)"),
             ("orders", "\(f.ordersStarted) (TCP \(f.tcpOrders), HTTP \(f.httpOrders))"),
             ("acknowledged", "\(o.acknowledged.count): \(made) made, \(o.acknowledged.count - made) refused for stock"),
-            ("attempts", "\(f.attempts): \(f.retries) retries after \(f.connectionLosses) lost connections and \(f.notNow.values.reduce(0, +)) not-now answers"),
+            ("attempts", "\(f.attempts): \(f.retries) retries after \(f.connectionLosses) failed connections or exchanges and \(f.notNow.values.reduce(0, +)) not-now answers"),
             ("dup answers", "\(f.dupAnswers) (the first answer a till got was a repeat: applied, answer lost)"),
             ("not now", f.notNow.isEmpty ? "none" : f.notNow.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
             ("display", "\(o.display.count) events over \(f.displayConnections) connections, "
