@@ -15,15 +15,18 @@ final class ChaosConductor: @unchecked Sendable {
 
     private let run: RunState
     private let disk: DiskFiller?
+    /// A juice always refused (its fruit is at 0): what `growJournal` orders.
+    private let refusedJuice: String?
     private var rng: ChaosRNG
     /// Why the run cannot go on (the server would not start again), if it came to that.
     private(set) var fatal: BenchError?
     /// Orders answered when the server last started.
     private var answeredAtStart = 0
 
-    init(run: RunState, disk: DiskFiller?, seed: UInt64) {
+    init(run: RunState, disk: DiskFiller?, refusedJuice: String?, seed: UInt64) {
         self.run = run
         self.disk = disk
+        self.refusedJuice = refusedJuice
         rng = ChaosRNG.stream(seed, 0xC0)
     }
 
@@ -45,7 +48,11 @@ final class ChaosConductor: @unchecked Sendable {
             case .fillDisk:
                 guard let disk else { continue }
                 disk.fill()
-                run.ledger.update { $0.figures.diskFills += 1 }
+                let readOnly = refusedJuice.map { ChaosFlood.growJournal(run: run, juice: $0, limit: 60_000) } ?? false
+                run.ledger.update {
+                    $0.figures.diskFills += 1
+                    if readOnly { $0.figures.diskFillsReadOnly += 1 }
+                }
                 guard watch(until: monotonicNow() + nanos(seconds: Double.random(in: 0.3...1.5, using: &rng))) else { return }
                 kill(atWrite: false)   // and start again on the full disk: it must come up read-only
                 _ = watch(until: monotonicNow() + nanos(seconds: Double.random(in: 0.3...1.5, using: &rng)))

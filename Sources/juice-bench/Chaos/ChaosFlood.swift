@@ -72,3 +72,37 @@ final class ChaosFlood: @unchecked Sendable {
         }
     }
 }
+
+extension ChaosFlood {
+    /// For `--fill-disk`: refused orders *without* a key (they take no key, so they cannot push
+    /// a till's key out, but each is journaled), pipelined until the journal needs room it
+    /// cannot get and `/healthz` says read-only, or `limit` lines. With the disk full, this is
+    /// what brings the server to read-only in seconds instead of after megabytes of sales.
+    /// (A refusal for stock is still answered OUT_OF_STOCK when read-only: it changes nothing,
+    /// so the health probe is what tells.) Whether it went read-only.
+    static func growJournal(run: RunState, juice: String, limit: Int) -> Bool {
+        do {
+            let link = try ChaosLink(to: run.line, from: source, timeout: 5)
+            guard try link.readLine(timeout: 10).hasPrefix("EVENT HELLO"), link.send("EVENTS OFF\r\n") else { return false }
+            while try link.readLine(timeout: 10).hasPrefix("EVENT ") {}
+            var sent = 0
+            while sent < limit {
+                guard link.send(String(repeating: "ORDER \(juice) 1000\r\n", count: chunk)) else { return false }
+                sent += chunk
+                for _ in 0..<chunk { _ = try link.readLine(timeout: 30) }
+                if try isReadOnly(run) { return true }
+            }
+        } catch {
+            return false
+        }
+        return false
+    }
+
+    /// `GET /healthz`: 503 with "read-only" while the disk is full.
+    static func isReadOnly(_ run: RunState) throws(LinkFailure) -> Bool {
+        let probe = try ChaosLink(to: run.http, timeout: 5)
+        guard probe.send("GET /healthz HTTP/1.1\r\nHost: \(run.http)\r\nConnection: close\r\n\r\n") else { throw .closed }
+        let answer = try probe.readHTTPAnswer(timeout: 30)
+        return answer.status == 503 && String(decoding: answer.body, as: UTF8.self).contains("read-only")
+    }
+}

@@ -58,9 +58,9 @@ enum ChaosReport {
                 + "\(o.display.filter(\.fullState).count) full states, \(f.displayRepeatsIgnored) repeats before OK SINCE ignored"),
             ("flood", r.floodNote ?? (r.options.flood == 0 ? "off" : "\(f.floodSent) keyed refused orders sent: "
                 + f.floodAnswers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))),
-            ("disk fills", r.diskNote.isEmpty ? "\(f.diskFills)" : r.diskNote),
+            ("disk fills", r.diskNote.isEmpty ? "\(f.diskFills), \(f.diskFillsReadOnly) of them brought the store to READ_ONLY, then a kill and a start on the full disk" : r.diskNote),
             ("re-sent", "\(o.resent.filter { $0.via == .tcp }.count) keys over TCP, \(o.resent.filter { $0.via == .http }.count) over HTTP"),
-            ("store", "seq \(o.before.seq) -> \(o.after.seq), orders_served \(o.after.ordersServed), orders_refused \(o.after.ordersRefused)"),
+            ("store", "seq \(o.before.seq) -> \(o.after.seq), orders_served \(o.after.ordersServed), orders_refused \(o.after.ordersRefused), keys remembered \(o.after.keys)"),
         ]
         if let directory = r.directory { rows.append(("kept", "\(directory) (server.log, data)")) }
         var text = "juice-bench chaos: \(r.passed ? "PASS" : "FAIL")\n"

@@ -60,7 +60,7 @@ enum ChaosRun {
         let tillThreads = tills.map { till in ChaosThread { till.sell() } }
         let fills = disk == nil ? 0 : max(1, options.kills / 3)
         let events = ChaosConductor.plan(kills: options.kills, fills: fills, over: options.duration, rng: &planRNG)
-        let conductor = ChaosConductor(run: run, disk: disk, seed: seed)
+        let conductor = ChaosConductor(run: run, disk: disk, refusedJuice: choice.refusedJuice, seed: seed)
         let conductorThread = ChaosThread { conductor.conduct(events, from: start, until: end) }
         var floodThread: ChaosThread?
         if options.flood > 0, let juice = choice.refusedJuice {
@@ -100,7 +100,7 @@ enum ChaosRun {
         let observations = Observations(
             recipes: menu.recipesByName, before: before, after: after, afterResend: afterResend,
             acknowledged: observed.acknowledged, unanswered: observed.unanswered, unexpected: observed.unexpected,
-            display: observed.display, resent: resent, otherRefusals: options.flood > 0,
+            display: observed.display, resent: resent, otherRefusals: options.flood > 0 || disk != nil,
             unplannedExits: observed.unplannedExits)
         let checks = ChaosCheck.run(observations)
         let passed = ChaosCheck.passed(checks)

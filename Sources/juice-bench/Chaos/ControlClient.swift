@@ -58,7 +58,8 @@ final class ControlClient {
         var sold: [String: Int] = [:]
         for (juice, count) in zip(menu.juices, stats.sold) { sold[juice.name] = Int(count) }
         return StoreFigures(seq: Int(stats.seq), ordersServed: Int(stats.ordersServed), ordersRefused: Int(stats.ordersRefused),
-                            sold: sold, stock: Dictionary(stock.values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { $1 }))
+                            sold: sold, stock: Dictionary(stock.values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { $1 }),
+                            keys: stats.keys)
     }
 }
 

@@ -40,6 +40,9 @@ struct StoreFigures: Equatable, Sendable {
     var sold: [String: Int]
     /// Stock by fruit name.
     var stock: [String: Int]
+    /// Idempotency keys the server remembers (`keys=`): fewer than the keys acknowledged means
+    /// some were forgotten, and a retry of one would be applied again.
+    var keys = 0
 }
 
 /// Everything the checker judges.

@@ -58,6 +58,8 @@ struct Figures: Sendable {
     var floodSent = 0
     var floodAnswers: [String: Int] = [:]
     var diskFills = 0
+    /// Fills during which the store went read-only (a READ_ONLY answer came).
+    var diskFillsReadOnly = 0
 }
 
 /// What the actors observed, behind one lock (a few thousand updates a second at most).
