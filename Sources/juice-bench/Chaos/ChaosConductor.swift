@@ -97,6 +97,7 @@ final class ChaosConductor: @unchecked Sendable {
     /// cannot go on.
     private func watch(until moment: Nanos) -> Bool {
         while monotonicNow() < moment {
+            if Interrupt.requested { return false }
             if let status = run.server.reapIfExited() {
                 let why = (status & 0x7f) == 0 ? "exit status \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
                 let tail = readFile(run.server.logPath).split(separator: "\n").suffix(3).joined(separator: " | ")

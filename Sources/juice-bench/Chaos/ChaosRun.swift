@@ -96,6 +96,15 @@ enum ChaosRun {
         conductorThread.join()
         floodThread?.join()
         if let fatal = conductor.fatal { throw fatal }
+        if Interrupt.requested {
+            // Ctrl-C reached the server too (one process group): no verdict, just a clean stop.
+            run.giveUpAt.store(monotonicNow(), ordering: .relaxed)
+            tillThreads.forEach { $0.join() }
+            run.stopDisplay.store(true, ordering: .relaxed)
+            displayThread.join()
+            writeToStandardError("juice-bench chaos: interrupted; no verdict (files in \(directory))\n")
+            return 130
+        }
         run.giveUpAt.store(monotonicNow() + nanos(seconds: options.settle), ordering: .relaxed)
         tillThreads.forEach { $0.join() }
         progress.finish()
