@@ -48,7 +48,7 @@ final class ChaosConductor: @unchecked Sendable {
             case .fillDisk:
                 guard let disk else { continue }
                 disk.fill()
-                let readOnly = refusedJuice.map { ChaosFlood.growJournal(run: run, juice: $0, limit: 60_000) } ?? false
+                let readOnly = refusedJuice.map { ChaosFlood.growJournal(run: run, juice: $0, limit: 200_000) } ?? false
                 run.ledger.update {
                     $0.figures.diskFills += 1
                     if readOnly { $0.figures.diskFillsReadOnly += 1 }

@@ -77,9 +77,10 @@ extension ChaosFlood {
     /// For `--fill-disk`: refused orders *without* a key (they take no key, so they cannot push
     /// a till's key out, but each is journaled), pipelined until the journal needs room it
     /// cannot get and `/healthz` says read-only, or `limit` lines. With the disk full, this is
-    /// what brings the server to read-only in seconds instead of after megabytes of sales.
-    /// (A refusal for stock is still answered OUT_OF_STOCK when read-only: it changes nothing,
-    /// so the health probe is what tells.) Whether it went read-only.
+    /// what brings the server to read-only in seconds instead of after megabytes of sales: the
+    /// journal keeps up to a 4 MiB chunk and its 2 MiB headroom preallocated, so up to about
+    /// 6 MiB of records (some 120,000 of these) go in before it must grow. Whether it went
+    /// read-only, as `/healthz` tells.
     static func growJournal(run: RunState, juice: String, limit: Int) -> Bool {
         do {
             let link = try ChaosLink(to: run.line, from: source, timeout: 5)
