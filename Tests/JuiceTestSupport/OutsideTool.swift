@@ -58,6 +58,13 @@ public struct OutsideTool: Sendable {
         return exitStatus(python3, ["-c", "import prometheus_client.parser"]) == 0
     }
 
+    /// openapi-spec-validator (Python), the reference check that an OpenAPI document is valid.
+    public static let openapiSpecValidator = OutsideTool(
+        name: "openapi-spec-validator (Python)", install: "python3 -m pip install openapi-spec-validator") {
+        guard let python3 = onPath("python3") else { return false }
+        return exitStatus(python3, ["-c", "import openapi_spec_validator"]) == 0
+    }
+
     public static let shellcheck = OutsideTool(name: "shellcheck", install: "apt-get install shellcheck") {
         onPath("shellcheck") != nil
     }

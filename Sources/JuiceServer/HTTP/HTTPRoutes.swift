@@ -26,9 +26,14 @@ struct HTTPRoutes {
     private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
     private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
+    private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(OpenAPIDocument.json.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
-    static let readPaths = Set(["/", "/index.html", "/dashboard", "/events", "/state", "/healthz", "/sales", "/metrics"])
+    /// Every path `GET`/`HEAD` answers: the one table of the read routes. A path missing here
+    /// is 404 even where `route` has a case for it, and docs/openapi.json must document exactly
+    /// these and `HTTPWrites.paths` (OpenAPIDocumentTests), so no route exists outside the contract.
+    static let readPaths = Set(["/", "/index.html", "/dashboard", "/till", "/stock", "/events", "/state", "/healthz",
+                                "/sales", "/metrics", "/openapi.json"])
         .union(ReportRoutes.paths)
     private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
     private let reports: ReportRoutes
@@ -52,8 +57,8 @@ struct HTTPRoutes {
             let outcome = writes.handle(request, peer: peer) { bearerRefusal(request, peer: peer) }
             return .change(outcome.response, gate: outcome.gate, events: outcome.events)
         }
+        guard HTTPRoutes.readPaths.contains(request.path) else { return .response(notFound, gate: 0) }
         guard request.method == "GET" || request.method == "HEAD" else {
-            guard HTTPRoutes.readPaths.contains(request.path) else { return .response(notFound, gate: 0) }
             return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), gate: 0)
         }
         if isDraining() {
@@ -69,6 +74,8 @@ struct HTTPRoutes {
             return .response(till, gate: 0)
         case "/stock":
             return .response(stockEditor, gate: 0)
+        case "/openapi.json":
+            return .response(openAPI, gate: 0)
         case "/events":
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
         case "/state":
