@@ -56,14 +56,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "security": [],
@@ -111,14 +108,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "responses": {
@@ -159,14 +153,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "security": [],
@@ -214,14 +205,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "responses": {
@@ -335,14 +323,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "security": [],
@@ -390,14 +375,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "responses": {
@@ -438,14 +420,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "security": [],
@@ -493,14 +472,11 @@ enum OpenAPIDocument {
             "name": "lang",
             "in": "query",
             "required": false,
-            "description": "`ko` shows Korean names. Read by the page's own script; the server answers the same page for any query.",
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
             "schema": {
-              "type": "string",
-              "enum": [
-                "en",
-                "ko"
-              ]
-            }
+              "type": "string"
+            },
+            "example": "ko"
           }
         ],
         "responses": {
@@ -557,8 +533,7 @@ enum OpenAPIDocument {
             "content": {
               "text/event-stream; charset=utf-8": {
                 "schema": {
-                  "type": "string",
-                  "description": "`retry: 1000`, then messages `id: <seq>\\nevent: stock\\ndata: <StockEvent>\\n\\n`, and `: ping` comments."
+                  "$ref": "#/components/schemas/StockMessage"
                 },
                 "example": "retry: 1000\n\nid: 3\nevent: stock\ndata: {\"seq\":3,\"stock\":{\"strawberry\":10,\"banana\":9,\"pineapple\":10,\"kiwi\":8,\"mango\":6}}\n\nid: 4\nevent: stock\ndata: {\"seq\":4,\"stock\":{\"mango\":3}}\n\n"
               }
@@ -2383,6 +2358,32 @@ enum OpenAPIDocument {
             }
           }
         ]
+      },
+      "StockMessage": {
+        "type": "object",
+        "required": [
+          "id",
+          "event",
+          "data"
+        ],
+        "description": "One message of the event stream, as an `EventSource` reads it: its `id`, `event` and `data` fields (OpenAPI 3.1 has no way to describe the items of a stream; as OpenAPI 3.2's `itemSchema` does, this describes each message). The stream also carries a `retry: 1000` first and `: ping` comments, which are not messages.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The seq of the change: what `Last-Event-ID` resumes after."
+          },
+          "event": {
+            "const": "stock"
+          },
+          "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {
+              "$ref": "#/components/schemas/StockEvent"
+            }
+          }
+        }
       },
       "MenuItem": {
         "type": "object",
