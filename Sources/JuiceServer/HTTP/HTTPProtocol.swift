@@ -115,9 +115,11 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     }
 
     /// Answers what the reader made of the input: requests one at a time, each read only once
-    /// the one before is out.
+    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`) before the other
+    /// connections get theirs.
     private func handle(_ conn: HTTPConnection, _ first: HTTPRequestReader.Outcome) {
         var outcome = first
+        var turn = FairTurn(limit: FairTurn.maxRequests)
         while true {
             switch outcome {
             case .incomplete:
@@ -137,12 +139,21 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
             case .complete(let request):
                 awaiting.removeValue(forKey: conn.id)
                 conn.served &+= 1
+                turn.countLine()
                 respond(conn, to: request)
                 guard !conn.isFinishing, !conn.isStream else { return }
                 // Kept alive: the next request once this answer is out (it may wait for the journal).
                 guard conn.outbox.isEmpty else {
                     conn.answering = true
                     output.updateInterest(conn)
+                    return
+                }
+                if turn.isOver && conn.reader.hasStarted {
+                    // More requests are pipelined behind it: they wait, unread, for its next turn
+                    // (`drained`), after the connections already waiting.
+                    conn.answering = true
+                    output.updateInterest(conn)
+                    fanOut.markDirty(conn)
                     return
                 }
                 outcome = readNext(conn)
@@ -209,8 +220,8 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         drained(conn)
     }
 
-    /// Output went out: an event stream goes on with its catch-up; an answered request closes,
-    /// or, kept alive, reads its next request.
+    /// Output went out, or its next turn came: an event stream goes on with its catch-up; an
+    /// answered request closes, or, kept alive, reads its next request.
     func drained(_ conn: Connection) {
         let conn = http(conn)
         if conn.isFinishing {

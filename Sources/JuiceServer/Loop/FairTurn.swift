@@ -1,0 +1,41 @@
+/// One connection's share of the loop before the others get theirs: the loop serves every
+/// client on one thread, so the work one wake-up does for one connection is all the others
+/// wait for. A turn runs at most `maxLines` of its pipelined input (the line protocol) or
+/// `maxRequests` requests (HTTP), and stops once it produced `maxOutputBytes`, however much
+/// the kernel would take. What it did not run stays, in order, for its next turn, which the
+/// next flush pass gives it after the connections already waiting (`FanOut.markDirty`); no
+/// more of its input is read meanwhile.
+///
+/// Why a bound on work and not only on pending output: a client that pipelines and never
+/// reads fills the kernel's socket buffers first (megabytes on loopback), and while they take
+/// the replies, nothing is pending in the server. Unbounded, one 64 KiB read of `STATS` ran
+/// 9,000 commands in one go, and 200 such clients froze every other client for 3.5 s.
+struct FairTurn {
+    /// Lines of the line protocol per turn: one store call's worth (`LineProtocol.storeRunMax`),
+    /// so a turn costs one actor entry and one send. Well above what S2's pipeline of 16 brings
+    /// in one read, so a client that waits for its replies never notices the bound.
+    static let maxLines = 64
+    /// HTTP requests per turn: each costs several times a line (head parsing, a JSON body).
+    static let maxRequests = 16
+    /// Output one turn may produce: one catch-up piece (`FanOut.catchUpChunk`), or the replies
+    /// of its lines (64 `STATS` replies stay under it).
+    static let maxOutputBytes = 32 * 1024
+
+    /// Lines (or requests) a turn may run: `maxLines` or `maxRequests`.
+    let limit: Int
+    private(set) var ran = 0
+    private(set) var outputBytes = 0
+
+    init(limit: Int = FairTurn.maxLines) {
+        self.limit = limit
+    }
+
+    /// Counts one line (or request) about to run.
+    mutating func countLine() { ran += 1 }
+
+    /// Counts output the turn produced.
+    mutating func countOutput(_ bytes: Int) { outputBytes += bytes }
+
+    /// Whether this turn has had its share of lines or output.
+    var isOver: Bool { ran >= limit || outputBytes >= FairTurn.maxOutputBytes }
+}
