@@ -54,6 +54,10 @@ func runJuiceBench(_ arguments: [String]) -> Int32 {
             return report(try LoadEngine.run(.raw(options)), json: options.common.json)
         case .idle(let options):
             return report(try LoadEngine.runIdle(IdlePlan(options)), json: options.common.json)
+        case .burst(let options):
+            let result = try BurstRun(options).run()
+            print(options.common.json ? renderJSON(result) : renderTable(result))
+            return result.interrupted ? 130 : 0
         }
     } catch {
         switch error {

@@ -22,8 +22,9 @@ final class LineProtocol: ConnectionHandler {
 
     static let defaultBudget = 256 * 1024
     /// Store commands run together in one call (one actor entry per run, not per line), at
-    /// most this many, so the output budget is checked at least this often.
-    static let storeRunMax = 64
+    /// most this many, so the output budget and the turn's output are checked at least this
+    /// often. 16: a pipeline of 16 (S2) is still one call per read.
+    static let storeRunMax = 16
 
     init(_ services: LoopServices) {
         store = services.store

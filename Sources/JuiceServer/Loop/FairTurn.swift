@@ -11,15 +11,17 @@
 /// the replies, nothing is pending in the server. Unbounded, one 64 KiB read of `STATS` ran
 /// 9,000 commands in one go, and 200 such clients froze every other client for 3.5 s.
 struct FairTurn {
-    /// Lines of the line protocol per turn: one store call's worth (`LineProtocol.storeRunMax`),
-    /// so a turn costs one actor entry and one send. Well above what S2's pipeline of 16 brings
-    /// in one read, so a client that waits for its replies never notices the bound.
+    /// Lines of the line protocol per turn (one send of their replies). Well above what S2's
+    /// pipeline of 16 brings in one read, so a client that waits for its replies never
+    /// notices the bound.
     static let maxLines = 64
-    /// HTTP requests per turn: each costs several times a line (head parsing, a JSON body).
-    static let maxRequests = 16
-    /// Output one turn may produce: one catch-up piece (`FanOut.catchUpChunk`), or the replies
-    /// of its lines (64 `STATS` replies stay under it).
-    static let maxOutputBytes = 32 * 1024
+    /// HTTP requests per turn: each costs many times a line (head parsing into Strings, the
+    /// Host check, a JSON body; a `/state` answer is ~1.5 KiB built per request).
+    static let maxRequests = 4
+    /// Output one turn may produce, as a measure of its cost: the commands that take long are
+    /// the ones with long replies (`STATS`: ~20 per turn; `PING`: the 64 lines first). A
+    /// catch-up piece (`FanOut.catchUpChunk`) is a turn on its own.
+    static let maxOutputBytes = 4 * 1024
 
     /// Lines (or requests) a turn may run: `maxLines` or `maxRequests`.
     let limit: Int
