@@ -18,7 +18,8 @@ func renderTable(_ result: BurstResult) -> String {
                  + "   measured \(formatFixed(result.measuredSeconds, 2)) s" + (result.interrupted ? "  (INTERRUPTED)" : "")]
     lines.append("attack".padding(16) + result.attackDescription)
     lines.append("probes".padding(16) + "\(p.count) answered")
-    lines.append("probe (ms)".padding(16) + "p50 \(ms(p.p50))   p99 \(ms(p.p99))   max \(ms(p.max))   mean \(ms(p.mean))")
+    lines.append("probe (ms)".padding(16) + "p50 \(ms(p.p50))   p99 \(ms(p.p99))   max \(ms(p.max))   mean \(ms(p.mean))"
+                 + "   (the slowest sent at \(formatFixed(result.slowestSentAtSeconds, 3)) s)")
     if let unanswered = result.unansweredMicros {
         lines.append("UNANSWERED".padding(16) + "a probe was still waiting after \(ms(unanswered)) ms (window and drain)")
     }
@@ -48,6 +49,7 @@ func renderJSON(_ result: BurstResult) -> String {
         ("probe_us", .object([("p50", .number(p.p50, decimals: 1)), ("p99", .number(p.p99, decimals: 1)),
                               ("max", .number(max, decimals: 1)), ("mean", .number(p.mean, decimals: 1))])),
         ("probe_unanswered", .bool(result.unansweredMicros != nil)),
+        ("slowest_sent_at_s", .number(result.slowestSentAtSeconds, decimals: 3)),
         ("attack_bytes_written", .int(result.attackBytesWritten)),
         ("attack_written_s", result.attackWrittenSeconds.map { .number($0, decimals: 3) } ?? .null),
         ("attackers_closed", .int(result.attackersClosed)),

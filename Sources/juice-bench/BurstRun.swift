@@ -4,6 +4,8 @@ import JuicePlatform
 struct BurstResult {
     var options: BurstOptions
     var probe: LatencySummary
+    /// When the slowest probe was sent, seconds after the first attacker's write.
+    var slowestSentAtSeconds: Double
     /// Seconds from the first attacker's write to the end of the window.
     var measuredSeconds: Double
     /// Seconds until every burst was written whole (the server read it, or its socket buffers
@@ -29,6 +31,8 @@ final class BurstRun {
     private var probe: ProbeConnection
     private let histogram = LatencyHistogram()
     private var sentAt: Nanos?
+    private var start: Nanos = 0
+    private var slowestSentAt: Nanos = 0
     private var nextProbeAt: Nanos = 0
     private var bytesWritten = 0
     private var writing = 0
@@ -52,7 +56,7 @@ final class BurstRun {
             poller.add(attacker.fd, token: token, interest: BlockingPoller.writable)
         }
         writing = attackers.count
-        let start = monotonicNow()
+        start = monotonicNow()
         let end = start + nanos(seconds: common.duration)
         var writtenAt: Nanos?
         var interrupted = false
@@ -72,7 +76,8 @@ final class BurstRun {
             }
         }
         let finished = monotonicNow()
-        return BurstResult(options: options, probe: LatencySummary(histogram), measuredSeconds: seconds(min(finished, end) - start),
+        return BurstResult(options: options, probe: LatencySummary(histogram),
+                           slowestSentAtSeconds: seconds(sentAt.map { $0 - start } ?? slowestSentAt), measuredSeconds: seconds(min(finished, end) - start),
                            attackWrittenSeconds: writtenAt.map { seconds($0 - start) }, attackBytesWritten: bytesWritten,
                            unansweredMicros: sentAt.map { Double(finished - $0) / 1000 }, attackersClosed: closed,
                            interrupted: interrupted)
@@ -136,6 +141,7 @@ final class BurstRun {
     private func readProbe() throws(BenchError) {
         try probe.receive { now in
             guard let sent = sentAt else { return }
+            if now - sent > histogram.max { slowestSentAt = sent - start }
             histogram.record(now - sent)
             sentAt = nil
             nextProbeAt = now + Nanos(options.probeGapMilliseconds) * 1_000_000

@@ -15,12 +15,13 @@ struct FairTurn {
     /// pipeline of 16 brings in one read, so a client that waits for its replies never
     /// notices the bound.
     static let maxLines = 64
-    /// HTTP requests per turn: each costs many times a line (head parsing into Strings, the
-    /// Host check, a JSON body; a `/state` answer is ~1.5 KiB built per request).
-    static let maxRequests = 4
+    /// HTTP requests per turn: each costs many times a line (the head parsed into Strings, the
+    /// Host check, a JSON body: a `/state` answer, 1.3 KB, took ~24 us in a release build, so
+    /// 200 connections pipelining it cost ~10 ms a round at 2 per turn).
+    static let maxRequests = 2
     /// Output one turn may produce, as a measure of its cost: the commands that take long are
-    /// the ones with long replies (`STATS`: ~20 per turn; `PING`: the 64 lines first). A
-    /// catch-up piece (`FanOut.catchUpChunk`) is a turn on its own.
+    /// the ones with long replies (`STATS`, 400 bytes: 16 per turn, one store run; `PING`: the
+    /// 64 lines first). A catch-up piece (`FanOut.catchUpChunk`) is a turn on its own.
     static let maxOutputBytes = 4 * 1024
 
     /// Lines (or requests) a turn may run: `maxLines` or `maxRequests`.
