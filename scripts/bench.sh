@@ -458,13 +458,12 @@ if [ "$run_events" = 1 ]; then
     fi
 fi
 if [ "$run_burst" = 1 ]; then
-    burst_label="$ATTACKERS x $((BURST / 1024)) KiB unread"
-    print_row "S8 probe p50 us ($burst_label PING)" S8 probe_p50
+    print_row "S8 probe p50 us ($ATTACKERS x $((BURST / 1024))K PING)" S8 probe_p50
     print_row "S8 probe p99 us" S8 probe_p99
     print_row "S8 probe max us (target < 100000)" S8 probe_max
-    print_row "S8s probe p99 us (the same, STATS)" S8s probe_p99
+    print_row "S8s probe p99 us (STATS bursts)" S8s probe_p99
     print_row "S8s probe max us" S8s probe_max
-    print_row "S8h probe p99 us (GET /state on HTTP)" S8h probe_p99
+    print_row "S8h probe p99 us (GET /state, HTTP)" S8h probe_p99
     print_row "S8h probe max us" S8h probe_max
 fi
 echo
