@@ -148,7 +148,7 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
                     output.updateInterest(conn)
                     return
                 }
-                if turn.isOver && conn.reader.hasStarted {
+                if turn.isOver() && conn.reader.hasStarted {
                     // More requests are pipelined behind it: they wait, unread, for its next turn
                     // (`drained`), after the connections already waiting.
                     conn.answering = true

@@ -147,7 +147,7 @@ final class LineProtocol: ConnectionHandler {
                 }
             }
             return !conn.isFinishing && conn.catchUp == nil && conn.outbox.pendingBytes + batch.out.count < budget
-                && !turn.isOver && batch.out.count < FairTurn.maxOutputBytes
+                && !turn.isOver(adding: batch.out.count)
         }, onTimingMark: {
             runStore(&batch, conn)
             batch.out.append(contentsOf: LineFramer.timingMarkReply)
@@ -198,7 +198,7 @@ final class LineProtocol: ConnectionHandler {
                 break
             }
             guard !conn.throttled else { break }
-            if turn.isOver {
+            if turn.isOver() {
                 // Its share for now: the others' turns come first, then the next flush pass
                 // gives it its next one.
                 fanOut.markDirty(conn)

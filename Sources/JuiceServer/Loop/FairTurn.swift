@@ -39,6 +39,7 @@ struct FairTurn {
     /// Counts output the turn produced.
     mutating func countOutput(_ bytes: Int) { outputBytes += bytes }
 
-    /// Whether this turn has had its share of lines or output.
-    var isOver: Bool { ran >= limit || outputBytes >= FairTurn.maxOutputBytes }
+    /// Whether this turn has had its share of lines or output (with `pending`: output made but
+    /// not counted yet).
+    func isOver(adding pending: Int = 0) -> Bool { ran >= limit || outputBytes + pending >= FairTurn.maxOutputBytes }
 }
