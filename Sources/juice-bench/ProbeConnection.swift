@@ -4,6 +4,7 @@ import JuicePlatform
 /// (skipping its greeting and lines with a skip prefix, e.g. juice-server's events).
 struct ProbeConnection {
     private(set) var fd: Int32 = -1
+    private let endpoint: Endpoint
     private let address: SocketAddress
     private let request: [UInt8]
     private let replySkip: [String]
@@ -11,7 +12,8 @@ struct ProbeConnection {
     private var buffer: [UInt8] = []
 
     init(_ options: BurstOptions) throws(BenchError) {
-        address = try options.common.endpoint.socketAddress()
+        endpoint = options.common.endpoint
+        address = try endpoint.socketAddress()
         request = Array((options.probe + "\r\n").utf8)
         replySkip = options.replySkip
         greetingLeft = options.greetingLines
@@ -22,7 +24,7 @@ struct ProbeConnection {
         fd = try Socket.startConnect(to: address)
         let deadline = monotonicNow() + nanos(seconds: timeout)
         guard wait(POLLOUT, until: deadline), Socket.pendingError(fd) == 0 else {
-            throw BenchError.fatal("cannot connect the probe to \(address)")
+            throw BenchError.fatal("cannot connect the probe to \(endpoint)")
         }
         try send()
         var answered = false
