@@ -18,6 +18,8 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     private let fanOut: FanOut
     private unowned let host: any ConnectionHost
     private var routes: HTTPRoutes
+    /// Whose word on a request's client is taken (`--trusted-proxy`).
+    private let proxies: TrustedProxies
     /// Connections waiting for (the rest of) a request (for the deadlines).
     private var awaiting: [UInt64: HTTPConnection] = [:]
     /// Open event streams (for keep-alive comments, and the clients gauge).
@@ -47,6 +49,7 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         host = services.host
         requestDeadline = services.config.httpRequestDeadline
         pingEvery = services.config.eventStreamPingEvery
+        proxies = TrustedProxies(services.config.trustedProxies)
         routes = HTTPRoutes(store: services.store, auth: services.auth, allowedHosts: services.config.allowedHosts)
         let timer = DispatchSource.makeTimerSource(queue: services.queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
@@ -182,7 +185,8 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     private func respond(_ conn: HTTPConnection, to request: HTTPRequest) -> Int {
         let head = request.method == "HEAD"
         let keepAlive = keepsAlive(conn, request)
-        switch routes.route(request, peer: conn.peer) {
+        let client = proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: proxies)
+        switch routes.route(request, client: client) {
         case .response(let response, let gate):
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
             send(conn, bytes, waitingFor: gate, keepAlive: keepAlive)
