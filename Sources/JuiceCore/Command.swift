@@ -13,6 +13,8 @@ public enum Command: Sendable, Equatable {
     case set(fruit: Int, amount: Int, key: String? = nil)
     case events(on: Bool)
     case stats
+    /// `REPORT [YYYY-MM-DD]`: one business day's figures (nil: today).
+    case report(day: Int32?)
     case since(UInt64)
     case auth(token: [UInt8])
     case quit
@@ -29,7 +31,7 @@ public enum Command: Sendable, Equatable {
     /// Commands the `FruitStore` answers; the rest are answered by the connection itself.
     public var needsStore: Bool {
         switch self {
-        case .stock, .order, .restock, .set, .since, .stats: return true
+        case .stock, .order, .restock, .set, .since, .stats, .report: return true
         case .help, .ping, .menu, .menuAliases, .events, .auth, .quit: return false
         }
     }
@@ -54,10 +56,10 @@ public struct OrderRequest: Sendable, Equatable {
 public enum Verb: String, Sendable, CaseIterable {
     case help = "HELP", ping = "PING", menu = "MENU", stock = "STOCK", order = "ORDER"
     case restock = "RESTOCK", set = "SET", events = "EVENTS", stats = "STATS", since = "SINCE"
-    case auth = "AUTH", quit = "QUIT"
+    case report = "REPORT", auth = "AUTH", quit = "QUIT"
 
-    /// Changing stock by hand is the manager's job.
-    public var needsManager: Bool { self == .restock || self == .set }
+    /// Changing stock by hand is the manager's job, and so is reading the day's sales.
+    public var needsManager: Bool { self == .restock || self == .set || self == .report }
 
     static let folded: [(Verb, [UInt8])] = Verb.allCases.map { ($0, Array($0.rawValue.lowercased().utf8)) }
 }

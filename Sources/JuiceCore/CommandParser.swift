@@ -62,6 +62,12 @@ public struct CommandParser: Sendable {
             if equalsFolded(tokens[1], Keywords.on) { return .command(.events(on: true)) }
             if equalsFolded(tokens[1], Keywords.off) { return .command(.events(on: false)) }
             return refuse(.badArgument, "usage: EVENTS ON|OFF")
+        case .report:
+            if argc == 0 { return .command(.report(day: nil)) }
+            guard argc == 1, let day = BusinessCalendar.day(ofDate: text(tokens[1])) else {
+                return refuse(.badArgument, "usage: REPORT [YYYY-MM-DD], a date such as 2026-11-25")
+            }
+            return .command(.report(day: day))
         case .since:
             guard argc == 1, let seq = Self.decimal(tokens[1], in: 0...Int(Int64.max)) else {
                 return refuse(.badArgument, "usage: SINCE <seq>, seq a whole number")

@@ -39,8 +39,27 @@ public enum JournalRecord: Sendable, Equatable {
     case key(key: String, juice: String, count: Int, reply: String)
     /// Version 2: `K @<time> <key> <ORDER|RESTOCK|SET> <juice or fruit> <count or amount> <original reply line>`.
     case rememberedKey(key: String, write: KeyedWrite, name: String, number: Int, reply: String, time: Int64)
+    /// `Y <start> <YYYY-MM-DD> <±HHMM> <served> <refused> <k>:<name>=<n> ...`: snapshot, one hour
+    /// of the shop's history (`SalesHistory`): the slot's start (unix seconds), the business day
+    /// and UTC offset it was given, and its non-zero counters (`s:mango=3`; letters per
+    /// `SalesHistory.Counters.Kind`).
+    case hour(start: Int64, day: Int32, offset: Int32, served: UInt64, refused: UInt64, counts: [HourCount])
     /// `E <records>`: the last record of a snapshot, with the number of records before it.
     case end(records: Int)
+
+    public struct HourCount: Sendable, Equatable {
+        public let kind: SalesHistory.Counters.Kind
+        public let name: String
+        public let value: UInt64
+        public init(_ kind: SalesHistory.Counters.Kind, _ name: String, _ value: UInt64) {
+            self.kind = kind
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The UTC offsets an hour may have: ±18:00, as ISO 8601 allows.
+    public static let offsets: ClosedRange<Int32> = -64_800...64_800
 
     /// The write a remembered key answered.
     public enum KeyedWrite: String, Sendable, Equatable {
@@ -122,6 +141,9 @@ public enum JournalRecord: Sendable, Equatable {
             return "K \(key) \(juice) \(count) \(reply)"
         case let .rememberedKey(key, write, name, number, reply, time):
             return "K\(Self.stamp(time)) \(key) \(write.rawValue) \(name) \(number) \(reply)"
+        case let .hour(start, day, offset, served, refused, counts):
+            return "Y \(start) \(BusinessCalendar.dateText(day)) \(BusinessCalendar.offsetText(offset, colon: false)) \(served) \(refused)"
+                + counts.map { " \($0.kind.letter):\($0.name)=\($0.value)" }.joined()
         case let .end(records):
             return "E \(records)"
         }

@@ -76,7 +76,7 @@ extension JournalRecord {
             return .set(lsn: try f.number(1, "lsn", 1...maxCounter), seq: try f.number(2, "seq", 1...maxCounter),
                         fruit: try f.name(3), value: try f.int(4, "value", stock),
                         key: time == nil ? nil : try f.orderKey(5), time: time)
-        case "H", "F", "D", "L", "T", "E":
+        case "H", "F", "D", "L", "T", "E", "Y":
             guard time == nil else { throw Defect("a time on a snapshot record") }
             return try parseSnapshotFields(f)
         case "K":
@@ -121,6 +121,14 @@ extension JournalRecord {
             case "L": return .lost(juice: name, count: try f.number(2, "lost", counter))
             default: return .short(fruit: name, count: try f.number(2, "short", counter))
             }
+        case "Y":
+            try f.count(atLeast: 6)
+            let start = try f.number(1, "hour start", 0...UInt64(JournalRecord.times.upperBound))
+            guard let day = BusinessCalendar.day(ofDate: String(decoding: f.tokens[2], as: UTF8.self)) else {
+                throw Defect("'\(Fields.shown(f.tokens[2]))' is not a date YYYY-MM-DD")
+            }
+            return .hour(start: Int64(start), day: day, offset: try f.offset(3), served: try f.number(4, "served", counter),
+                         refused: try f.number(5, "refused", counter), counts: try f.hourCounts(from: 6))
         default:
             try f.count(exactly: 2)
             return .end(records: try f.int(1, "record count", 0...Int.max))
@@ -147,6 +155,39 @@ private struct Fields {
             throw Defect("time '\(Fields.shown(t))' is not @<unix seconds from \(range.lowerBound) to \(range.upperBound)>")
         }
         return Int64(value)
+    }
+
+    /// `+HHMM` or `-HHMM` within `JournalRecord.offsets`.
+    func offset(_ i: Int) throws(Defect) -> Int32 {
+        let t = Array(tokens[i])
+        let digits = t.dropFirst()
+        guard t.count == 5, t[0] == UInt8(ascii: "+") || t[0] == UInt8(ascii: "-"), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw Defect("'\(Fields.shown(tokens[i]))' is not a UTC offset +HHMM")
+        }
+        let n = digits.map { Int32($0 - 0x30) }
+        let hours = n[0] * 10 + n[1], minutes = n[2] * 10 + n[3]
+        let seconds = (hours * 3600 + minutes * 60) * (t[0] == UInt8(ascii: "-") ? -1 : 1)
+        guard minutes < 60, JournalRecord.offsets.contains(seconds), !(seconds == 0 && t[0] == UInt8(ascii: "-")) else {
+            throw Defect("'\(Fields.shown(tokens[i]))' is not a UTC offset +HHMM")
+        }
+        return seconds
+    }
+
+    /// `<k>:<name>=<n>` from field `i` to the end: a known letter, a name, a counter of at least 1.
+    func hourCounts(from i: Int) throws(Defect) -> [JournalRecord.HourCount] {
+        var list: [JournalRecord.HourCount] = []
+        for t in tokens[i...] {
+            guard t.count >= 4, t[t.startIndex + 1] == UInt8(ascii: ":"),
+                  let kind = SalesHistory.Counters.Kind(letter: Character(Unicode.Scalar(t[t.startIndex]))) else {
+                throw Defect("'\(Fields.shown(t))' is not <kind>:<name>=<count>")
+            }
+            let parts = t.dropFirst(2).split(separator: UInt8(ascii: "="), omittingEmptySubsequences: false)
+            guard parts.count == 2, let value = Fields.decimal(parts[1]), value >= 1, value <= JournalRecord.maxCounter else {
+                throw Defect("'\(Fields.shown(t))' is not <kind>:<name>=<count from 1>")
+            }
+            list.append(JournalRecord.HourCount(kind, try Fields.name(parts[0]), value))
+        }
+        return list
     }
 
     func count(exactly n: Int) throws(Defect) {

@@ -16,10 +16,14 @@ public struct StockLedger: Sendable {
     /// Refused orders each fruit was short in (one per order, whatever the count), per fruit.
     public private(set) var short: [UInt64]
     public private(set) var keys: KeyMemory
+    /// The shop's days and hours, from the times of the changes (`SalesHistory`).
+    public internal(set) var history: SalesHistory
 
     /// A new store: each fruit at the menu's initial stock, else `initialStock` (which, with
     /// `overridingMenu`, applies to every fruit).
-    public init(menu: Menu, initialStock: Int = 10, overridingMenu: Bool = false, keyPolicy: KeyMemory.Policy = KeyMemory.Policy()) {
+    public init(menu: Menu, initialStock: Int = 10, overridingMenu: Bool = false, keyPolicy: KeyMemory.Policy = KeyMemory.Policy(),
+                calendar: BusinessCalendar = BusinessCalendar()) {
+        self.history = SalesHistory(menu: menu, calendar: calendar)
         self.menu = menu
         self.stock = menu.initialStock.map { overridingMenu ? initialStock : ($0 ?? initialStock) }
         self.sold = Array(repeating: 0, count: menu.juices.count)
@@ -42,7 +46,7 @@ public struct StockLedger: Sendable {
         let juice = menu.juices[request.juice]
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             let have = juice.recipe.map { stock[$0.fruit] }
-            if countingRefusal { countRefusal(request, have: have) }
+            if countingRefusal { countRefusal(request, have: have, at: now) }
             let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
             if let key = request.key {
                 keys.remember(key, KeyMemory.Entry(request: asked, reply: Array(error.line.utf8), time: now), owner: owner)
@@ -59,6 +63,7 @@ public struct StockLedger: Sendable {
         ordersServed += 1
         sold[request.juice] += UInt64(request.count)
         let change = Change(seq: seq, kind: .order(request), touched: touched)
+        history.orderServed(juice: request.juice, count: request.count, touched: touched, at: now)
         if let key = request.key {
             keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner)
         }
@@ -75,6 +80,7 @@ public struct StockLedger: Sendable {
             return .refused(error, have: [stock[fruit]])
         case .success(let change):
             let change = Change(seq: change.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: change.touched)
+            history.restocked(fruit: fruit, amount: amount, at: now)
             if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
             return .applied(change)
         }
@@ -86,6 +92,7 @@ public struct StockLedger: Sendable {
         if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
         let plain = set(fruit: fruit, amount: amount)
         let change = Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched)
+        history.set(fruit: fruit, to: amount, at: now)
         if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
         return .applied(change)
     }
@@ -179,12 +186,25 @@ extension StockLedger {
         self.sold[juice] = sold
     }
 
+    /// An hour of history as a snapshot recorded it.
+    public mutating func restoreHistory(_ slot: BusinessCalendar.Slot, _ counters: SalesHistory.Counters) {
+        history.restore(slot, counters)
+    }
+
+    /// The calendar new changes are counted by (a setting changed at start: the hours already
+    /// recorded keep theirs).
+    public mutating func setCalendar(_ calendar: BusinessCalendar) {
+        history.calendar = calendar
+    }
+
     public mutating func restoreKey(_ key: String, _ entry: KeyMemory.Entry) {
         keys.remember(key, entry)
     }
 
-    /// Re-applies a recorded change; a keyed one's key is remembered as first used at `time`.
-    public mutating func replay(_ change: Change, at time: Int64 = 0) {
+    /// Re-applies a recorded change; a keyed one's key is remembered as first used at
+    /// `keyTime`. `time` is when it happened, from a version-2 record (nil: before history, so
+    /// it counts in no day or hour).
+    public mutating func replay(_ change: Change, at time: Int64?, keyTime: Int64) {
         for t in change.touched { stock[t.fruit] = t.value }
         seq = change.seq
         let keyed: (String, KeyMemory.Request)?
@@ -193,14 +213,22 @@ extension StockLedger {
             ordersServed += 1
             sold[request.juice] += UInt64(request.count)
             keyed = request.key.map { ($0, .order(juice: request.juice, count: request.count)) }
+            if let time { history.orderServed(juice: request.juice, count: request.count, touched: change.touched, at: time) }
         case .restock(let fruit, let amount, let key):
             keyed = key.map { ($0, .restock(fruit: fruit, amount: amount)) }
+            if let time { history.restocked(fruit: fruit, amount: amount, at: time) }
         case .set(let fruit, let amount, let key):
             keyed = key.map { ($0, .set(fruit: fruit, amount: amount)) }
+            if let time { history.set(fruit: fruit, to: amount, at: time) }
         }
         if let (key, request) = keyed {
-            keys.remember(key, KeyMemory.Entry(request: request, reply: Wire.replyLine(for: change, menu: menu), time: time))
+            keys.remember(key, KeyMemory.Entry(request: request, reply: Wire.replyLine(for: change, menu: menu), time: keyTime))
         }
+    }
+
+    /// A replay of a change as it is live, at `time` (tests; a record always says its own).
+    public mutating func replay(_ change: Change) {
+        replay(change, at: nil, keyTime: 0)
     }
 
     /// Forgets the keys older than the retention window (after recovery).
@@ -211,12 +239,15 @@ extension StockLedger {
     /// The lost-sales counters of a refusal: the order, its juices (`count` of them), and one
     /// order short for each recipe fruit whose stock was below what the order needed. The same
     /// rule live and on replay, so a restart rebuilds the same counters from `R` records.
-    private mutating func countRefusal(_ request: OrderRequest, have: [Int]) {
+    private mutating func countRefusal(_ request: OrderRequest, have: [Int], at time: Int64?) {
         ordersRefused += 1
         lost[request.juice] += UInt64(request.count)
+        var shortFruits: [Int] = []
         for (ingredient, had) in zip(menu.juices[request.juice].recipe, have) where had < ingredient.amount * request.count {
             short[ingredient.fruit] += 1
+            shortFruits.append(ingredient.fruit)
         }
+        if let time { history.orderRefused(juice: request.juice, count: request.count, short: shortFruits, at: time) }
     }
 
     /// Snapshot values of the lost-sales counters.
@@ -239,11 +270,12 @@ extension StockLedger {
     /// `have` is the stock of each fruit of the juice's current recipe, in recipe order, as
     /// recorded; `Int.max` for a fruit the record does not list (the recipe changed since), which
     /// is then not counted as short.
-    public mutating func replayRefusal(_ request: OrderRequest, have: [Int], counted: Bool = true, at time: Int64 = 0) {
-        if counted { countRefusal(request, have: have) }
+    public mutating func replayRefusal(_ request: OrderRequest, have: [Int], counted: Bool = true, at time: Int64? = nil,
+                                       keyTime: Int64 = 0) {
+        if counted { countRefusal(request, have: have, at: time) }
         guard let key = request.key else { return }
         let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
         keys.remember(key, KeyMemory.Entry(request: .order(juice: request.juice, count: request.count),
-                                           reply: Array(error.line.utf8), time: time))
+                                           reply: Array(error.line.utf8), time: keyTime))
     }
 }

@@ -7,7 +7,7 @@
 /// `Wire+Stock.swift` the stock replies and events (the hot path) and the stock refusals;
 /// `Wire+Stats.swift` the `STATS` line.
 public enum Wire {
-    public static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> | SET <fruit> <amount> | EVENTS ON|OFF | SINCE <seq> | STATS | AUTH <token> | QUIT"
+    public static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | QUIT"
 
     /// The greeting, an event so that line-matching clients can skip it like any other push.
     public static func hello(to out: inout [UInt8]) {

@@ -80,6 +80,7 @@ enum Command {
     case events(EventsOptions)
     case idle(IdleOptions)
     case raw(RawOptions)
+    case chaos(ChaosOptions)
 }
 
 /// Walks the arguments of one subcommand; understands `--flag value` and `--flag=value`.
@@ -166,7 +167,7 @@ struct ArgumentReader {
     }
 }
 
-let subcommandNames = ["orders", "fanout", "events", "idle", "raw"]
+let subcommandNames = ["orders", "fanout", "events", "idle", "raw", "chaos"]
 
 func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
     guard let first = arguments.first else {
@@ -181,7 +182,7 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         return .help(subcommand: topic)
     case "self-test":
         return .selfTest
-    case "orders", "fanout", "events", "idle", "raw":
+    case "orders", "fanout", "events", "idle", "raw", "chaos":
         let rest = arguments.dropFirst()
         if rest.contains("--help") || rest.contains("-h") { return .help(subcommand: first) }
         var reader = ArgumentReader(subcommand: first, arguments: rest)
@@ -196,6 +197,7 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
             return .events(try parseLoad(&reader, juice: \.fanout.juice,
                                          numbers: ["--streams": (\.fanout.watchers, 1...Int.max), "--http-port": (\.httpPort, 1...65535)]))
         case "idle": return .idle(try parseIdle(&reader))
+        case "chaos": return .chaos(try parseChaos(&reader))
         default: return .raw(try parseRaw(&reader))
         }
     default:

@@ -27,6 +27,7 @@ Subcommands:
   events   the same with N browser event streams (GET /events, Server-Sent Events)
   idle     hold N idle connections (or event streams) and report the server's RSS per one
   raw      the same workloads against any line server (e.g. Redis)
+  chaos    kill and restart a server of its own while tills sell; check exactly-once
 
 Run 'juice-bench <subcommand> --help' for its options.
 Exit status: 0 ok, 1 cannot run / cannot connect / fan-out check failed, 2 bad usage.
@@ -144,6 +145,7 @@ func usageText(for subcommand: String?) -> String {
     case "events": return eventsUsage
     case "idle": return idleUsage
     case "raw": return rawUsage
+    case "chaos": return chaosUsage
     default: return generalUsage
     }
 }

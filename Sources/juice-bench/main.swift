@@ -54,6 +54,8 @@ func runJuiceBench(_ arguments: [String]) -> Int32 {
             return report(try LoadEngine.run(.raw(options)), json: options.common.json)
         case .idle(let options):
             return report(try LoadEngine.runIdle(IdlePlan(options)), json: options.common.json)
+        case .chaos(let options):
+            return try ChaosRun.run(options)
         }
     } catch {
         switch error {

@@ -43,6 +43,9 @@ let everyRecord: [JournalRecord] = [
     .rememberedKey(key: "t-2", write: .order, name: "banana", number: 3, reply: "ERR OUT_OF_STOCK needs banana=6 has banana=0", time: 7),
     .rememberedKey(key: "editor-1", write: .restock, name: "kiwi", number: 5, reply: "OK RESTOCK seq=10 kiwi=20", time: 1_795_600_002),
     .rememberedKey(key: "editor-2", write: .set, name: "kiwi", number: 0, reply: "OK SET seq=12 kiwi=0", time: 1_795_600_003),
+    .hour(start: 1_795_600_800, day: 20_782, offset: 32_400, served: 3, refused: 1,
+          counts: [.init(.sold, "mango", 2), .init(.lost, "망고쥬스", 1), .init(.short, "kiwi", 1), .init(.ranOut, "kiwi", 1)]),
+    .hour(start: 1_762_059_600, day: 20_392, offset: -18_000, served: 0, refused: 0, counts: []),
 ]
 
 func framedFile(_ records: [JournalRecord]) -> (bytes: [UInt8], starts: [Int]) {
@@ -156,7 +159,7 @@ struct JournalRecordTests {
     @Test("lsn of change and header records only")
     func lsn() {
         #expect(everyRecord.map(\.lsn) == [1, 2, 3, 4, 5, 6, 7, 8, JournalRecord.maxCounter, 9, 0, nil, nil, nil, nil, nil, nil, nil,
-                                            nil, nil, nil, nil, nil, 10, nil, nil, 11, 12, 13, 14, 15, 16, 17, 18, nil, nil, nil, nil])
+                                            nil, nil, nil, nil, nil, 10, nil, nil, 11, 12, 13, 14, 15, 16, 17, 18, nil, nil, nil, nil, nil, nil])
     }
 
     @Test("payloads that are not records", arguments: [
@@ -190,6 +193,12 @@ struct JournalRecordTests {
         "E @5 1", "K @5 k ORDER mango 1", "K @5 k TAKE mango 1 OK ORDER mango 1", "K @5 k RESTOCK kiwi 5 OK ORDER mango 1",
         "K @5 k SET kiwi 5 OK RESTOCK seq=1 kiwi=5", "K @5 k ORDER mango 0 OK ORDER mango", "K @5 k SET kiwi -1 OK SET seq=1 kiwi=0",
         "K @5 k RESTOCK kiwi 0 OK RESTOCK seq=1 kiwi=0", "K @x k ORDER mango 1 OK ORDER mango", "K @5 k/x ORDER mango 1 OK ORDER mango",
+        // An hour of history: a real date, an offset ±HHMM within ±18:00, known kinds, counts from 1.
+        "Y 1 2026-11-25 +0900 1", "Y 1 2026-02-30 +0900 1 0", "Y 1 2026-11-25 0900 1 0", "Y 1 2026-11-25 +900 1 0",
+        "Y 1 2026-11-25 +1860 1 0", "Y 1 2026-11-25 +1900 1 0", "Y 1 2026-11-25 -0000 1 0", "Y -1 2026-11-25 +0900 1 0",
+        "Y 1 2026-11-25 +0900 1 0 s:mango=0", "Y 1 2026-11-25 +0900 1 0 x:mango=1", "Y 1 2026-11-25 +0900 1 0 s:mango",
+        "Y 1 2026-11-25 +0900 1 0 smango=1", "Y 1 2026-11-25 +0900 1 0 s:=1", "Y 1 2026-11-25 +0900 1 0 s:mango=01",
+        "Y @5 1 2026-11-25 +0900 1 0", "Y 01 2026-11-25 +0900 1 0",
     ])
     func notRecords(_ payload: String) {
         #expect(JournalRecord(payload: payload[...]) == nil)

@@ -87,6 +87,9 @@ struct ParserTests {
         ParseCase("RESTOCK kiwi 5 key=editor-1", .restock(fruit: F.kiwi, amount: 5, key: "editor-1")),
         ParseCase("RESTOCK kiwi 5 KEY=e.1", .restock(fruit: F.kiwi, amount: 5, key: "e.1")),
         ParseCase("SET kiwi 0 key=editor:2", .set(fruit: F.kiwi, amount: 0, key: "editor:2")),
+        ParseCase("REPORT", .report(day: nil)),
+        ParseCase("report 2026-11-25", .report(day: 20_782)),
+        ParseCase("REPORT 2024-02-29", .report(day: 19_782)),
         ParseCase("SET kiwi 0", .set(fruit: F.kiwi, amount: 0)),
         ParseCase("SET mango 000", .set(fruit: F.mango, amount: 0)),
         ParseCase("SET kiwi 1000000000", .set(fruit: F.kiwi, amount: 1_000_000_000)),
@@ -188,6 +191,10 @@ struct ParserTests {
         RefusalCase("RESTOCK kiwi 5 7", .badArgument),
         RefusalCase("RESTOCK kiwi 5 key=a key=b", .badArgument),
         RefusalCase("SET kiwi key=a 5", .badArgument),
+        RefusalCase("REPORT 2026-02-29", .badArgument),
+        RefusalCase("REPORT 2026-1-05", .badArgument),
+        RefusalCase("REPORT 1969-12-31", .badArgument),
+        RefusalCase("REPORT 2026-11-25 x", .badArgument),
         RefusalCase("RESTOCK durian -1", .unknownFruit),
         RefusalCase("SET durian 0", .unknownFruit),
         // BAD_ARGUMENT: argument counts
@@ -470,10 +477,11 @@ struct ParserTests {
 
     @Test("which commands the store answers")
     func needsStore() {
-        let store: [Command] = [.stock(fruit: nil), order(0), .restock(fruit: 0, amount: 1), .set(fruit: 0, amount: 0), .since(0), .stats]
+        let store: [Command] = [.stock(fruit: nil), order(0), .restock(fruit: 0, amount: 1), .set(fruit: 0, amount: 0), .since(0), .stats,
+                                .report(day: nil)]
         let connection: [Command] = [.help, .ping, .menu, .menuAliases, .events(on: true), .auth(token: []), .quit]
         #expect(store.allSatisfy { $0.needsStore })
         #expect(!connection.contains { $0.needsStore })
-        #expect(Verb.allCases.filter(\.needsManager) == [.restock, .set])
+        #expect(Verb.allCases.filter(\.needsManager) == [.restock, .set, .report])
     }
 }

@@ -29,13 +29,16 @@ struct HTTPRoutes {
     private let reports = HTTPResponse(.ok, HTTPResponse.html, body: Array(ReportsPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
-    static let readPaths: Set<String> = ["/", "/index.html", "/dashboard", "/events", "/state", "/healthz", "/sales", "/metrics"]
+    static let readPaths = Set(["/", "/index.html", "/dashboard", "/events", "/state", "/healthz", "/sales", "/metrics"])
+        .union(ReportRoutes.paths)
     private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
+    private let reports: ReportRoutes
 
     init(store: FruitStore, auth: ManagerAuth, allowedHosts: [String]) {
         self.store = store
         self.auth = auth
         self.writes = HTTPWrites(store: store, allowedHosts: allowedHosts)
+        self.reports = ReportRoutes(store: store)
     }
 
     func route(_ request: HTTPRequest, peer: String) -> Route {
@@ -93,6 +96,10 @@ struct HTTPRoutes {
             let clients = clientCounts()
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
+        case _ where ReportRoutes.paths.contains(request.path):
+            if let (message, headers) = bearerRefusal(request, peer: peer) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
+            let (response, gate) = reports.answer(request)
+            return .response(response, gate: gate)
         default:
             return .response(notFound, gate: 0)
         }

@@ -55,6 +55,11 @@ public enum CommandLineOptions {
           --menu FILE              the shop's own menu, JSON (default: the original seven juices)
           --print-menu             print the menu (default or --menu) as a JSON starting file and exit
           --accept-menu-change     start even if the menu drops a fruit the data still has in stock
+          --timezone NAME          the shop's time zone for its days and hours (reports, REPORT), an
+                                   IANA name such as Asia/Seoul (default: the machine's)
+          --day-starts HH:MM       when a business day starts: a sale at 01:30 belongs to the evening
+                                   before (default 04:00). A change of either applies from then on:
+                                   hours already recorded keep the day and hour they were given
           --key-retention SECONDS  an idempotency key younger than this is never forgotten: a retry
                                    within it is applied at most once and gets the first answer
                                    (default \(Limits.keyRetentionSeconds), 24 hours)
@@ -156,6 +161,19 @@ public enum CommandLineOptions {
                 config.acceptMenuChange = true
             case "--no-http":
                 config.httpPort = nil
+            case "--timezone", "--day-starts":
+                guard let v = value(flag) else { return fail("\(flag) needs a value") }
+                if flag == "--timezone" {
+                    guard let zone = TimeZone(identifier: v) else {
+                        return fail("--timezone needs an IANA time zone name such as Asia/Seoul or America/New_York, not '\(v)'")
+                    }
+                    config.calendar = BusinessCalendar(timeZone: zone, dayStartMinutes: config.calendar.dayStartMinutes)
+                } else {
+                    guard let minutes = BusinessCalendar.minutes(ofClock: v) else {
+                        return fail("--day-starts needs a time HH:MM from 00:00 to 23:59, not '\(v)'")
+                    }
+                    config.calendar = BusinessCalendar(timeZone: config.calendar.timeZone, dayStartMinutes: minutes)
+                }
             case "--host", "--data", "--manager-token-file", "--menu", "--log-level", "--allow-host":
                 guard let v = value(flag) else { return fail("\(flag) needs a value") }
                 switch flag {

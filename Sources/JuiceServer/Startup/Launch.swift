@@ -13,13 +13,13 @@ extension Server {
         let menu = config.menu
         guard let directory = config.dataDirectory else {
             let ledger = StockLedger(menu: menu, initialStock: config.initialStock, overridingMenu: config.initialStockOverridesMenu,
-                                     keyPolicy: config.keyPolicy)
+                                     keyPolicy: config.keyPolicy, calendar: config.calendar)
             let store = FruitStore(executor: executor, ledger: ledger, journal: nil, lostSalesPerMinute: config.lostSalesPerMinute)
             return Server(config: config, executor: executor, store: store, durableLSN: 0, lockFD: -1)
         }
         let opened = try Storage.open(directory: directory, Storage.Options(
             menu: menu, initialStock: config.initialStock, initialStockOverridesMenu: config.initialStockOverridesMenu,
-            acceptMenuChange: config.acceptMenuChange, keyPolicy: config.keyPolicy))
+            acceptMenuChange: config.acceptMenuChange, keyPolicy: config.keyPolicy, calendar: config.calendar))
         let journal: GroupCommit
         do {
             journal = try GroupCommit(file: opened.journal, snapshotPath: opened.snapshotPath, directory: directory,

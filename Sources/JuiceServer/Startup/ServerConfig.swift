@@ -39,6 +39,8 @@ public struct ServerConfig: Sendable {
     /// The idempotency key memory: how long a key is kept at least (`--key-retention`), how many
     /// keys it holds, and one address's share of them (`--keys-per-address`).
     public var keyPolicy = KeyMemory.Policy()
+    /// The shop's business day: its time zone (`--timezone`) and when it starts (`--day-starts`).
+    public var calendar = BusinessCalendar()
     /// What one client address may add to the lost-sales figures (`LostSalesAllowance`).
     public var lostSalesPerMinute = LostSalesAllowance.defaultPerMinute
     /// How many wrong AUTH tokens one peer address may send, across connections, and for how long.

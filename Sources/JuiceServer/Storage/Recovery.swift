@@ -85,13 +85,14 @@ struct Recovery {
             case .short(let name, _): (4, name)
             case .key(let key, _, _, _): (5, key)
             case .rememberedKey(let key, _, _, _, _, _): (5, key)
+            case .hour(let start, _, _, _, _, _): (6, String(start))
             default: (0, "")
             }
             if rank > kindRank {
                 kindRank = rank
                 names.removeAll(keepingCapacity: true)
             } else if rank > 0 && rank < kindRank {
-                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K")
+                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K, Y")
             }
             if rank > 0 && !names.insert(name).inserted {
                 throw Recovery.corrupt(.snapshot, file.path, at: offset, "a second record for '\(name)' of the same kind")
@@ -116,6 +117,16 @@ struct Recovery {
                 case .set: menu.fruitIndex(name).map { .set(fruit: $0, amount: number) }
                 }
                 if let request { ledger.restoreKey(key, KeyMemory.Entry(request: request, reply: Array(reply.utf8), time: time)) }
+            case .hour(let start, let day, let offset, let served, let refused, let counts):
+                var counters = SalesHistory.Counters(juices: menu.juices.count, fruits: menu.fruits.count)
+                counters.served = served
+                counters.refused = refused
+                for count in counts {
+                    // A name the menu no longer has is skipped, as in every other record.
+                    guard let i = count.kind.perJuice ? menu.juiceIndex(count.name) : menu.fruitIndex(count.name) else { continue }
+                    counters[count.kind, i] = count.value
+                }
+                ledger.restoreHistory(BusinessCalendar.Slot(start: start, day: day, offset: offset), counters)
             default:
                 throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record that does not belong inside a snapshot")
             }
@@ -154,12 +165,13 @@ struct Recovery {
                 throw corrupt("seq \(seq) after seq \(ledger.seq)")
             }
             self.lsn = lsn
-            let time = record.time ?? now
+            // A version-1 record has no time: its key is aged from now, and it is in no hour.
+            let keyTime = record.time ?? now
             switch record.replayStep(under: menu) {
             case .change(let change)?:
-                apply(change, at: time)
+                apply(change, at: record.time, keyTime: keyTime)
             case .refusal(let request, let have, let counted)?:
-                ledger.replayRefusal(request, have: have, counted: counted, at: time)
+                ledger.replayRefusal(request, have: have, counted: counted, at: record.time, keyTime: keyTime)
             case .skippedChange(let seq, let order)?:
                 ledger.skip(toSeq: seq, order: order)
             case .skippedRefusal(let counted)?:
@@ -171,8 +183,8 @@ struct Recovery {
         journalLength = read.validLength
     }
 
-    private mutating func apply(_ change: Change, at time: Int64) {
-        ledger.replay(change, at: time)
+    private mutating func apply(_ change: Change, at time: Int64?, keyTime: Int64) {
+        ledger.replay(change, at: time, keyTime: keyTime)
         // Kept bounded while a long journal replays: trimmed to the last `historyEvents` in
         // one go each time it holds twice that many.
         if changes.count == 2 * Limits.historyEvents { changes.removeFirst(Limits.historyEvents) }

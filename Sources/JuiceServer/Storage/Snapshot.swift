@@ -1,6 +1,6 @@
 import JuiceCore
 
-/// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T` and `K`,
+/// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T`, `K` and `Y`,
 /// then `E` counting the records before it (PROTOCOL.md, Storage). Written when a store is
 /// created, after a menu change, and by each compaction (see `GroupCommit`); always whole, with
 /// `AtomicFile`, so recovery takes any damage in it for corruption, never for a torn write.
@@ -20,6 +20,17 @@ enum Snapshot {
             }
             records.append(.rememberedKey(key: key, write: write, name: name, number: number,
                                           reply: String(decoding: entry.reply, as: UTF8.self), time: entry.time))
+        }
+        for (slot, counters) in ledger.history.inOrder {
+            var counts: [JournalRecord.HourCount] = []
+            for kind in SalesHistory.Counters.Kind.allCases {
+                let names = kind.perJuice ? menu.juices.map(\.name) : menu.fruits.map(\.name)
+                for (i, name) in names.enumerated() where counters[kind, i] > 0 {
+                    counts.append(JournalRecord.HourCount(kind, name, counters[kind, i]))
+                }
+            }
+            records.append(.hour(start: slot.start, day: slot.day, offset: slot.offset, served: counters.served,
+                                 refused: counters.refused, counts: counts))
         }
         records.append(.end(records: records.count))
         var out: [UInt8] = []

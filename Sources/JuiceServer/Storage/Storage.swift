@@ -6,6 +6,7 @@ import JuiceCore
 ///
 ///     <dir>/LOCK       held (flock) while a server uses the directory
 ///     <dir>/menu.json  the menu the data was written with
+///     <dir>/calendar   the time zone and day start its history was recorded under
 ///     <dir>/snapshot   the whole state at one journal position (`Snapshot`)
 ///     <dir>/journal    the changes after that snapshot, one framed record each (`JournalFile`)
 ///
@@ -19,11 +20,13 @@ struct Storage {
     static let journalName = "journal"
     static let snapshotName = "snapshot"
     static let menuName = "menu.json"
+    static let calendarName = "calendar"
 
     let directory: String
     var journalPath: String { directory + "/" + Storage.journalName }
     var snapshotPath: String { directory + "/" + Storage.snapshotName }
     var menuPath: String { directory + "/" + Storage.menuName }
+    var calendarPath: String { directory + "/" + Storage.calendarName }
 
     /// What a start asks of the data: the menu to run with, and a new store's stock.
     struct Options {
@@ -34,6 +37,8 @@ struct Storage {
         /// Start even if the menu drops a fruit the data still has in stock.
         var acceptMenuChange = false
         var keyPolicy = KeyMemory.Policy()
+        /// The business day new changes are counted by (`--timezone`, `--day-starts`).
+        var calendar = BusinessCalendar()
     }
 
     /// A recovered store, ready to run.
@@ -74,9 +79,13 @@ struct Storage {
         try checkMenu(options.menu, accept: options.acceptMenuChange)
         let snapshot = try read(snapshotPath)
         let journalFile = try read(journalPath)
+        // The journal's records are counted into days and hours under the calendar they were
+        // recorded under: a changed --timezone or --day-starts applies from now on only.
+        let savedCalendar = try readCalendar()
         let ledger = StockLedger(menu: options.menu, initialStock: options.initialStock,
-                                 overridingMenu: options.initialStockOverridesMenu, keyPolicy: options.keyPolicy)
-        let recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
+                                 overridingMenu: options.initialStockOverridesMenu, keyPolicy: options.keyPolicy,
+                                 calendar: savedCalendar ?? options.calendar)
+        var recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
         // Everything on disk has been judged: only now may anything there change.
         if snapshot == nil && journalFile == nil {
             // A brand-new store: record its initial stock at once. The journal only records the
@@ -90,9 +99,13 @@ struct Storage {
         }
         let menuJSON = Array(MenuFile.json(options.menu).utf8)
         let savedMenu = FileManager.default.contents(atPath: menuPath).map { [UInt8]($0) }
-        if let savedMenu, savedMenu != menuJSON {
+        let calendarChanged = savedCalendar.map { $0 != options.calendar } ?? false
+        recovered.ledger.setCalendar(options.calendar)
+        if (savedMenu != nil && savedMenu != menuJSON) || calendarChanged {
             // The menu changed: new fruits got their initial stock just now. Record the state
-            // under the new menu, so that stock is what every later start sees.
+            // under the new menu, so that stock is what every later start sees. Or the calendar
+            // changed: the hours the journal holds were counted under the old one, and the
+            // snapshot keeps them so before the new one applies.
             try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: recovered.lsn), to: snapshotPath, directory: directory)
         }
         let file = try JournalFile(path: journalPath, directory: directory, validLength: recovered.journalLength)
@@ -101,8 +114,38 @@ struct Storage {
         if savedMenu != menuJSON {
             try AtomicFile.write(menuJSON, to: menuPath, directory: directory)
         }
+        if savedCalendar != options.calendar {
+            let text = Array(Storage.calendarText(options.calendar).utf8)
+            if savedCalendar == nil {
+                // A directory from before history (or new): nothing was counted under another
+                // calendar yet, so a full disk need not stop the start; the next one writes it.
+                do { try AtomicFile.write(text, to: calendarPath, directory: directory) } catch {
+                    Log.warning("cannot write \(calendarPath) (\(error)); the history is counted in \(options.calendar.timeZone.identifier) from \(options.calendar.dayStartText)")
+                }
+            } else {
+                try AtomicFile.write(text, to: calendarPath, directory: directory)
+            }
+        }
         return Opened(ledger: recovered.ledger, recentChanges: recovered.recentChanges, lsn: recovered.lsn, journal: file,
                       journalLength: recovered.journalLength, snapshotPath: snapshotPath, lockFD: lockFD)
+    }
+
+    /// `Asia/Seoul 04:00`: the calendar file's one line.
+    static func calendarText(_ calendar: BusinessCalendar) -> String {
+        calendar.timeZone.identifier + " " + calendar.dayStartText + "\n"
+    }
+
+    /// The calendar the data was recorded under, or nil for a directory without one (new, or
+    /// from before history).
+    private func readCalendar() throws(StorageError) -> BusinessCalendar? {
+        guard FileManager.default.fileExists(atPath: calendarPath) else { return nil }
+        guard let data = FileManager.default.contents(atPath: calendarPath) else { throw .unreadable(path: calendarPath) }
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count == 2, let zone = TimeZone(identifier: String(fields[0])),
+              let minutes = BusinessCalendar.minutes(ofClock: String(fields[1])) else {
+            throw .invalidCalendar(path: calendarPath)
+        }
+        return BusinessCalendar(timeZone: zone, dayStartMinutes: minutes)
     }
 
     /// A data file's bytes, or nil if it does not exist.

@@ -74,6 +74,8 @@ actor FruitStore {
                 }
             case .stats:
                 appendStats(stats, to: &result.out)
+            case .report(let day):
+                Wire.report(report(day: day), to: &result.out)
             default:
                 assertionFailure("\(command) is not a store command")
             }
@@ -230,6 +232,15 @@ actor FruitStore {
                                lost: ledger.lost, short: ledger.short, keys: ledger.keys.count,
                                journal: journal?.counts), menu: menu, to: &out)
     }
+
+    /// The report of one business day (nil: today), by the clock now.
+    func report(day: Int32?) -> DayReport {
+        let today = ledger.history.calendar.day(at: wallClock())
+        return ledger.history.report(day: day ?? today, today: today)
+    }
+
+    /// The business day now.
+    var today: Int32 { ledger.history.calendar.day(at: wallClock()) }
 
     /// The figures of the manager's views (`/sales`, `/metrics`), read now. They include the
     /// latest changes, also those whose journal write is still under way: a caller that must show

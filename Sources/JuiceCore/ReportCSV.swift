@@ -1,0 +1,47 @@
+/// The shop's history as CSV for the books (RFC 4180: CRLF line ends, a header row, a field
+/// quoted when it holds a comma, a quote or a line end; UTF-8; ISO dates), so a spreadsheet opens
+/// it as it is.
+///
+///     days.csv:  date,juice,sold,lost                       one row per day and juice
+///     hours.csv: date,hour,juice,sold,lost,start            one row per hour (that saw a change) and juice
+///
+/// `start` tells apart the two "01:00" hours of a day that falls back from daylight saving.
+public enum ReportCSV {
+    public static let contentType = "text/csv; charset=utf-8; header=present"
+
+    public static func days(_ history: SalesHistory, from first: Int32, through last: Int32) -> String {
+        var out = "date,juice,sold,lost\r\n"
+        let menu = history.menu
+        for (day, counters) in history.totals(from: first, through: last) {
+            let date = BusinessCalendar.dateText(day)
+            for (j, juice) in menu.juices.enumerated() {
+                out += row([date, juice.name, String(counters[.sold, j]), String(counters[.lost, j])])
+            }
+        }
+        return out
+    }
+
+    public static func hours(_ history: SalesHistory, of day: Int32) -> String {
+        var out = "date,hour,juice,sold,lost,start\r\n"
+        let menu = history.menu
+        let date = BusinessCalendar.dateText(day)
+        for (slot, counters) in history.hours(of: day) {
+            for (j, juice) in menu.juices.enumerated() {
+                out += row([date, slot.label, juice.name, String(counters[.sold, j]), String(counters[.lost, j]), slot.isoStart])
+            }
+        }
+        return out
+    }
+
+    static func row(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\r\n"
+    }
+
+    /// A field as RFC 4180 writes it: quoted (quotes doubled) when it holds `,` `"` CR or LF.
+    /// Every text field is a name from the shop's own menu (`NameRule` already refuses `=`, `+`
+    /// and `,` in them), never a client's text, so nothing here is a formula a client planted.
+    static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,180 @@
+/// The shop's day, kept: per business day and per hour, the orders served and refused, each
+/// juice sold and lost, and per fruit what was used, short, restocked, set and ran out. What
+/// `STATS` counts since the store was created, this counts by the hour it happened in.
+///
+/// Built from the times on the journal's records (live, and again on replay) and kept whole in
+/// the snapshot (`Y` records), so compaction never loses a day. Bounded: the last
+/// `SalesHistory.keptDays` business days (a year and a month: this Saturday can be compared with
+/// the same Saturday last year), only hours that saw a change. An hour keeps the day and clock
+/// label it was given when it was recorded: changing `--timezone` or `--day-starts` later never
+/// moves it.
+public struct SalesHistory: Sendable {
+    public static let keptDays: Int32 = 400
+
+    /// One slot's counters, flat: `[served, refused, sold×J, lost×J, short×F, used×F,
+    /// restocked×F, sets×F, ranOut×F]` (J juices and F fruits of the menu). One array per hour
+    /// is what keeps 400 days of a busy shop in a few megabytes.
+    public struct Counters: Sendable, Equatable {
+        public let juices: Int
+        public let fruits: Int
+        var values: [UInt64]
+
+        public init(juices: Int, fruits: Int) {
+            self.juices = juices
+            self.fruits = fruits
+            values = Array(repeating: 0, count: 2 + 2 * juices + 5 * fruits)
+        }
+
+        public enum Kind: Int, CaseIterable, Sendable {
+            case sold, lost, short, used, restocked, sets, ranOut
+
+            /// The letter a snapshot `Y` record writes before a name: `s:mango=3`.
+            public var letter: Character {
+                switch self {
+                case .sold: "s"
+                case .lost: "l"
+                case .short: "t"
+                case .used: "u"
+                case .restocked: "a"
+                case .sets: "e"
+                case .ranOut: "o"
+                }
+            }
+
+            public var perJuice: Bool { self == .sold || self == .lost }
+
+            public init?(letter: Character) {
+                guard let kind = Kind.allCases.first(where: { $0.letter == letter }) else { return nil }
+                self = kind
+            }
+        }
+
+        public var served: UInt64 {
+            get { values[0] }
+            set { values[0] = newValue }
+        }
+        public var refused: UInt64 {
+            get { values[1] }
+            set { values[1] = newValue }
+        }
+
+        private func index(_ kind: Kind, _ i: Int) -> Int {
+            switch kind {
+            case .sold: return 2 + i
+            case .lost: return 2 + juices + i
+            default: return 2 + 2 * juices + (kind.rawValue - Kind.short.rawValue) * fruits + i
+            }
+        }
+
+        public subscript(kind: Kind, i: Int) -> UInt64 {
+            get { values[index(kind, i)] }
+            set { values[index(kind, i)] = newValue }
+        }
+
+        public mutating func add(_ other: Counters) {
+            for i in values.indices { values[i] &+= other.values[i] }
+        }
+
+        public var isEmpty: Bool { values.allSatisfy { $0 == 0 } }
+    }
+
+    public let menu: Menu
+    /// The calendar new changes are counted by.
+    public var calendar: BusinessCalendar
+    private(set) var slots: [BusinessCalendar.Slot: Counters] = [:]
+    /// The newest business day seen: what "the last 400 days" counts back from.
+    private var newestDay: Int32 = .min
+
+    public init(menu: Menu, calendar: BusinessCalendar = BusinessCalendar()) {
+        self.menu = menu
+        self.calendar = calendar
+    }
+
+    public var hourCount: Int { slots.count }
+
+    // MARK: - Recording
+
+    public mutating func orderServed(juice: Int, count: Int, touched: [FruitValue], at time: Int64) {
+        let recipe = menu.juices[juice].recipe
+        update(at: time) { c in
+            c.served += 1
+            c[.sold, juice] += UInt64(count)
+            for ingredient in recipe { c[.used, ingredient.fruit] += UInt64(ingredient.amount * count) }
+            for t in touched where t.value == 0 { c[.ranOut, t.fruit] += 1 }
+        }
+    }
+
+    /// A counted refusal: `short` lists the recipe fruits that were short.
+    public mutating func orderRefused(juice: Int, count: Int, short: [Int], at time: Int64) {
+        update(at: time) { c in
+            c.refused += 1
+            c[.lost, juice] += UInt64(count)
+            for fruit in short { c[.short, fruit] += 1 }
+        }
+    }
+
+    public mutating func restocked(fruit: Int, amount: Int, at time: Int64) {
+        update(at: time) { c in c[.restocked, fruit] += UInt64(amount) }
+    }
+
+    public mutating func set(fruit: Int, to value: Int, at time: Int64) {
+        update(at: time) { c in
+            c[.sets, fruit] += 1
+            if value == 0 { c[.ranOut, fruit] += 1 }
+        }
+    }
+
+    private mutating func update(at time: Int64, _ change: (inout Counters) -> Void) {
+        let slot = calendar.slot(at: time)
+        var counters = slots[slot] ?? Counters(juices: menu.juices.count, fruits: menu.fruits.count)
+        change(&counters)
+        slots[slot] = counters
+        noteDay(slot.day)
+    }
+
+    /// A slot as a snapshot recorded it (`Y`), under the current menu.
+    public mutating func restore(_ slot: BusinessCalendar.Slot, _ counters: Counters) {
+        slots[slot, default: Counters(juices: menu.juices.count, fruits: menu.fruits.count)].add(counters)
+        noteDay(slot.day)
+    }
+
+    /// Forgets the days past the kept ones, once a new day begins.
+    private mutating func noteDay(_ day: Int32) {
+        guard day > newestDay else { return }
+        newestDay = day
+        let oldest = day - Self.keptDays + 1
+        if slots.keys.contains(where: { $0.day < oldest }) {
+            slots = slots.filter { $0.key.day >= oldest }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Every slot, in time order (for the snapshot and the hour reports).
+    public var inOrder: [(slot: BusinessCalendar.Slot, counters: Counters)] {
+        slots.sorted { $0.key.start < $1.key.start }.map { ($0.key, $0.value) }
+    }
+
+    /// The slots of one business day, in time order.
+    public func hours(of day: Int32) -> [(slot: BusinessCalendar.Slot, counters: Counters)] {
+        slots.filter { $0.key.day == day }.sorted { $0.key.start < $1.key.start }.map { ($0.key, $0.value) }
+    }
+
+    /// One business day's totals.
+    public func total(of day: Int32) -> Counters {
+        var sum = Counters(juices: menu.juices.count, fruits: menu.fruits.count)
+        for (slot, counters) in slots where slot.day == day { sum.add(counters) }
+        return sum
+    }
+
+    /// Totals for every day from `first` through `last` (inclusive), oldest first; days without
+    /// a change are zero.
+    public func totals(from first: Int32, through last: Int32) -> [(day: Int32, counters: Counters)] {
+        guard first <= last else { return [] }
+        var byDay: [Int32: Counters] = [:]
+        for (slot, counters) in slots where slot.day >= first && slot.day <= last {
+            byDay[slot.day, default: Counters(juices: menu.juices.count, fruits: menu.fruits.count)].add(counters)
+        }
+        return (first...last).map { ($0, byDay[$0] ?? Counters(juices: menu.juices.count, fruits: menu.fruits.count)) }
+    }
+}

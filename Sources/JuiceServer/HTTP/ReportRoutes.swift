@@ -1,0 +1,74 @@
+import JuiceCore
+
+/// The manager's reports over HTTP, read from the store's history (`SalesHistory`):
+///
+///     GET /reports/day?date=YYYY-MM-DD            the day as JSON (default today)
+///     GET /reports/days.csv?from=YYYY-MM-DD&to=YYYY-MM-DD   a row per day and juice (default: the last 30 days)
+///     GET /reports/hours.csv?day=YYYY-MM-DD       a row per hour and juice (default today)
+///
+/// Each is answered once the journal is durable up to what it shows, like `/sales`. The work a
+/// request causes is bounded: a CSV spans at most `SalesHistory.keptDays` days.
+struct ReportRoutes {
+    static let paths: Set<String> = ["/reports/day", "/reports/days.csv", "/reports/hours.csv"]
+
+    let store: FruitStore
+
+    /// A query's date that is not one.
+    private struct BadDate: Error {
+        let name: String
+        var response: HTTPResponse { .plain(.badRequest, "\(name) must be a date YYYY-MM-DD, such as 2026-11-25") }
+    }
+
+    func answer(_ request: HTTPRequest) -> (HTTPResponse, gate: UInt64) {
+        let query = Self.parameters(request.query)
+        func day(_ name: String) throws(BadDate) -> Int32? {
+            guard let text = query[name] else { return nil }
+            guard let day = BusinessCalendar.day(ofDate: text) else { throw BadDate(name: name) }
+            return day
+        }
+        do {
+            switch request.path {
+            case "/reports/day":
+                let date = try day("date")
+                let (json, gate) = store.assumeIsolated { ($0.report(day: date).json, $0.lastLSN) }
+                return (HTTPResponse(.ok, HTTPResponse.json, body: Array(json.utf8)), gate)
+            case "/reports/hours.csv":
+                let date = try day("day")
+                let (csv, name, gate) = store.assumeIsolated { store in
+                    let day = date ?? store.today
+                    return (ReportCSV.hours(store.ledger.history, of: day), BusinessCalendar.dateText(day), store.lastLSN)
+                }
+                return (Self.csv(csv, filename: "juice-hours-\(name).csv"), gate)
+            default:
+                let from = try day("from"), to = try day("to")
+                return store.assumeIsolated { store in
+                    let last = to ?? store.today
+                    let first = from ?? last - DayReport.trendDays + 1
+                    guard first <= last else { return (.plain(.badRequest, "from must not be after to"), 0) }
+                    guard last - first < SalesHistory.keptDays else {
+                        return (.plain(.badRequest, "at most \(SalesHistory.keptDays) days at once (the history keeps that many)"), 0)
+                    }
+                    let name = "juice-days-\(BusinessCalendar.dateText(first))-to-\(BusinessCalendar.dateText(last)).csv"
+                    return (Self.csv(ReportCSV.days(store.ledger.history, from: first, through: last), filename: name), store.lastLSN)
+                }
+            }
+        } catch {
+            return (error.response, 0)
+        }
+    }
+
+    private static func csv(_ text: String, filename: String) -> HTTPResponse {
+        HTTPResponse(.ok, ReportCSV.contentType, body: Array(text.utf8),
+                     headers: [("Content-Disposition", "attachment; filename=\"\(filename)\"")])
+    }
+
+    /// `a=1&b=2` as a dictionary (the dates need no percent-decoding; a repeated name: the last).
+    static func parameters(_ query: String?) -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            out[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
+        }
+        return out
+    }
+}

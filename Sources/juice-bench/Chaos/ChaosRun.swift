@@ -1,0 +1,176 @@
+import JuiceCore
+import JuicePlatform
+
+/// `juice-bench chaos`: sets up a server of its own, lets tills, a display, the conductor (and
+/// the flood) loose on it for the run's duration, then reads the store, re-sends the keys, and
+/// hands everything to `ChaosCheck`. Returns the exit status (0 PASS, 1 FAIL).
+enum ChaosRun {
+    static func run(_ options: ChaosOptions) throws(BenchError) -> Int32 {
+        let seed = options.seed ?? monotonicNow() ^ UInt64(getpid())
+        var planRNG = ChaosRNG.stream(seed, 0)
+        let runID = String(seed % 1_000_000_007, radix: 36)
+        let binary = options.server ?? siblingExecutable("juice-server")
+        guard access(binary, X_OK) == 0 else {
+            throw BenchError.fatal("no juice-server at \(binary) (give its path with --server PATH)")
+        }
+        let directory = try makeRunDirectory()
+        do {
+            return try attack(options, seed: seed, planRNG: planRNG, runID: runID, binary: binary, directory: directory)
+        } catch {
+            throw BenchError.fatal(error.message + " (the server's log and data are kept in \(directory))")
+        }
+    }
+
+    private static func attack(_ options: ChaosOptions, seed: UInt64, planRNG: ChaosRNG, runID: String, binary: String,
+                               directory: String) throws(BenchError) -> Int32 {
+        var planRNG = planRNG
+        let dataPath = directory + "/data"
+        mkdir(dataPath, 0o700)
+        var diskNote = options.fillDisk ? "" : "off"
+        var disk: DiskFiller?
+        if options.fillDisk {
+            switch DiskFiller.mount(on: dataPath, megabytes: 64) {
+            case .success(let mounted): disk = mounted
+            case .failure(let why):
+                // CI sets this: there a fill that cannot happen is a failure, not a quiet skip.
+                if getenv("JUICE_REQUIRE_TOOLS").map({ String(cString: $0) }) == "1" {
+                    throw BenchError.fatal("--fill-disk cannot run: \(why.message) (JUICE_REQUIRE_TOOLS=1)")
+                }
+                diskNote = "skipped (\(why.message))"
+            }
+        }
+        defer { disk?.unmount() }
+
+        var flags = ["--host", "127.0.0.1", "--initial-stock", String(options.initialStock), "--log-level", "warn"]
+        flags += options.inMemory ? ["--in-memory"] : ["--data", dataPath]
+        let server = ServerProcess(binary: binary, arguments: flags + options.serverArguments, logPath: directory + "/server.log")
+        try server.start(timeout: 60)
+        defer { server.terminate() }
+        let run = RunState(server: server)
+
+        // Setup: the menu, the one fruit kept at 0 (its juice is always refused), the start figures.
+        let control = try ControlClient(run.line)
+        if let token = getenv("JUICE_MANAGER_TOKEN").map({ String(cString: $0) }), !token.isEmpty {
+            _ = try control.command("AUTH \(token)")
+        }
+        let menu = try control.menu()
+        let (choice, zeroFruit) = menu.chaosChoice
+        if let zeroFruit {
+            let reply = try control.command("SET \(zeroFruit) 0")
+            guard reply.hasPrefix("OK SET") else { throw BenchError.fatal("SET \(zeroFruit) 0 was refused: \(reply)") }
+        }
+        let before = try control.figures(menu)
+
+        // The display first, caught up with the setup, then everything else.
+        let display = ChaosDisplay(run: run, fruits: Set(menu.fruits.map(\.name)))
+        let displayThread = ChaosThread { display.follow() }
+        _ = waitUntil(seconds: 30) { run.displaySeq.load(ordering: .relaxed) >= before.seq }
+
+        let start = monotonicNow()
+        let end = start + nanos(seconds: options.duration)
+        let tills = (0..<options.tills).map { index in
+            ChaosTill(index: index, via: index % 2 == 0 ? .tcp : .http, run: run, runID: runID, choice: choice,
+                      thinkSeconds: options.think, seed: seed)
+        }
+        let tillThreads = tills.map { till in ChaosThread { till.sell() } }
+        let fills = disk == nil ? 0 : max(1, options.kills / 3)
+        let events = ChaosConductor.plan(kills: options.kills, fills: fills, over: options.duration, rng: &planRNG)
+        let conductor = ChaosConductor(run: run, disk: disk, refusedJuice: choice.refusedJuice, seed: seed)
+        let conductorThread = ChaosThread { conductor.conduct(events, from: start, until: end) }
+        var floodThread: ChaosThread?
+        if options.flood > 0, let juice = choice.refusedJuice {
+            let moments = (0..<options.floodBursts).map { _ in start + nanos(seconds: Double.random(in: 0.05...0.6, using: &planRNG) * options.duration) }
+            let flood = ChaosFlood(run: run, juice: juice, keysPerBurst: options.flood, runID: runID)
+            floodThread = ChaosThread { flood.flood(at: moments.sorted()) }
+        }
+        let progress = ChaosProgress(run: run, start: start, duration: options.duration)
+        while monotonicNow() < end && !Interrupt.requested {
+            pause(seconds: 0.2)
+            progress.tick()
+        }
+
+        // The end: no new orders, the chaos stops (the server left running), the last answers
+        // are waited for, then the display catches up with the final seq.
+        run.stopOrders.store(true, ordering: .relaxed)
+        run.stopFlood.store(true, ordering: .relaxed)
+        conductorThread.join()
+        floodThread?.join()
+        if let fatal = conductor.fatal { throw fatal }
+        if Interrupt.requested {
+            // Ctrl-C reached the server too (one process group): no verdict, just a clean stop.
+            run.giveUpAt.store(monotonicNow(), ordering: .relaxed)
+            tillThreads.forEach { $0.join() }
+            run.stopDisplay.store(true, ordering: .relaxed)
+            displayThread.join()
+            writeToStandardError("juice-bench chaos: interrupted; no verdict (files in \(directory))\n")
+            return 130
+        }
+        run.giveUpAt.store(monotonicNow() + nanos(seconds: options.settle), ordering: .relaxed)
+        tillThreads.forEach { $0.join() }
+        progress.finish()
+        let finalControl = try ControlClient(run.line)
+        let after = try finalControl.figures(menu)
+        _ = waitUntil(seconds: 30) { run.displaySeq.load(ordering: .relaxed) >= after.seq }
+        run.stopDisplay.store(true, ordering: .relaxed)
+        displayThread.join()
+
+        // Every key again over TCP, a sample over HTTP; then the store must be as it was.
+        let observed = run.ledger.snapshot
+        var resendRNG = ChaosRNG.stream(seed, 0xE5)
+        let sample = Array(observed.acknowledged.shuffled(using: &resendRNG).prefix(options.resendHTTP))
+        let resent = Resender.overTCP(observed.acknowledged, to: run.line) + Resender.overHTTP(sample, to: run.http)
+        let afterResend = try ControlClient(run.line).figures(menu)
+
+        let observations = Observations(
+            recipes: menu.recipesByName, before: before, after: after, afterResend: afterResend,
+            acknowledged: observed.acknowledged, unanswered: observed.unanswered, unexpected: observed.unexpected,
+            display: observed.display, resent: resent, otherRefusals: options.flood > 0 || disk != nil,
+            unplannedExits: observed.unplannedExits)
+        let checks = ChaosCheck.run(observations)
+        let passed = ChaosCheck.passed(checks)
+        let keepFiles = options.keep || !passed
+        print(ChaosReport.render(ChaosReport.Run(
+            passed: passed, seed: seed, options: options, binary: binary, directory: keepFiles ? directory : nil,
+            figures: observed.figures, observations: observations, checks: checks, diskNote: diskNote,
+            floodNote: options.flood > 0 && choice.refusedJuice == nil ? "skipped (no juice can be kept refused)" : nil)))
+        if !keepFiles {
+            disk?.unmount()
+            disk = nil
+            server.terminate()
+            removeTree(directory)
+        }
+        return passed ? (Interrupt.requested ? 130 : 0) : 1
+    }
+
+    /// A program built beside this one (SwiftPM puts all of a package's executables together).
+    static func siblingExecutable(_ name: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let own = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        guard let slash = own.lastIndex(of: "/") else { return name }
+        return String(own[..<slash]) + "/" + name
+    }
+
+    static func makeRunDirectory() throws(BenchError) -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array((base + "/juice-chaos-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw BenchError.fatal("cannot make a directory in \(base): \(errnoDescription())")
+        }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func removeTree(_ path: String) {
+        _ = runProgram(["rm", "-rf", "--", path])
+    }
+
+    /// Polls `condition` until it holds or `seconds` pass; whether it held.
+    static func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = monotonicNow() + nanos(seconds: seconds)
+        while !condition() {
+            if monotonicNow() >= deadline { return false }
+            pause(seconds: 0.01)
+        }
+        return true
+    }
+}

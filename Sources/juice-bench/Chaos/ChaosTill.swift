@@ -1,0 +1,147 @@
+import JuiceCore
+import Synchronization
+
+/// What tills order: juices whose fruits are stocked, and now and then one that is always
+/// refused (its fruit is kept at 0), so that a refusal, an acknowledged answer too, is also
+/// retried and re-sent.
+struct OrderChoice: Sendable {
+    var juices: [String]
+    var refusedJuice: String?
+
+    func next(_ rng: inout ChaosRNG) -> (juice: String, count: Int) {
+        if let refusedJuice, Int.random(in: 0..<20, using: &rng) == 0 { return (refusedJuice, 1) }
+        return (juices.randomElement(using: &rng)!, Int.random(in: 1...3, using: &rng))
+    }
+}
+
+/// One till: one keyed order at a time, each retried with its own key until it gets a definite
+/// answer (made, or refused for stock), across lost connections, kills, BUSY and READ_ONLY.
+/// Each till connects from its own loopback address, as each real till is its own device.
+// @unchecked: handed to its own thread at the start and used only there.
+final class ChaosTill: @unchecked Sendable {
+    let index: Int
+    let via: Protocol
+    private let run: RunState
+    private let runID: String
+    private let choice: OrderChoice
+    private let thinkSeconds: Double
+    private var rng: ChaosRNG
+    private var link: ChaosLink?
+    private let source: String?
+
+    init(index: Int, via: Protocol, run: RunState, runID: String, choice: OrderChoice, thinkSeconds: Double, seed: UInt64) {
+        self.index = index
+        self.via = via
+        self.run = run
+        self.runID = runID
+        self.choice = choice
+        self.thinkSeconds = thinkSeconds
+        rng = ChaosRNG.stream(seed, UInt64(index + 1))
+        source = index < 250 ? "127.0.1.\(index + 1)" : nil
+    }
+
+    func sell() {
+        var n = 0
+        while !run.stopOrders.load(ordering: .relaxed) {
+            pause(seconds: Double.random(in: 0...thinkSeconds, using: &rng))
+            n += 1
+            let (juice, count) = choice.next(&rng)
+            let key = "chaos-\(runID)-\(index)-\(n)"
+            run.ledger.update {
+                $0.figures.ordersStarted += 1
+                if via == .tcp { $0.figures.tcpOrders += 1 } else { $0.figures.httpOrders += 1 }
+            }
+            place(key: key, juice: juice, count: count)
+        }
+        link = nil
+    }
+
+    /// Sends the order until it is answered for good, or the run gives up on it.
+    private func place(key: String, juice: String, count: Int) {
+        var first = true
+        var backoff = 0.005
+        while true {
+            if run.givingUp {
+                run.ledger.update { $0.unanswered.append(key) }
+                return
+            }
+            run.ledger.update {
+                $0.figures.attempts += 1
+                if !first { $0.figures.retries += 1 }
+            }
+            first = false
+            let reply: OrderReply
+            do {
+                reply = try attempt(key: key, juice: juice, count: count)
+            } catch {
+                link = nil
+                run.ledger.update { $0.figures.connectionLosses += 1 }
+                pause(seconds: backoff)
+                backoff = min(backoff * 2, 0.2)
+                continue
+            }
+            backoff = 0.005
+            switch reply {
+            case .definite(let answer, let dup):
+                let order = Acknowledged(key: key, juice: juice, count: count, via: via, answer: answer, dup: dup)
+                run.ledger.update {
+                    $0.acknowledged.append(order)
+                    if dup { $0.figures.dupAnswers += 1 }
+                }
+                return
+            case .retryLater(let why, let after):
+                run.ledger.update { $0.figures.notNow[Self.code(of: why), default: 0] += 1 }
+                pause(seconds: min(after, 2))
+            case .unexpected(let why):
+                run.ledger.update { $0.unexpected.append("\(key) got \(why)") }
+                return
+            }
+        }
+    }
+
+    private func attempt(key: String, juice: String, count: Int) throws(LinkFailure) -> OrderReply {
+        let link = try connected()
+        switch via {
+        case .tcp:
+            guard link.send("ORDER \(juice) \(count) key=\(key)\r\n") else { throw .closed }
+            run.orderWritten()
+            while true {
+                let line = try link.readLine(timeout: 10)
+                if !line.hasPrefix("EVENT ") { return OrderReply.line(line) }
+            }
+        case .http:
+            let body = #"{"juice":"\#(juice)","count":\#(count)}"#
+            guard link.send(ChaosLink.post("/orders", body: body, headers: [("Idempotency-Key", key)],
+                                           host: "\(run.http)")) else { throw .closed }
+            run.orderWritten()
+            let answer = try link.readHTTPAnswer(timeout: 10)
+            if answer.closes { self.link = nil }
+            return OrderReply.http(status: answer.status, retryAfter: answer.retryAfter, body: answer.body)
+        }
+    }
+
+    /// The open connection, or a new one (a line connection reads its greeting and turns its
+    /// events off: a till reads only answers).
+    private func connected() throws(LinkFailure) -> ChaosLink {
+        if let link { return link }
+        let fresh = try ChaosLink(to: via == .tcp ? run.line : run.http, from: source, timeout: 5)
+        if via == .tcp {
+            let hello = try fresh.readLine(timeout: 10)
+            guard hello.hasPrefix("EVENT HELLO") else { throw .malformed(hello) }
+            guard fresh.send("EVENTS OFF\r\n") else { throw .closed }
+            while try fresh.readLine(timeout: 10).hasPrefix("EVENT ") {}
+        }
+        link = fresh
+        return fresh
+    }
+
+    /// `ERR BUSY ...` -> BUSY; `503 {"ok":false,"error":"READ_ONLY"...}` -> 503 READ_ONLY.
+    static func code(of why: String) -> String {
+        if why.hasPrefix("ERR ") { return String(why.dropFirst(4).prefix { $0 != " " }) }
+        let status = why.prefix(3)
+        if let range = why.range(of: #""error":""#) {
+            return "\(status) " + String(why[range.upperBound...].prefix { $0 != "\"" })
+        }
+        return String(status)
+    }
+}

@@ -1,0 +1,82 @@
+import JuiceCore
+
+/// The answer a keyed order got, reduced to what a retry must repeat: the change it made (its
+/// seq and the stock it left), or the refusal. A line reply and an HTTP answer to the same key
+/// reduce to the same value, so a key first answered over TCP can be checked over HTTP.
+enum OrderAnswer: Equatable, CustomStringConvertible {
+    case made(seq: Int, stock: [String: Int])
+    case refused(code: String, message: String)
+
+    var seq: Int? {
+        if case .made(let seq, _) = self { return seq }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .made(let seq, let stock):
+            return "seq=\(seq) " + stock.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        case .refused(let code, let message): return "\(code) \(message)"
+        }
+    }
+}
+
+/// What one reply to an order means for the till that sent it.
+enum OrderReply: Equatable {
+    /// Answered for good: applied, or refused for stock. `dup`: the server repeated the first
+    /// answer to this key (an earlier attempt was applied, and its answer lost).
+    case definite(OrderAnswer, dup: Bool)
+    /// Not answered: nothing was applied and the key was not taken (BUSY, READ_ONLY, shutting
+    /// down). The same key is sent again after `retryAfter` seconds.
+    case retryLater(String, retryAfter: Double)
+    /// Nothing a keyed order should ever get (KEY_REUSED, a malformed reply): a failure.
+    case unexpected(String)
+
+    /// Codes that say "not now", never "no".
+    static let transientCodes: Set<String> = ["BUSY", "READ_ONLY", "SHUTTING_DOWN"]
+
+    /// A line protocol reply: `OK ORDER ...` or `ERR CODE message`, maybe ending ` dup`.
+    static func line(_ text: String) -> OrderReply {
+        switch ServerLine.parse(text) {
+        case .ok("ORDER", let fields):
+            guard let order = WireReader.order(fields: fields) else { return .unexpected(text) }
+            return .definite(.made(seq: order.update.seq, stock: stockDictionary(order.update.values)), dup: order.duplicate)
+        case .err(let code, let message):
+            let dup = message.hasSuffix(" dup")
+            let bare = dup ? String(message.dropLast(4)) : message
+            if code == "OUT_OF_STOCK" { return .definite(.refused(code: code, message: bare), dup: dup) }
+            if transientCodes.contains(code) { return .retryLater(text, retryAfter: 0.05) }
+            return .unexpected(text)
+        default:
+            return .unexpected(text)
+        }
+    }
+
+    /// A `POST /orders` answer: its status, `Retry-After` (if any) and JSON body.
+    static func http(status: Int, retryAfter: Double?, body: [UInt8]) -> OrderReply {
+        let text = String(decoding: body.prefix(300), as: UTF8.self)
+        guard case .success(let json) = JSONReader.parse(body) else {
+            return status == 503 ? .retryLater("503 \(text)", retryAfter: retryAfter ?? 0.05) : .unexpected("\(status) \(text)")
+        }
+        let dup = json["dup"] == .bool(true)
+        if status == 200, json["ok"] == .bool(true), let seq = json["seq"]?.integer,
+           case .object(let members)? = json["stock"] {
+            var stock: [String: Int] = [:]
+            for (fruit, value) in members {
+                guard let n = value.integer else { return .unexpected("200 \(text)") }
+                stock[fruit] = n
+            }
+            return .definite(.made(seq: seq, stock: stock), dup: dup)
+        }
+        guard case .string(let code)? = json["error"], case .string(let message)? = json["message"] else {
+            return .unexpected("\(status) \(text)")
+        }
+        if status == 409 && code == "OUT_OF_STOCK" { return .definite(.refused(code: code, message: message), dup: dup) }
+        if status == 503 || transientCodes.contains(code) { return .retryLater("\(status) \(text)", retryAfter: retryAfter ?? 0.05) }
+        return .unexpected("\(status) \(text)")
+    }
+
+    private static func stockDictionary(_ values: [(fruit: String, count: Int)]) -> [String: Int] {
+        Dictionary(values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { _, last in last })
+    }
+}
