@@ -150,7 +150,7 @@ def test_the_board_follows_a_new_menu_after_a_restart(page, start_server, tmp_pa
 def test_the_pages_load_with_no_console_error(page, start_server):
     """No favicon.ico 404 (the pages carry an inline icon) and no script error, on either page."""
     server = start_server()
-    for path in ("/", "/dashboard"):
+    for path in ("/", "/dashboard", "/reports"):
         page.get("about:blank")
         console_errors(page)      # empties the log
         page.get(server.url + path)

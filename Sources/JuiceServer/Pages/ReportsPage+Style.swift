@@ -43,7 +43,7 @@ body.asking #report { display: none; }
 .tile span { color: var(--muted); font-size: 14px; display: block; }
 .tile small { color: var(--muted); font-size: 13px; display: block; margin-top: .4em; }
 .tile.good b { color: var(--good); } .tile.lost b { color: var(--out); }
-.chart { display: flex; align-items: stretch; gap: 3px; height: clamp(170px, 26vh, 300px); overflow-x: auto; }
+.chart { display: flex; align-items: stretch; gap: 3px; height: clamp(170px, 19vw, 280px); overflow-x: auto; }
 .chart .col { flex: 1 1 0; min-width: 22px; display: flex; flex-direction: column; align-items: stretch; gap: 3px; }
 .chart .tag { height: 1.3em; font-size: 11px; font-weight: 800; color: var(--out); text-align: center; white-space: nowrap;
               overflow: hidden; text-overflow: ellipsis; }
