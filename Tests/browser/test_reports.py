@@ -225,3 +225,26 @@ def test_a_month_of_sales_reads_as_days_csv_says(page, start_server, tmp_path):
     page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                          {"width": 1366, "height": height, "deviceScaleFactor": 1, "mobile": False})
     screenshot(page, "reports.png")
+
+
+def test_a_daylight_saving_day_shows_its_hours_as_they_were(page, start_server, tmp_path):
+    """New York falls back on 1 November 2026: the business day of 31 October (04:00 to 04:00)
+    has 25 hours, 01:00 twice. Sales at 00:30 and in the second 01:00 hour (EST) leave the
+    first 01:00 (EDT) quiet: the chart shows both, told apart by their start."""
+    clock = tmp_path / "clock"
+
+    def at(utc):
+        clock.write_text(str(int(utc.timestamp())))
+
+    utc = datetime.timezone.utc
+    at(datetime.datetime(2026, 10, 31, 16, 0, tzinfo=utc))
+    server = start_server(env={"JUICE_TEST_CLOCK": str(clock)}, args=["--timezone", "America/New_York"])
+    at(datetime.datetime(2026, 11, 1, 4, 30, tzinfo=utc))      # 00:30 EDT
+    assert server.send("ORDER banana 1").startswith("OK ORDER")
+    at(datetime.datetime(2026, 11, 1, 6, 30, tzinfo=utc))      # 01:30 EST, the second 01:30
+    assert server.send("ORDER banana 2").startswith("OK ORDER")
+    open_reports(page, server, "?date=2026-10-31")
+    wait_shown(page, datetime.date(2026, 10, 31))
+    columns = page.execute_script(
+        "return Array.from(document.querySelectorAll('#hours .hour'), e => [e.dataset.hour, e.dataset.start || '', Number(e.dataset.sold)]);")
+    assert columns == [["00:00", "2026-11-01T00:00:00-04:00", 1], ["01:00", "", 0], ["01:00", "2026-11-01T01:00:00-05:00", 2]]
