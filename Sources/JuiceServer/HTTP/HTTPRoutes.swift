@@ -26,6 +26,7 @@ struct HTTPRoutes {
     private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
     private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
+    private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(ReportsPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
     static let readPaths = Set(["/", "/index.html", "/dashboard", "/events", "/state", "/healthz", "/sales", "/metrics"])
@@ -69,6 +70,9 @@ struct HTTPRoutes {
             return .response(till, gate: 0)
         case "/stock":
             return .response(stockEditor, gate: 0)
+        case "/reports":
+            // Public, like /dashboard: its data call carries the manager token.
+            return .response(reportsPage, gate: 0)
         case "/events":
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
         case "/state":
