@@ -14,17 +14,23 @@
 #   S6  10,000 idle event streams                server RSS per stream
 #   S7  S1 over HTTP: 50 tills, POST /orders with keep-alive, pipeline 1   orders/s, p99 latency
 #       (printed beside S1, with S7/S1; the target is >= 0.5x)
+# A fair loop (juice-bench burst): a probe's PING round trip, p50/p99/max, while 200 connections
+# each write 64 KiB of pipelined requests and never read (the target: max under 100 ms):
+#   S8  the attackers send PING lines                 (juice-server and Redis)
+#   S8s the attackers send STATS lines                (juice-server only)
+#   S8h the attackers pipeline GET /state over HTTP   (juice-server only)
 #
 # Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-events] [--no-idle] [--no-dur] [--no-redis]
-#                         [--no-limit] [--no-http-orders] [--help]
+#                         [--no-limit] [--no-http-orders] [--no-burst] [--help]
 #   --quick       smoke run: 1 s windows, 100 displays and streams, 1,000 idle connections
 #   --no-fanout   skip S3;  --no-events: skip S5, S5b, S6;  --no-idle: skip S4 and S6
-#   --no-http-orders  skip S7
+#   --no-http-orders  skip S7;  --no-burst: skip S8, S8s, S8h
 #   --no-dur, --no-redis, --no-limit: skip those columns (juice-dur; redis-mem and redis-dur; limit)
 # Old and new side by side: BASELINE_SERVER=/path/to/an/older/juice-server adds its columns
 #   (base-mem, base-dur; S1-S5b, or S1-S4 if it has no HTTP side) and new/old ratios.
 # Environment: DURATION (5) WARMUP (1) CONNS (50) WATCHERS (1000) STREAMS (1000)
 #              MANY_STREAMS (10000) IDLE_CONNS (10000, also the idle streams)
+#              ATTACKERS (200) BURST (65536, bytes per attacker)
 #              SCRATCH (build dir, default <repo>/.build-release)  RESULTS_DIR (keep the JSON)
 # Only loopback (127.0.0.1) is used. Every process started here is stopped on exit.
 set -euo pipefail
@@ -42,6 +48,7 @@ run_dur=1
 run_redis=1
 run_limit=1
 run_http_orders=1
+run_burst=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
@@ -52,6 +59,7 @@ while [ $# -gt 0 ]; do
         --no-redis) run_redis=0 ;;
         --no-limit) run_limit=0 ;;
         --no-http-orders) run_http_orders=0 ;;
+        --no-burst) run_burst=0 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -71,6 +79,8 @@ setting WATCHERS 1000 100
 setting STREAMS 1000 100
 setting MANY_STREAMS 10000 1000
 setting IDLE_CONNS 10000 1000
+setting ATTACKERS 200 200
+setting BURST 65536 65536
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 SCRATCH=${SCRATCH:-$repo/.build-release}
@@ -208,6 +218,7 @@ run_bench() {
 }
 
 timing=(--duration "$DURATION" --warmup "$WARMUP")
+burst_args=(--attackers "$ATTACKERS" --burst "$BURST" --duration "$DURATION")
 
 # Scenarios against juice-server at $1 (port), $2 (HTTP port), pid $3, under the result name $4.
 juice_scenarios() {
@@ -226,6 +237,13 @@ juice_scenarios() {
     if [ "$run_events" = 1 ] && [ -n "$http_port" ]; then
         run_bench "$name" S5 events --port "$port" --http-port "$http_port" --streams "$STREAMS" "${timing[@]}"
         run_bench "$name" S5b events --port "$port" --http-port "$http_port" --streams "$MANY_STREAMS" "${timing[@]}"
+    fi
+    if [ "$run_burst" = 1 ]; then
+        run_bench "$name" S8 burst --port "$port" --attack PING "${burst_args[@]}"
+        run_bench "$name" S8s burst --port "$port" --attack STATS "${burst_args[@]}"
+        if [ -n "$http_port" ]; then
+            run_bench "$name" S8h burst --port "$port" --http-port "$http_port" "${burst_args[@]}"
+        fi
     fi
 }
 
@@ -291,6 +309,9 @@ redis_scenarios() {
     fi
     if [ "$run_idle" = 1 ]; then
         run_bench "$name" S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --greeting-lines 0 --probe PING --duration 2
+    fi
+    if [ "$run_burst" = 1 ]; then
+        run_bench "$name" S8 burst --port "$port" --greeting-lines 0 --attack PING "${burst_args[@]}"
     fi
     stop_pid "$pid"
 }
@@ -371,9 +392,10 @@ figure() {
         fanout_p99) value=$(json_get "$file" p99 fanout_us) ;;
         check) value=$(json_get "$file" fanout_check) ;;
         kib_per_conn) value=$(awk -v b="$(json_get "$file" rss_per_conn_bytes)" 'BEGIN { printf "%.2f", b / 1024 }') ;;
+        probe_p50 | probe_p99 | probe_max) value=$(json_get "$file" "${metric#probe_}" probe_us) ;;
     esac
     case "$metric" in
-        rate | events | p99 | fanout_p99) value=$(awk -v v="$value" 'BEGIN { printf "%.0f", v }') ;;
+        rate | events | p99 | fanout_p99 | probe_p50 | probe_p99 | probe_max) value=$(awk -v v="$value" 'BEGIN { printf "%.0f", v }') ;;
     esac
     echo "${value:--}"
 }
@@ -434,6 +456,15 @@ if [ "$run_events" = 1 ]; then
     if [ "$run_idle" = 1 ]; then
         print_row "S6 KiB per idle stream ($IDLE_CONNS)" S6 kib_per_conn
     fi
+fi
+if [ "$run_burst" = 1 ]; then
+    print_row "S8 probe p50 us ($ATTACKERS x $((BURST / 1024))K PING)" S8 probe_p50
+    print_row "S8 probe p99 us" S8 probe_p99
+    print_row "S8 probe max us (target < 100000)" S8 probe_max
+    print_row "S8s probe p99 us (STATS bursts)" S8s probe_p99
+    print_row "S8s probe max us" S8s probe_max
+    print_row "S8h probe p99 us (GET /state, HTTP)" S8h probe_p99
+    print_row "S8h probe max us" S8h probe_max
 fi
 echo
 if [ "$run_fanout" = 1 ] && [ "$run_events" = 1 ]; then

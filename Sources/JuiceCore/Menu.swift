@@ -37,12 +37,16 @@ public struct Menu: Sendable {
     public let juices: [Juice]
     /// Per-fruit stock for a brand-new store, when the menu file gives one.
     public let initialStock: [Int?]
+    /// Per-fruit par level, when the menu file gives one: the count the shelf should hold at
+    /// opening. The stock editor fills up to it and the board measures "low" against it; the
+    /// store itself never acts on it, so a menu without par runs as before.
+    public let par: [Int?]
     let fruitNames: NameTable
     let juiceNames: NameTable
     /// The reply and event fragments of this menu, encoded once by `Wire` (see `WireFragments`).
     let wire: WireFragments
 
-    public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil) throws(MenuError) {
+    public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil, par: [Int?]? = nil) throws(MenuError) {
         guard !fruits.isEmpty else { throw MenuError("the menu has no fruits") }
         guard !juices.isEmpty else { throw MenuError("the menu has no juices") }
         var fruitTable = NameTable()
@@ -84,9 +88,18 @@ public struct Menu: Sendable {
                 throw MenuError("fruits[\(i)] \"\(fruits[i].name)\": initial stock must be 0 to \(Limits.maxStock), not \(value)")
             }
         }
+        let pars = par ?? Array(repeating: nil, count: fruits.count)
+        guard pars.count == fruits.count else { throw MenuError("par must list every fruit") }
+        for (i, value) in pars.enumerated() {
+            // The same bound as a stock: filling to par must be a restock the store accepts.
+            if let value, !(0...Limits.maxStock).contains(value) {
+                throw MenuError("fruits[\(i)] \"\(fruits[i].name)\": par must be 0 to \(Limits.maxStock), not \(value)")
+            }
+        }
         self.fruits = fruits
         self.juices = juices
         self.initialStock = stock
+        self.par = pars
         self.fruitNames = fruitTable
         self.juiceNames = juiceTable
         self.wire = WireFragments(fruits: fruits, juices: juices)
@@ -124,11 +137,11 @@ public struct Menu: Sendable {
     }
 }
 
-/// Two menus are equal when they list the same fruits, juices and initial stock (the name tables
-/// and wire fragments are derived from those).
+/// Two menus are equal when they list the same fruits, juices, initial stock and par (the name
+/// tables and wire fragments are derived from those).
 extension Menu: Equatable {
     public static func == (a: Menu, b: Menu) -> Bool {
-        a.fruits == b.fruits && a.juices == b.juices && a.initialStock == b.initialStock
+        a.fruits == b.fruits && a.juices == b.juices && a.initialStock == b.initialStock && a.par == b.par
     }
 }
 

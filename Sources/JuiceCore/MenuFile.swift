@@ -2,16 +2,40 @@ import Foundation
 
 /// The shop's own menu as a JSON file (`--menu FILE`, `--print-menu`):
 ///
-///     { "fruits": [ { "name": "kiwi", "aliases": ["키위"], "initial_stock": 10 }, ... ],
+///     { "fruits": [ { "name": "kiwi", "aliases": ["키위"], "initial_stock": 10, "par": 40 }, ... ],
 ///       "juices": [ { "name": "mango-kiwi", "aliases": ["망키쥬스"],
 ///                     "recipe": [ { "fruit": "mango", "amount": 2 }, { "fruit": "kiwi", "amount": 1 } ] }, ... ] }
 ///
 /// Recipes are arrays, not objects, because their order is the order replies list the fruits.
+/// `initial_stock` and `par` are optional; an absent one is left out of the printed file too, so
+/// a menu without them prints as it did before they existed.
 public enum MenuFile {
     struct FileFruit: Codable {
         var name: String
         var aliases: [String]?
         var initial_stock: Int?
+        var par: Int?
+
+        init(name: String, aliases: [String]?, initial_stock: Int?, par: Int?) {
+            (self.name, self.aliases, self.initial_stock, self.par) = (name, aliases, initial_stock, par)
+        }
+
+        /// `par` is read as a number and then judged, so that 2.5 or 1e30 gets an error naming the
+        /// field (Foundation's Int decoding calls either "not valid JSON", with no place). Menu
+        /// checks the range.
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            aliases = try c.decodeIfPresent([String].self, forKey: .aliases)
+            initial_stock = try c.decodeIfPresent(Int.self, forKey: .initial_stock)
+            par = try c.decodeIfPresent(Double.self, forKey: .par).map { value in
+                guard value == value.rounded(), abs(value) <= 1e15 else {
+                    throw DecodingError.dataCorruptedError(forKey: .par, in: c, debugDescription:
+                        "par must be a whole number 0 to \(Limits.maxStock), not \(value)")
+                }
+                return Int(value)
+            }
+        }
     }
 
     struct FileIngredient: Codable {
@@ -75,7 +99,8 @@ public enum MenuFile {
             juices.append(Juice(name: juice.name, aliases: juice.aliases ?? [], recipe: recipe))
         }
         do {
-            return .success(try Menu(fruits: fruits, juices: juices, initialStock: file.fruits.map(\.initial_stock)))
+            return .success(try Menu(fruits: fruits, juices: juices, initialStock: file.fruits.map(\.initial_stock),
+                                      par: file.fruits.map(\.par)))
         } catch {
             return .failure(error)
         }
@@ -85,7 +110,7 @@ public enum MenuFile {
     public static func json(_ menu: Menu) -> String {
         let file = File(
             fruits: menu.fruits.enumerated().map { i, f in
-                FileFruit(name: f.name, aliases: f.aliases, initial_stock: menu.initialStock[i]) },
+                FileFruit(name: f.name, aliases: f.aliases, initial_stock: menu.initialStock[i], par: menu.par[i]) },
             juices: menu.juices.map { j in
                 FileJuice(name: j.name, aliases: j.aliases,
                           recipe: j.recipe.map { FileIngredient(fruit: menu.fruits[$0.fruit].name, amount: $0.amount) }) })

@@ -1,21 +1,25 @@
 /// The `GET /state` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///
 ///     {"seq":3,
-///      "fruits":[{"name":"strawberry","aliases":["딸기"]}, ...],
+///      "fruits":[{"name":"strawberry","aliases":["딸기"]}, {"name":"kiwi","aliases":["키위"],"par":40}, ...],
 ///      "juices":[{"name":"strawberry-banana","aliases":["딸바쥬스"],
 ///                 "recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}]}, ...],
 ///      "stock":{"strawberry":15,"banana":10, ...},
 ///      "can_make":{"strawberry-banana":1, ...},
 ///      "read_only":null}
 ///
-/// `read_only` is null, or why the store refuses changes (a full disk): the pages show it.
+/// `read_only` is null, or why the store refuses changes (a full disk): the pages show it. A
+/// fruit has `par` only when the menu gives it one, so a menu without par gives the document it
+/// gave before par existed, byte for byte.
 public enum StateJSON {
     public static let contentType = SalesJSON.contentType
 
     /// `stock` is per fruit of `menu`, in menu order.
     public static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil) -> String {
-        let fruits = menu.fruits.map { fruit in
-            JSONText.object([("name", JSONText.string(fruit.name)), ("aliases", JSONText.strings(fruit.aliases))])
+        let fruits = menu.fruits.indices.map { i in
+            var fields = [("name", JSONText.string(menu.fruits[i].name)), ("aliases", JSONText.strings(menu.fruits[i].aliases))]
+            if let par = menu.par[i] { fields.append(("par", JSONText.number(par))) }
+            return JSONText.object(fields)
         }
         let juices = menu.juices.map { juice in
             let recipe = juice.recipe.map { ingredient in

@@ -77,6 +77,10 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The address itself, network order: 4 bytes (IPv4) or 16 (IPv6). For matching it
+    /// against a range (`--trusted-proxy`).
+    public var addressBytes: [UInt8] { storage }
+
     /// AF_INET or AF_INET6, for socket().
     public var systemFamily: Int32 { family == .ipv4 ? AF_INET : AF_INET6 }
 

@@ -81,6 +81,7 @@ enum Command {
     case idle(IdleOptions)
     case raw(RawOptions)
     case chaos(ChaosOptions)
+    case burst(BurstOptions)
 }
 
 /// Walks the arguments of one subcommand; understands `--flag value` and `--flag=value`.
@@ -167,7 +168,7 @@ struct ArgumentReader {
     }
 }
 
-let subcommandNames = ["orders", "fanout", "events", "idle", "raw", "chaos"]
+let subcommandNames = ["orders", "fanout", "events", "idle", "raw", "chaos", "burst"]
 
 func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
     guard let first = arguments.first else {
@@ -182,7 +183,7 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         return .help(subcommand: topic)
     case "self-test":
         return .selfTest
-    case "orders", "fanout", "events", "idle", "raw", "chaos":
+    case "orders", "fanout", "events", "idle", "raw", "chaos", "burst":
         let rest = arguments.dropFirst()
         if rest.contains("--help") || rest.contains("-h") { return .help(subcommand: first) }
         var reader = ArgumentReader(subcommand: first, arguments: rest)
@@ -198,6 +199,7 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
                                          numbers: ["--streams": (\.fanout.watchers, 1...Int.max), "--http-port": (\.httpPort, 1...65535)]))
         case "idle": return .idle(try parseIdle(&reader))
         case "chaos": return .chaos(try parseChaos(&reader))
+        case "burst": return .burst(try parseBurst(&reader))
         default: return .raw(try parseRaw(&reader))
         }
     default:

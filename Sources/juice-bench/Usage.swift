@@ -28,6 +28,7 @@ Subcommands:
   idle     hold N idle connections (or event streams) and report the server's RSS per one
   raw      the same workloads against any line server (e.g. Redis)
   chaos    kill and restart a server of its own while tills sell; check exactly-once
+  burst    a probe's PING round trip while N connections pipeline bursts and never read
 
 Run 'juice-bench <subcommand> --help' for its options.
 Exit status: 0 ok, 1 cannot run / cannot connect / fan-out check failed, 2 bad usage.
@@ -138,6 +139,32 @@ Redis example:
 
 """ + commonFlags
 
+let burstUsage = """
+usage: juice-bench burst [--attackers N] [--burst BYTES] [--attack LINE | --http-port H] [options]
+
+Is anyone else answered while clients pipeline and never read? Connects a probe (line
+connection, --port) and N attackers; then each attacker writes one burst (its line repeated
+to BYTES, CRLF each) as fast as its socket takes it and never reads a byte, while the probe
+sends its request, waits for the reply, pauses --probe-gap-ms, and again. Reports the probe's
+round trip (p50, p99, max) over --duration seconds from the first attacker's write. A probe
+still waiting at the end is waited for up to --drain more, and counts as the max.
+--warmup is not used (the attack is the thing measured).
+
+    --attackers N         connections that pipeline and never read (default 200)
+    --burst BYTES         bytes each attacker writes (default 65536)
+    --attack LINE         the attackers' line (default STATS); for Redis e.g. PING
+    --http-port H         the attackers pipeline 'GET /state' over HTTP/1.1 on port H instead
+    --probe LINE          the probe's request (default PING)
+    --probe-gap-ms N      pause after each reply before the next probe (default 1)
+    --greeting-lines N    lines a line connection receives on connect (default 1; Redis: 0)
+    --reply-skip PREFIX   probe lines with PREFIX are not its reply (default EVENT); repeatable
+
+Redis example (the same attack):
+    juice-bench burst --port 6379 --greeting-lines 0 --attack PING
+
+
+""" + commonFlags
+
 func usageText(for subcommand: String?) -> String {
     switch subcommand {
     case "orders": return ordersUsage
@@ -146,6 +173,7 @@ func usageText(for subcommand: String?) -> String {
     case "idle": return idleUsage
     case "raw": return rawUsage
     case "chaos": return chaosUsage
+    case "burst": return burstUsage
     default: return generalUsage
     }
 }

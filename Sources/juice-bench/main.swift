@@ -56,6 +56,10 @@ func runJuiceBench(_ arguments: [String]) -> Int32 {
             return report(try LoadEngine.runIdle(IdlePlan(options)), json: options.common.json)
         case .chaos(let options):
             return try ChaosRun.run(options)
+        case .burst(let options):
+            let result = try BurstRun(options).run()
+            print(options.common.json ? renderJSON(result) : renderTable(result))
+            return result.interrupted ? 130 : 0
         }
     } catch {
         switch error {

@@ -29,6 +29,11 @@ Log.level = config.logLevel
 signal(SIGPIPE, SIG_IGN)
 config.maxClients = MaxClients.fit(config.maxClients)
 
+// systemd (Type=notify): readiness, status, stopping and the watchdog. Nil outside systemd.
+let environment = ProcessInfo.processInfo.environment
+let notifier = ServiceNotifier(environment: environment)
+nonisolated(unsafe) var watchdog: ServiceWatchdog?
+
 let server: Server
 do {
     server = try Server.make(config)
@@ -52,6 +57,7 @@ for source in signals {
             exit(1)
         }
         stopping = true
+        notifier?.send(["STOPPING=1", "STATUS=shutting down: flushing replies and the journal"])
         Task {
             // 3, as for a failed journal write: a supervisor must not take this stop for a clean one.
             await server.shutdown { durable in
@@ -72,6 +78,16 @@ Task {
         if let httpPort = await server.httpPort {
             let host = config.host.contains(":") && !config.host.hasPrefix("[") ? "[\(config.host)]" : config.host
             _ = Platform.writeAll(1, "juice-server board on http://\(host):\(httpPort)/\n")
+        }
+        if let notifier {
+            // Listening, and the store recovered (Server.make): systemd may start what depends on us.
+            let ports = "line \(config.host):\(port)" + ((await server.httpPort).map { ", HTTP port \($0)" } ?? "")
+            let seq = await server.seq
+            let status: @Sendable (UInt64) -> String = { "serving \(ports); seq=\($0)" }
+            notifier.send(["READY=1", "STATUS=" + status(seq)])
+            if let interval = ServiceNotifier.watchdogPingInterval(environment: environment) {
+                watchdog = ServiceWatchdog(server: server, notifier: notifier, intervalMicroseconds: interval, seq: seq, status: status)
+            }
         }
         Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {

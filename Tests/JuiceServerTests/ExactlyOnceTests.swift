@@ -74,6 +74,24 @@ import Testing
         }
     }
 
+    /// Behind a trusted proxy, each forwarded client has its own share: one filling its share
+    /// does not make another's new key BUSY.
+    @Test func behindATrustedProxyEachClientHasItsOwnShare() async throws {
+        try await RunningServer.with({ $0.keyPolicy.sharePerAddress = 2; $0.trustedProxies = [AddressRange("127.0.0.2/32")!] }) { s in
+            let http = try #require(await s.server.httpPort)
+            func order(_ key: String, for client: String) throws -> Int {
+                let body = #"{"juice":"banana"}"#
+                let head = "POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nIdempotency-Key: \(key)\r\nX-Forwarded-For: \(client)\r\n\r\n" + body
+                return try HTTPClient.exchange(port: http, Array(head.utf8), from: "127.0.0.2").status
+            }
+            #expect(try order("a1", for: "203.0.113.7") == 200 && order("a2", for: "203.0.113.7") == 200)
+            #expect(try order("a3", for: "203.0.113.7") == 503, "its share is full")
+            #expect(try order("b1", for: "203.0.113.8") == 200, "another client behind the same proxy")
+            #expect(try order("a1", for: "203.0.113.7") == 200, "a held key still answers")
+        }
+    }
+
     @Test func restockAndSetTakeKeysOverBothProtocols() async throws {
         try await RunningServer.with { s in
             let http = try #require(await s.server.httpPort)

@@ -78,9 +78,13 @@ import Testing
             #expect(try post(host: "localhost:\(http)") == 200)
             #expect(try post(host: "[::1]:\(http)") == 200)
             #expect(try post(host: "Shop.Local:\(http)", origin: "http://shop.local:\(http)") == 200)
+            // Through an HTTPS proxy (Caddy) the page's origin is https:// under the same name.
+            #expect(try post(host: "shop.local", origin: "https://shop.local") == 200)
+            #expect(try post(host: "shop.local", origin: "https://evil.example") == 403)
+            #expect(try post(host: "shop.local", origin: "https://shop.local.evil.example") == 403)
             let read = try Self.raw(http, "GET /state HTTP/1.1\r\nHost: rebound.evil.example\r\nConnection: close\r\n\r\n")
             #expect(read.status == 200 && read.header("Access-Control-Allow-Origin") == nil)
-            #expect(try s.client().command("STOCK mango") == "OK STOCK seq=4 mango=88")
+            #expect(try s.client().command("STOCK mango") == "OK STOCK seq=5 mango=85")
         }
     }
 
@@ -92,7 +96,7 @@ import Testing
                      "[::1]:7879", "::1", "localhost:7879", "LOCALHOST", "shop.local", "Shop.Local:80", "evil.example",
                      "", ":7879", "1.2.3.-4", " 1.2.3.4", "1.2.3.4 "]
         for host in hosts {
-            for origin in [nil, "http://\(host)", "http://evil.example"] as [String?] {
+            for origin in [nil, "http://\(host)", "https://\(host)", "http://evil.example"] as [String?] {
                 #expect(HostCheck.refusal(host: host, origin: origin, allowed: ["shop.local"])
                         == HostCheck.checked(host: host, origin: origin, allowed: ["shop.local"]), "Host \(host) Origin \(origin ?? "-")")
             }

@@ -88,6 +88,8 @@ import Testing
          "already used by fruit \"kiwi\""),
         ("{ \"fruits\": [ { \"name\": \"kiwi\" } ], \"juices\": [ { \"name\": \"k\", \"recipe\": [ { \"fruit\": \"kiwi\", \"amount\": 1 } ] }, { \"name\": \"k\", \"recipe\": [ { \"fruit\": \"kiwi\", \"amount\": 2 } ] } ] }",
          "juices[1] \"k\": the name \"k\" is already used by juice \"k\""),
+        ("{ \"fruits\": [ { \"name\": \"kiwi\", \"par\": -3 } ], \"juices\": [ { \"name\": \"k\", \"recipe\": [ { \"fruit\": \"kiwi\", \"amount\": 1 } ] } ] }",
+         "fruits[0] \"kiwi\": par must be 0 to 1000000000, not -3"),
     ])
     func anInvalidMenuRefusesToStartAndSaysWhy(json: String, message: String) throws {
         let dir = temporaryDirectory()
@@ -96,6 +98,20 @@ import Testing
         #expect(status != 0)
         #expect(output.contains(message), "\(output)")
         #expect(output.contains("menu.json"))
+    }
+
+    /// A fruit's `par` (issue 24) reaches the pages through /state; the store does not act on it.
+    @Test func aMenuWithParShowsItInState() throws {
+        let dir = temporaryDirectory()
+        defer { removeTemporary(dir) }
+        let withPar = Self.lemonadeMenu.replacingOccurrences(of: "{ \"name\": \"kiwi\" }", with: "{ \"name\": \"kiwi\", \"par\": 40 }")
+        let server = try ExecutableServer(["--in-memory", "--http-port", "0", "--menu", write(withPar, in: dir)])
+        let state = try HTTPClient.get(port: server.httpPort, "/state").json()
+        let fruits = try #require(state["fruits"] as? [[String: Any]])
+        #expect(fruits.map { $0["par"] as? Int } == [nil, nil, 40])
+        #expect(fruits.map { $0.keys.contains("par") } == [false, false, true])
+        #expect(try server.client().command("STOCK kiwi") == "OK STOCK seq=0 kiwi=10")
+        #expect(server.terminate() == 0)
     }
 
     /// A name that begins with a combining mark merged with the space before it in the journal,

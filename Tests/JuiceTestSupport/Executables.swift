@@ -66,6 +66,16 @@ public final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// SIGKILL now, and wait for it: for a program with nothing to finish (a streaming curl).
+    /// `stop()`'s SIGTERM is not enough there: a child inherits the signal mask of the test
+    /// thread that started it, where SIGTERM is blocked, and only a program that unblocks it
+    /// (juice-server's and Caddy's signal handling do) sees it.
+    public func killNow() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     public var output: String { readText(stdoutPath) }
     public var errors: String { readText(stderrPath) }
 

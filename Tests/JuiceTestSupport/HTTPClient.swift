@@ -52,9 +52,10 @@ public struct HTTPReply: Sendable {
 /// a hostile client would), the server's answer out: read until its `Content-Length` body is
 /// complete (a kept-alive connection stays open after it), or until the server closes.
 public enum HTTPClient {
-    /// Sends `raw` to 127.0.0.1:`port` and reads one answer (see above).
-    public static func exchange(port: Int, _ raw: [UInt8], timeout: Double = testDeadline) throws -> HTTPReply {
-        let connection = try LineClient.peer(port: port)
+    /// Sends `raw` to 127.0.0.1:`port` and reads one answer (see above). `from`: connect from
+    /// another loopback address (127.0.0.2 is another host to the server).
+    public static func exchange(port: Int, _ raw: [UInt8], timeout: Double = testDeadline, from: String? = nil) throws -> HTTPReply {
+        let connection = try from.map { try LineClient(port: port, readGreeting: false, sendTimeout: 30, from: $0) } ?? LineClient.peer(port: port)
         defer { connection.close() }
         guard connection.write(raw) else { throw TestError("sending the request failed: errno \(errno)") }
         return try readReply(connection, timeout: timeout)

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// A tool from outside the toolchain that some tests check their output with (Prometheus's own
-/// parser, shellcheck, tmux, a tmpfs mount). `swift test` must pass on a fresh machine, so a test
+/// parser, shellcheck, tmux, a tmpfs mount, caddy, systemd-analyze). `swift test` must pass on a fresh machine, so a test
 /// that needs one is skipped there, saying what is missing and how to install it:
 ///
 ///     @Test(.requires(.prometheusClient)) func parsedByPrometheus() throws { ... }
@@ -70,6 +70,27 @@ public struct OutsideTool: Sendable {
     }
 
     public static let tmux = OutsideTool(name: "tmux", install: "apt-get install tmux") { onPath("tmux") != nil }
+
+    /// Caddy, the HTTPS reverse proxy a shop puts in front of the server (deploy/Caddyfile),
+    /// and curl to talk to it with its local CA.
+    public static let caddy = OutsideTool(name: "caddy and curl", install: "apt-get install caddy curl") {
+        onPath("caddy") != nil && onPath("curl") != nil
+    }
+
+    /// `systemd-analyze verify`, to check deploy/juice-server.service as systemd reads it. Some
+    /// containers have the command but cannot run it: the probe verifies a unit known to be good.
+    public static let systemdAnalyze = OutsideTool(name: "systemd-analyze (able to verify units here)", install: "apt-get install systemd") {
+        systemdAnalyzeWorks
+    }
+
+    private static let systemdAnalyzeWorks: Bool = {
+        guard let analyze = onPath("systemd-analyze") else { return false }
+        let dir = temporaryDirectory("juice-unit-probe")
+        defer { removeTemporary(dir) }
+        let unit = dir + "/juice-probe.service"
+        guard FileManager.default.createFile(atPath: unit, contents: Data("[Service]\nExecStart=/bin/true\n".utf8)) else { return false }
+        return (try? Executables.run(analyze, ["verify", unit]))?.status == 0
+    }()
 
     /// Mounting a small tmpfs, to fill a disk for real: needs root, mount(8), and the right to
     /// mount (root in an unprivileged container has none), so the probe mounts one once.

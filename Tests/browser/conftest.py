@@ -139,6 +139,21 @@ class JuiceServer:
         return {k: int(v) for k, v in (w.split("=") for w in reply.split()[2:] if not w.startswith("seq="))}
 
 
+def menu_with_par(command, directory, pars):
+    """The default menu (from --print-menu) with `pars` ({fruit: par}) added, written to
+    directory/menu.json; returns its path for --menu."""
+    import json
+    printed = subprocess.run(command + ["--print-menu"], check=True, capture_output=True, text=True).stdout
+    menu = json.loads(printed)
+    for fruit in menu["fruits"]:
+        if fruit["name"] in pars:
+            fruit["par"] = pars[fruit["name"]]
+    path = os.path.join(str(directory), "menu.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(menu, f, ensure_ascii=False)
+    return path
+
+
 @pytest.fixture
 def start_server(juice_server_command):
     """Starts a server: start_server(data=True, token=None) -> JuiceServer (stopped after the test)."""

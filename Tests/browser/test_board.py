@@ -4,7 +4,7 @@ import json
 
 from selenium.webdriver.common.by import By
 
-from conftest import attribute, console_errors, screenshot, wait_for
+from conftest import attribute, console_errors, menu_with_par, screenshot, wait_for
 
 
 def open_board(driver, server, query=""):
@@ -150,7 +150,7 @@ def test_the_board_follows_a_new_menu_after_a_restart(page, start_server, tmp_pa
 def test_the_pages_load_with_no_console_error(page, start_server):
     """No favicon.ico 404 (the pages carry an inline icon) and no script error, on either page."""
     server = start_server()
-    for path in ("/", "/dashboard"):
+    for path in ("/", "/dashboard", "/reports"):
         page.get("about:blank")
         console_errors(page)      # empties the log
         page.get(server.url + path)
@@ -158,3 +158,21 @@ def test_the_pages_load_with_no_console_error(page, start_server):
                  "%s never started" % path)
         # The icon request, if any, is made as the page loads; the log is read after it is live.
         assert console_errors(page) == [], "%s: %s" % (path, console_errors(page))
+
+
+def classes(driver, selector):
+    return (attribute(driver, selector, "class") or "").split()
+
+
+def test_a_fruit_under_a_quarter_of_its_par_shows_low(page, start_server, juice_server_command, tmp_path):
+    """With a par, a fruit is low below a quarter of it; a fruit without one keeps the old rule
+    (low only when some recipe can no longer be made from it)."""
+    server = start_server(args=["--menu", menu_with_par(juice_server_command, tmp_path, {"kiwi": 40})])
+    open_board(page, server)
+    wait_for_stock(page, {"kiwi": 10, "mango": 10}, "initial stock")
+    assert "low" not in classes(page, '[data-fruit="kiwi"]'), "10 is a quarter of 40, not below it"
+    assert server.send("ORDER kiwi 1").startswith("OK ORDER kiwi 1 ")      # 3 kiwis: 7 left
+    assert server.send("ORDER mango 1").startswith("OK ORDER mango 1 ")    # 3 mangoes: 7 left
+    wait_for_stock(page, {"kiwi": 7, "mango": 7}, "the orders did not show")
+    wait_for(page, lambda d: "low" in classes(d, '[data-fruit="kiwi"]'), "kiwi under a quarter of its par is not low")
+    assert "low" not in classes(page, '[data-fruit="mango"]'), "mango has no par and can still make every juice"

@@ -3,7 +3,7 @@ and "Set to" change the stock (the board in a second window follows), and a wron
 refused; with a token configured the till still sells without one."""
 from selenium.webdriver.common.by import By
 
-from conftest import attribute, board_in_second_window, phone_sized, screenshot, wait_for
+from conftest import attribute, board_in_second_window, menu_with_par, phone_sized, screenshot, wait_for
 from test_board import wait_for_stock
 from test_dashboard import enter_token
 from test_till import open_till, tap, wait_until_sold
@@ -128,3 +128,48 @@ def test_an_add_whose_answer_was_lost_is_retried_with_its_key_and_added_once(pag
     stats = server.stats()
     assert server.stock()["mango"] == 15, "added twice"
     assert stats["seq"] == 1 and stats["keys"] == 1
+
+
+def test_fill_to_par_a_second_tap_after_the_first_answer_was_lost_adds_nothing(
+        page, start_server, juice_server_command, tmp_path):
+    """Fill to par adds par minus the stock shown at the tap, with an idempotency key. The server
+    dies right after the restock's sync (JUICE_TEST_KILL_AFTER_SYNC), so its answer is lost: the
+    button stays disabled while the editor retries with the same key, and once answered the row
+    shows the stock at par, so a second tap adds nothing."""
+    trigger = tmp_path / "kill-after-sync"
+    menu = menu_with_par(juice_server_command, tmp_path, {"mango": 25})
+    server = start_server(data=True, env={"JUICE_TEST_KILL_AFTER_SYNC": str(trigger)}, args=["--menu", menu])
+    open_stock(page, server)
+    wait_for(page, lambda d: "no manager token" in d.find_element(By.ID, "mode").text, "the editor did not open")
+    assert row(page, "mango", "par").text == "par 25"
+    assert not page.find_elements(By.CSS_SELECTOR, '[data-fruit="kiwi"] .fill-par'), "kiwi has no par"
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"]', "data-fill") == "15", "par 25 - 10 in stock")
+    # The difference follows the live stock: a mango juice takes 3 mangoes.
+    assert server.send("ORDER mango 1").startswith("OK ORDER mango 1 seq=1 ")
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"]', "data-fill") == "18", "the difference did not follow")
+    assert row(page, "mango", "fill-par").text == "Fill to par (+18)"
+
+    trigger.touch()
+    fill = row(page, "mango", "fill-par")
+    wait_for(page, lambda d: fill.is_enabled(), "Fill to par is not offered")
+    fill.click()
+    wait_for(page, lambda d: server.process.poll() is not None, "the server did not kill itself after the sync")
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "waiting",
+             "the editor did not say it is trying again")
+    assert not fill.is_enabled(), "a second tap could send a second write"
+    page.execute_script("arguments[0].click();", fill)    # the impatient second tap: nothing happens
+
+    trigger.unlink()
+    server.process = None
+    server.restart()
+    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "ok", "the retry was not answered")
+    text = row(page, "mango", "result").text
+    assert text.startswith("Filled to par: added 18: now 25") and "applied once" in text, text
+    assert attribute(page, '[data-fruit="mango"]', "data-fill") == "0"
+    wait_for(page, lambda d: fill.is_enabled(), "the button did not come back")
+    fill.click()                                            # the second tap, after the answer
+    wait_for(page, lambda d: "Already at par" in row(d, "mango", "result").text, "the second tap said nothing")
+    assert row(page, "mango", "result").text == "Already at par (25 of 25): nothing added."
+    stats = server.stats()
+    assert server.stock()["mango"] == 25, "added twice"
+    assert stats["seq"] == 2 and stats["keys"] == 1, stats

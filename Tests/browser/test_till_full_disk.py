@@ -31,7 +31,9 @@ def order_until_read_only(server):
 
 
 def test_a_full_disk_shows_cannot_sell(page, start_server, small_disk):
-    server = start_server(data_dir=os.path.join(small_disk, "data"), args=["--initial-stock", "1000000000"])
+    # Room for every key it sends: the disk, not one address's share of the key memory, must stop it.
+    server = start_server(data_dir=os.path.join(small_disk, "data"),
+                          args=["--initial-stock", "1000000000", "--key-memory", "1000000", "--keys-per-address", "1000000"])
     open_till(page, server)
     fill(small_disk)
     assert order_until_read_only(server).startswith("ERR READ_ONLY disk full")

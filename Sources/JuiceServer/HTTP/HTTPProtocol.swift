@@ -18,6 +18,8 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     private let fanOut: FanOut
     private unowned let host: any ConnectionHost
     private var routes: HTTPRoutes
+    /// Whose word on a request's client is taken (`--trusted-proxy`).
+    private let proxies: TrustedProxies
     /// Connections waiting for (the rest of) a request (for the deadlines).
     private var awaiting: [UInt64: HTTPConnection] = [:]
     /// Open event streams (for keep-alive comments, and the clients gauge).
@@ -47,6 +49,7 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         host = services.host
         requestDeadline = services.config.httpRequestDeadline
         pingEvery = services.config.eventStreamPingEvery
+        proxies = TrustedProxies(services.config.trustedProxies)
         routes = HTTPRoutes(store: services.store, auth: services.auth, allowedHosts: services.config.allowedHosts)
         let timer = DispatchSource.makeTimerSource(queue: services.queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
@@ -115,9 +118,11 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     }
 
     /// Answers what the reader made of the input: requests one at a time, each read only once
-    /// the one before is out.
+    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`, or its output)
+    /// before the other connections get theirs.
     private func handle(_ conn: HTTPConnection, _ first: HTTPRequestReader.Outcome) {
         var outcome = first
+        var turn = FairTurn(limit: FairTurn.maxRequests)
         while true {
             switch outcome {
             case .incomplete:
@@ -137,12 +142,21 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
             case .complete(let request):
                 awaiting.removeValue(forKey: conn.id)
                 conn.served &+= 1
-                respond(conn, to: request)
+                turn.countLine()
+                turn.countOutput(respond(conn, to: request))
                 guard !conn.isFinishing, !conn.isStream else { return }
                 // Kept alive: the next request once this answer is out (it may wait for the journal).
                 guard conn.outbox.isEmpty else {
                     conn.answering = true
                     output.updateInterest(conn)
+                    return
+                }
+                if turn.isOver() && conn.reader.hasStarted {
+                    // More requests are pipelined behind it: they wait, unread, for its next turn
+                    // (`drained`), after the connections already waiting.
+                    conn.answering = true
+                    output.updateInterest(conn)
+                    fanOut.markDirty(conn)
                     return
                 }
                 outcome = readNext(conn)
@@ -166,23 +180,31 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         return request.minorVersion == 1 && !close && conn.served < HTTPProtocol.maxRequestsPerConnection && host.isAccepting
     }
 
-    private func respond(_ conn: HTTPConnection, to request: HTTPRequest) {
+    /// Answers one request; returns the bytes of its answer (for the turn's output; 0 for an
+    /// event stream, which goes on in its own turns).
+    private func respond(_ conn: HTTPConnection, to request: HTTPRequest) -> Int {
         let head = request.method == "HEAD"
         let keepAlive = keepsAlive(conn, request)
-        switch routes.route(request, peer: conn.peer) {
+        let client = proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: proxies)
+        switch routes.route(request, client: client) {
         case .response(let response, let gate):
-            send(conn, response.bytes(includeBody: !head, keepAlive: keepAlive), waitingFor: gate, keepAlive: keepAlive)
+            let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
+            send(conn, bytes, waitingFor: gate, keepAlive: keepAlive)
+            return bytes.count
         case .change(let response, let gate, let events):
             // The answer first, then the broadcast: like a line client, the writer gets its
             // answer before the event of its change goes anywhere.
-            send(conn, response.bytes(keepAlive: keepAlive), waitingFor: gate, keepAlive: keepAlive)
+            let bytes = response.bytes(keepAlive: keepAlive)
+            send(conn, bytes, waitingFor: gate, keepAlive: keepAlive)
             if !events.isEmpty { host.publish(events) }
+            return bytes.count
         case .eventStream(let lastEventID):
             guard !head else {
                 send(conn, HTTPResponse.eventStreamHeadOnly, keepAlive: false)
-                return
+                return 0
             }
             openStream(conn, after: lastEventID)
+            return 0
         }
     }
 
@@ -209,8 +231,8 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
         drained(conn)
     }
 
-    /// Output went out: an event stream goes on with its catch-up; an answered request closes,
-    /// or, kept alive, reads its next request.
+    /// Output went out, or its next turn came: an event stream goes on with its catch-up; an
+    /// answered request closes, or, kept alive, reads its next request.
     func drained(_ conn: Connection) {
         let conn = http(conn)
         if conn.isFinishing {

@@ -27,6 +27,7 @@ struct HTTPRoutes {
     private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
     private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(OpenAPIDocument.json.utf8))
+    private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(ReportsPage.html.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
     /// Every path `GET`/`HEAD` answers: the one table of the read routes. A path missing here
@@ -45,7 +46,7 @@ struct HTTPRoutes {
         self.reports = ReportRoutes(store: store)
     }
 
-    func route(_ request: HTTPRequest, peer: String) -> Route {
+    func route(_ request: HTTPRequest, client: RequestClient) -> Route {
         if HTTPWrites.paths.contains(request.path) {
             guard request.method == "POST" else {
                 return .response(HTTPWrites.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), gate: 0)
@@ -54,7 +55,7 @@ struct HTTPRoutes {
                 return .response(HTTPWrites.refusal(.serviceUnavailable, "SHUTTING_DOWN", "shutting down; try again shortly",
                                                     headers: [("Retry-After", "1")]), gate: 0)
             }
-            let outcome = writes.handle(request, peer: peer) { bearerRefusal(request, peer: peer) }
+            let outcome = writes.handle(request, client: client) { bearerRefusal(request, client: client) }
             return .change(outcome.response, gate: outcome.gate, events: outcome.events)
         }
         guard HTTPRoutes.readPaths.contains(request.path) else { return .response(notFound, gate: 0) }
@@ -76,6 +77,9 @@ struct HTTPRoutes {
             return .response(stockEditor, gate: 0)
         case "/openapi.json":
             return .response(openAPI, gate: 0)
+        case "/reports":
+            // Public, like /dashboard: its data call carries the manager token.
+            return .response(reportsPage, gate: 0)
         case "/events":
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
         case "/state":
@@ -90,7 +94,7 @@ struct HTTPRoutes {
             }
             return .response(.plain(.ok, "ok"), gate: 0)
         case "/sales", "/metrics":
-            if let (message, headers) = bearerRefusal(request, peer: peer) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
             // Figures as of now, answered once they are on disk like everything else.
             let (sales, readOnly, gate) = store.assumeIsolated { ($0.salesSnapshot(), $0.readOnly != nil, $0.lastLSN) }
             if request.path == "/sales" {
@@ -100,7 +104,7 @@ struct HTTPRoutes {
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
         case _ where ReportRoutes.paths.contains(request.path):
-            if let (message, headers) = bearerRefusal(request, peer: peer) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
             let (response, gate) = reports.answer(request)
             return .response(response, gate: gate)
         default:
@@ -111,7 +115,7 @@ struct HTTPRoutes {
     /// With a manager token configured, the manager's data and writes need `Authorization:
     /// Bearer <token>`, checked in constant time and with the same per-address failure limit as
     /// `AUTH`. Nil: go ahead; else the refusal's message and headers (for a 401).
-    private func bearerRefusal(_ request: HTTPRequest, peer: String) -> (String, [(String, String)])? {
+    private func bearerRefusal(_ request: HTTPRequest, client: RequestClient) -> (String, [(String, String)])? {
         guard auth.token != nil else { return nil }
         let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
         guard let header = request.header("authorization") else {
@@ -121,11 +125,11 @@ struct HTTPRoutes {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             return ("use Authorization: Bearer <token>", challenge)
         }
-        switch auth.verify(Array(parts[1].utf8), peer: peer) {
+        switch auth.verify(Array(parts[1].utf8), peer: client.address) {
         case .accepted, .noTokenConfigured:
             return nil
         case .wrong:
-            Log.warning("HTTP \(request.path) refused for \(peer): wrong token", category: .refusals)
+            Log.warning("HTTP \(request.path) refused for \(client.description): wrong token", category: .refusals)
             return (Wire.wrongToken().message, challenge)
         case .tooManyFailures(let seconds):
             return (Wire.tooManyAuthFailures(retryIn: seconds).message, challenge + [("Retry-After", "\(seconds)")])

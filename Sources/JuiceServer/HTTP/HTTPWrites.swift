@@ -44,9 +44,9 @@ struct HTTPWrites {
 
     /// Checks who may write and what was sent, then runs it. `bearer` checks the manager token
     /// (nil: go ahead; else the refusal's message and headers).
-    func handle(_ request: HTTPRequest, peer: String, bearer: () -> (String, [(String, String)])?) -> Outcome {
+    func handle(_ request: HTTPRequest, client: RequestClient, bearer: () -> (String, [(String, String)])?) -> Outcome {
         if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
-            Log.warning("HTTP 403 for \(peer): \(why)", category: .refusals)
+            Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
             return Outcome(response: Self.refusal(.forbidden, "FORBIDDEN", why))
         }
         let manager = request.path != "/orders"
@@ -71,7 +71,7 @@ struct HTTPWrites {
             }
             return Outcome(response: Self.refusal(.badRequest, "BAD_REQUEST", "nothing to do"))
         }
-        let result = store.assumeIsolated { $0.execute([command], stats: StatsContext(clients: 0, startedAt: 0), peer: peer) }
+        let result = store.assumeIsolated { $0.execute([command], stats: StatsContext(clients: 0, startedAt: 0), peer: client.address) }
         let (outcome, json) = WriteReplyJSON.answer(toReply: result.out, keyed: command.key != nil)
         let status: HTTPStatus
         switch outcome {

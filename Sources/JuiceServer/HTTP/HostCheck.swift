@@ -1,7 +1,8 @@
 /// Who may write over HTTP. A web page on another site can make a shop browser send a request
 /// here (CSRF), and a name the attacker controls can be re-pointed at this server's address
 /// (DNS rebinding), which makes the page "same origin" with it. So a write is taken only when:
-/// - its `Origin`, if the browser sent one, is this server's own (`http://` + its `Host`);
+/// - its `Origin`, if the browser sent one, is this server's own (`http://` + its `Host`, or
+///   `https://` + it: the page came through an HTTPS proxy such as Caddy under the same name);
 /// - its `Host` is an IP literal, `localhost`, or a name the shop allowed (`--allow-host`): a
 ///   rebound attacker name is none of those.
 /// Reads stay open under any name (a TV may use the shop's DNS name for the board), and no CORS
@@ -31,10 +32,16 @@ enum HostCheck {
         guard isIPLiteral(name) || name == "localhost" || allowed.contains(name) else {
             return "writes are not taken under the name '\(name)': use an IP address, localhost, or start the server with --allow-host \(name)"
         }
-        if let origin, origin.lowercased() != "http://" + host.lowercased() {
+        if let origin, !isOwn(origin: origin.lowercased(), host: host.lowercased()) {
             return "writes are taken only from this server's own pages (Origin \(origin))"
         }
         return nil
+    }
+
+    /// `http://` or `https://` + the `Host`: the scheme is the proxy's business, the name is
+    /// what a rebinding or cross-site page cannot fake.
+    private static func isOwn(origin: String, host: String) -> Bool {
+        origin == "http://" + host || origin == "https://" + host
     }
 
     /// The name in a `Host` value, lowercased and without its port (`[::1]:7879` -> `::1`); nil

@@ -15,8 +15,8 @@ final class LineConnection: Connection {
     private var backlog: Backlog?
     var framer = LineFramer()
     /// Input already read but not yet run, from `deferredStart` on: the rest of a read whose
-    /// lines stopped at the output budget. At most one read's worth: nothing more is read
-    /// until it has all run.
+    /// lines stopped at the output budget or at the end of its turn (`FairTurn`). At most one
+    /// read's worth: nothing more is read until it has all run.
     var deferred: [UInt8] {
         get { backlog?.bytes ?? [] }
         set { backlog = newValue.isEmpty ? nil : Backlog(newValue) }

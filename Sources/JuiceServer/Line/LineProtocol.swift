@@ -3,9 +3,10 @@ import JuiceCore
 /// The line protocol's side of a connection: frames its input, runs its commands in order
 /// within its output budget, and streams its SINCE catch-ups as its socket takes them.
 ///
-/// The work one read causes is bounded by the output it produces, not by how many lines it
-/// carried: once a client has `outputBudget` bytes pending, its remaining input waits
-/// (`LineConnection.deferred`) and nothing more is read until the socket has taken most of it.
+/// The work one client causes is bounded twice. Per turn (`FairTurn`): at most 64 lines, then
+/// the others get theirs and the rest of its input waits (`LineConnection.deferred`) for its
+/// next turn. Overall, by the output it produces: once it has `outputBudget` bytes pending,
+/// nothing more of its input runs, and nothing more is read, until its socket took most of it.
 final class LineProtocol: ConnectionHandler {
     private let store: FruitStore
     private let parser: CommandParser
@@ -21,10 +22,9 @@ final class LineProtocol: ConnectionHandler {
 
     static let defaultBudget = 256 * 1024
     /// Store commands run together in one call (one actor entry per run, not per line), at
-    /// most this many, so the output budget is checked at least this often.
-    static let storeRunMax = 64
-    /// Rounds of deferred work per wake-up before others get their turn.
-    static let roundsPerTurn = 16
+    /// most this many, so the output budget and the turn's output are checked at least this
+    /// often. 16: a pipeline of 16 (S2) is still one call per read.
+    static let storeRunMax = 16
 
     init(_ services: LoopServices) {
         store = services.store
@@ -66,9 +66,10 @@ final class LineProtocol: ConnectionHandler {
 
     func stop() {}
 
-    /// Output went out: go on with its deferred work.
+    /// Output went out, or its next turn came (`FanOut.markDirty`): go on with its deferred work.
     func drained(_ conn: Connection) {
-        carryOn(line(conn))
+        var turn = FairTurn()
+        carryOn(line(conn), &turn)
     }
 
     /// Every connection this handler sees is one it made.
@@ -76,21 +77,24 @@ final class LineProtocol: ConnectionHandler {
         unsafeDowncast(conn, to: LineConnection.self)
     }
 
-    /// One read's bytes: runs what the budget allows and keeps the rest for later, in order.
+    /// One read's bytes: runs what its turn and its budget allow and keeps the rest for later,
+    /// in order.
     func received(_ conn: Connection, _ input: UnsafeRawBufferPointer) {
         let conn = line(conn)
-        let consumed = runLines(conn, input)
+        var turn = FairTurn()
+        let consumed = runLines(conn, input, &turn)
         if consumed < input.count && !conn.isFinishing {
             conn.deferred = Array(input[consumed...])
             conn.deferredStart = 0
         }
-        carryOn(conn)
+        carryOn(conn, &turn)
     }
 
     /// The peer finished sending: answer what it sent, then close.
     func inputEnded(_ conn: Connection) {
         if conn.phase == .open { conn.phase = .inputEnded }
-        carryOn(line(conn))
+        var turn = FairTurn()
+        carryOn(line(conn), &turn)
     }
 
     /// What one run of input lines produced so far: reply bytes, the journal position they wait
@@ -103,12 +107,13 @@ final class LineProtocol: ConnectionHandler {
         var commands: [Command] = []
     }
 
-    /// Runs the lines in `bytes` in order until the connection's pending output reaches the
-    /// budget or a SINCE starts a catch-up; returns how many bytes it took.
-    private func runLines(_ conn: LineConnection, _ bytes: UnsafeRawBufferPointer) -> Int {
+    /// Runs the lines in `bytes` in order until the turn is over, the connection's pending
+    /// output reaches the budget or a SINCE starts a catch-up; returns how many bytes it took.
+    private func runLines(_ conn: LineConnection, _ bytes: UnsafeRawBufferPointer, _ turn: inout FairTurn) -> Int {
         var batch = Batch()
         let budget = outputBudget
         let progress = conn.framer.feed(bytes, until: { line in
+            turn.countLine()
             switch parser.parse(line, isManager: conn.session.isManager) {
             case .empty:
                 break
@@ -142,6 +147,7 @@ final class LineProtocol: ConnectionHandler {
                 }
             }
             return !conn.isFinishing && conn.catchUp == nil && conn.outbox.pendingBytes + batch.out.count < budget
+                && !turn.isOver(adding: batch.out.count)
         }, onTimingMark: {
             runStore(&batch, conn)
             batch.out.append(contentsOf: LineFramer.timingMarkReply)
@@ -152,6 +158,7 @@ final class LineProtocol: ConnectionHandler {
             Log.warning("closing \(conn.peer): line too long", category: .refusals)
             conn.phase = .closing
         }
+        turn.countOutput(batch.out.count)
         if !batch.out.isEmpty { output.send(conn, batch.out, waitingFor: batch.durableAfter) }
         if !batch.events.isEmpty { host.publish(batch.events) }
         return progress.consumed
@@ -171,14 +178,19 @@ final class LineProtocol: ConnectionHandler {
         if result.eventsFrom != nil || result.catchUp != nil { fanOut.resume(conn, from: result.eventsFrom, catchUp: result.catchUp) }
     }
 
-    /// Goes on with a connection's deferred work as far as its budget allows: its catch-up
-    /// first, then the input it sent that has not run yet. Called after input and whenever
-    /// its output drains, so the work is paced by what its socket takes.
-    private func carryOn(_ conn: LineConnection) {
-        var rounds = 0
+    /// Goes on with a connection's deferred work as far as its turn and its budget allow: its
+    /// catch-up first, then the input it sent that has not run yet. Called after input,
+    /// whenever its output drains (so the work is paced by what its socket takes), and when
+    /// its next turn comes.
+    private func carryOn(_ conn: LineConnection, _ turn: inout FairTurn) {
         while !conn.isFinishing {
-            // A SINCE's catch-up goes first: the commands after it wait for it.
-            if conn.catchUp != nil && !fanOut.pumpCatchUp(conn) { break }
+            // A SINCE's catch-up goes first: the commands after it wait for it. A piece of it
+            // is a turn's worth of output.
+            if conn.catchUp != nil {
+                let done = fanOut.pumpCatchUp(conn)
+                turn.countOutput(FanOut.catchUpChunk)
+                if !done { break }
+            }
             let pending = conn.outbox.pendingBytes
             if pending >= outputBudget { conn.throttled = true }
             if pending <= outputBudget / 4 { conn.throttled = false }
@@ -187,14 +199,14 @@ final class LineProtocol: ConnectionHandler {
                 break
             }
             guard !conn.throttled else { break }
-            if rounds == LineProtocol.roundsPerTurn {
-                // A fair share for this wake-up: the next flush pass comes back for more.
+            if turn.isOver() {
+                // Its share for now: the others' turns come first, then the next flush pass
+                // gives it its next one.
                 fanOut.markDirty(conn)
                 break
             }
-            rounds += 1
             let input = conn.deferred
-            let consumed = input.withUnsafeBytes { runLines(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...])) }
+            let consumed = input.withUnsafeBytes { runLines(conn, UnsafeRawBufferPointer(rebasing: $0[conn.deferredStart...]), &turn) }
             conn.deferredStart += consumed
             if !conn.hasDeferredInput {
                 conn.deferred = []

@@ -5,8 +5,10 @@
 extension FanOut {
     /// A piece is about this many bytes.
     static let catchUpChunk = 32 * 1024
-    /// Pieces per wake-up before others get their turn.
-    static let catchUpPiecesPerTurn = 16
+    /// Pieces per wake-up before others get their turn: one piece is more than a turn's worth
+    /// of output (`FairTurn.maxOutputBytes`). Formatting 16 pieces (512 KiB) in one go, as
+    /// before, kept every other client waiting for each display that caught up.
+    static let catchUpPiecesPerTurn = 1
 
     /// Sends pieces while the client keeps up (its pending output under a piece), at most
     /// `catchUpPiecesPerTurn` per wake-up, after which the next flush pass comes back for

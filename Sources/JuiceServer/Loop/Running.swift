@@ -36,16 +36,23 @@ final class Running: ConnectionHost, @unchecked Sendable {
     private(set) var connections = ConnectionTable()
     /// Connections per peer address, kept only with `--max-clients-per-address`.
     private var perAddress: [String: Int] = [:]
+    /// Their connections are not counted per address (one proxy carries many clients).
+    private let proxies: TrustedProxies
     /// False once shutdown began: new connections are refused (unless their protocol answers
     /// them while draining, as HTTP does with 503).
     private(set) var accepting = true
-    /// One receive buffer for every client: input is framed straight out of it.
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// One receive buffer for every client: input is framed straight out of it. 16 KiB per
+    /// read, as Redis reads: a turn (`FairTurn`) runs only part of a big read anyway, and the
+    /// rest is copied aside until its next turn, so a bigger read would only cost memory per
+    /// client that pipelines (and more to search for HTTP's next request).
+    static let readSize = 16 * 1024
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Running.readSize, alignment: 16)
     /// Told whenever a connection closed (a draining server may be done).
     var onClose: () -> Void = {}
 
     init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SystemError) {
         self.config = config
+        proxies = TrustedProxies(config.trustedProxies)
         var acceptors: [(KeyPath<ServerConfig, Int?>, Acceptor)] = []
         for (key, _) in Running.protocols {
             guard let port = config[keyPath: key] else { continue }
@@ -103,7 +110,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     private func accepted(fd: Int32, peer: String, listener index: Int) {
         let handler = listeners[index].handler
         let limit = config.maxClientsPerAddress
-        let address = limit.map { _ in PeerAddress.host(of: peer) }
+        let address = countedAddress(peer)
         var addressFull = false
         if let limit, let address { addressFull = perAddress[address, default: 0] >= limit }
         guard accepting || handler.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
@@ -129,6 +136,14 @@ final class Running: ConnectionHost, @unchecked Sendable {
             return
         }
         handler.accepted(conn)
+    }
+
+    /// The address a connection counts toward for `--max-clients-per-address`; nil without the
+    /// limit, and for a trusted proxy: it is counted at accept, before any request could name
+    /// the client behind it, so its connections are many clients' (`--max-clients` still holds).
+    private func countedAddress(_ peer: String) -> String? {
+        guard config.maxClientsPerAddress != nil, !proxies.trusts(peer: peer) else { return nil }
+        return PeerAddress.host(of: peer)
     }
 
     /// The protocol's BUSY to a connection over a limit, then closed.
@@ -205,8 +220,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         guard !conn.isClosed else { return }
         conn.phase = .closed
         connections.remove(conn)
-        if config.maxClientsPerAddress != nil {
-            let address = PeerAddress.host(of: conn.peer)
+        if let address = countedAddress(conn.peer) {
             perAddress[address, default: 1] -= 1
             if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
         }

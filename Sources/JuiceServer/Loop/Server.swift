@@ -46,6 +46,7 @@ public actor Server {
         running.onClose = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
         running.gate.afterDurable = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
         running.start()
+        LoopTestHook.install(on: executor.queue)
         state = .running(running)
         return running.port(of: \.linePort) ?? 0
     }
@@ -67,6 +68,9 @@ public actor Server {
     }
 
     public var clientCount: Int { running?.connections.count ?? 0 }
+
+    /// The store's seq now (the last change applied).
+    public var seq: UInt64 { store.assumeIsolated { $0.ledger.seq } }
 
     // MARK: - Shutdown
 

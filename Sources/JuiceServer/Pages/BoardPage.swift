@@ -4,6 +4,8 @@
 /// shop's network may be offline. Everything it shows comes from the server: it fetches `/state`
 /// (menu, stock, seq) and then follows `/events` (Server-Sent Events), so a shop's own menu needs
 /// no change here. `?lang=ko` shows the Korean aliases; by default both names are shown.
+/// A fruit is flagged low below a quarter of its menu `par` (when it has one), or when some juice
+/// can no longer be made from it (see `render`).
 ///
 /// Test hooks (see PROTOCOL.md, "HTTP"): each juice `data-juice` + `data-can-make`,
 /// each fruit `data-fruit` + `data-stock`, and `#conn` with `live`/`reconnecting` in its text and
@@ -94,6 +96,7 @@ body.stale main { opacity: .6; }
   let lastSeq = -1;         // seq of the last change applied
   let highWater = 1;        // largest stock seen since load: the bars' full length
   let thirstiest = {};      // fruit name -> the most of it any single recipe takes
+  let par = {};             // fruit name -> its par (the menu's count for opening), when it has one
   let nodes = { juices: {}, fruits: {} };
   function fruitLabel(name) {
     const f = menu.fruits.find(x => x.name === name);
@@ -106,6 +109,8 @@ body.stale main { opacity: .6; }
     juices.textContent = ""; fruits.textContent = "";
     nodes = { juices: {}, fruits: {} };
     thirstiest = {};
+    par = {};
+    for (const f of menu.fruits) if (typeof f.par === "number") par[f.name] = f.par;
     for (const j of menu.juices) {
       for (const r of j.recipe) thirstiest[r.fruit] = Math.max(thirstiest[r.fruit] || 0, r.amount);
       const card = el("article", "juice");
@@ -140,7 +145,7 @@ body.stale main { opacity: .6; }
 
   function render() {
     if (!menu) return;
-    for (const f of menu.fruits) highWater = Math.max(highWater, stock[f.name] || 0);
+    for (const f of menu.fruits) highWater = Math.max(highWater, stock[f.name] || 0, par[f.name] || 0);
     for (const name in nodes.juices) {
       const n = nodes.juices[name], can = canMake(n.juice, stock);
       n.card.dataset.canMake = String(can);
@@ -151,13 +156,16 @@ body.stale main { opacity: .6; }
       const n = nodes.fruits[name], count = stock[name] || 0;
       n.row.dataset.stock = String(count);
       n.number.textContent = String(count);
-      // Low stock: some juice on the menu can no longer be made because of this fruit (it has
-      // less than the most any single recipe takes), the same rule as the terminal board
-      // (juice-board). Zero is "none left" instead.
+      // Low stock: below a quarter of the fruit's par, when the menu gives it one (a shelf that
+      // should open with 40 kiwis is low at 9); and, for every fruit, when some juice on the
+      // menu can no longer be made because of it (less than the most any single recipe takes),
+      // the terminal board's rule (juice-board, which has no par: the line protocol's MENU does
+      // not carry it). Zero is "none left" instead.
       n.row.classList.toggle("out", count <= 0);
-      n.row.classList.toggle("low", count > 0 && count < (thirstiest[name] || 0));
-      // The bar's full length is the most stock seen since the page loaded, so bars shrink as
-      // the day's stock sells; any stock at all shows a sliver.
+      const underPar = name in par && count * 4 < par[name];
+      n.row.classList.toggle("low", count > 0 && (underPar || count < (thirstiest[name] || 0)));
+      // The bar's full length is the most stock seen since the page loaded, or the largest par,
+      // so bars shrink as the day's stock sells; any stock at all shows a sliver.
       n.fill.style.width = (count > 0 ? Math.max(2, 100 * count / highWater) : 0) + "%";
     }
     document.getElementById("seq").textContent = lastSeq >= 0 ? T.seq + " #" + lastSeq : "";

@@ -7,7 +7,7 @@ extension StockPage {
 (function () {
   const MAX = 1000000000;
   const $ = id => document.getElementById(id);
-  let feed = null, rows = {};
+  let feed = null, rows = {}, live = false;
   // Each write carries an idempotency key, made once per click: a write whose answer was lost
   // is sent again with the same key until it is answered, and the server applies it once.
   const tab = Array.from(crypto.getRandomValues(new Uint8Array(6)), b => b.toString(16).padStart(2, "0")).join("");
@@ -54,6 +54,15 @@ extension StockPage {
       const add = el("button", "add", "Add"), set = el("button", "set", "Set to");
       add.type = set.type = "button";
       edit.appendChild(stepper); edit.appendChild(add); edit.appendChild(set);
+      // Par (the menu's count for opening): shown under the count, with one tap to fill up to it.
+      const hasPar = typeof fr.par === "number";
+      const fillPar = hasPar ? el("button", "fill-par", "Fill to par") : null;
+      if (hasPar) {
+        now.appendChild(el("small", "par", "par " + fr.par));
+        fillPar.type = "button";
+        edit.appendChild(fillPar);
+        fillPar.addEventListener("click", () => fillToPar(fr.name));
+      }
       const result = el("div", "result");
       result.setAttribute("role", "status");
       row.appendChild(name); row.appendChild(now); row.appendChild(edit); row.appendChild(result);
@@ -63,27 +72,62 @@ extension StockPage {
       plus.addEventListener("click", () => step(1));
       add.addEventListener("click", () => write(fr.name, "restock"));
       set.addEventListener("click", () => write(fr.name, "set"));
-      rows[fr.name] = { row, number, amount, add, set, result };
+      rows[fr.name] = { row, number, amount, add, set, result, fillPar, par: hasPar ? fr.par : null, answered: null };
     }
   }
-  function render(f) {
+  // The count a row shows: the live feed's, unless this page's own write was answered with a
+  // newer seq than the feed has reached yet (the stream may still be reconnecting after a
+  // restart). Fill to par counts from what is shown, so it must already include our own write.
+  function shown(name) {
+    const r = rows[name], a = r.answered;
+    return a && a.seq > feed.seq ? a.count : (feed.stock[name] || 0);
+  }
+  function render() {
     for (const name in rows) {
-      const c = f.stock[name] || 0;
-      rows[name].row.dataset.stock = String(c);
-      rows[name].number.textContent = String(c);
+      const r = rows[name], c = shown(name);
+      r.row.dataset.stock = String(c);
+      r.number.textContent = String(c);
+      if (r.fillPar) {
+        const need = Math.max(0, r.par - c);
+        r.fillPar.textContent = need > 0 ? "Fill to par (+" + need + ")" : "At par";
+        r.row.dataset.fill = String(need);
+        // A stale count would give a wrong difference: no filling while the stream is down.
+        r.fillPar.disabled = !live || r.row.classList.contains("busy");
+      }
     }
-    $("seq").textContent = f.seq >= 0 ? "#" + f.seq : "";
+    $("seq").textContent = feed.seq >= 0 ? "#" + feed.seq : "";
   }
   function show(r, text, kind) { r.result.textContent = text; r.result.dataset.kind = kind; }
 
-  // One write for one fruit; its buttons wait for the answer, so a double click is one write.
-  async function write(fruit, route) {
+  function busy(r, on) {
+    r.row.classList.toggle("busy", on);
+    r.add.disabled = r.set.disabled = on;
+    if (r.fillPar) r.fillPar.disabled = on || !live;
+  }
+  // "Add" and "Set to": the amount typed in the row.
+  function write(fruit, route) {
     const r = rows[fruit];
     if (!r || r.row.classList.contains("busy")) return;
     const text = r.amount.value.trim();
     if (!/^[0-9]{1,10}$/.test(text)) { show(r, "Enter a whole number.", "error"); return; }
-    const amount = Number(text), verb = route === "set" ? "Set to " + amount : "Added " + amount;
-    r.row.classList.add("busy"); r.add.disabled = r.set.disabled = true;
+    const amount = Number(text);
+    send(fruit, route, amount, route === "set" ? "Set to " + amount : "Added " + amount);
+  }
+  // "Fill to par": an Add of par minus the count shown at the tap, fixed then. It is a restock,
+  // not a Set, so juices sold meanwhile stay sold (the shelf ends that much under par); a
+  // retried write sends the same amount with the same key, so it is added once.
+  function fillToPar(fruit) {
+    const r = rows[fruit];
+    if (!r || r.par === null || r.row.classList.contains("busy") || !live) return;
+    const count = shown(fruit), need = r.par - count;
+    if (need <= 0) { show(r, "Already at par (" + count + " of " + r.par + "): nothing added.", "ok"); return; }
+    send(fruit, "restock", need, "Filled to par: added " + need);
+  }
+
+  // One write for one fruit; its buttons wait for the answer, so a double click is one write.
+  async function send(fruit, route, amount, verb) {
+    const r = rows[fruit];
+    busy(r, true);
     try {
       const key = "stock-" + tab + "-" + (++writes);
       let response, body = null, raw = "", delay = 1000, retried = false;
@@ -115,6 +159,7 @@ extension StockPage {
       }
       if (response.ok && body && body.ok !== false) {
         const now = body.stock && body.stock[fruit] !== undefined ? body.stock[fruit] : "?";
+        if (typeof now === "number" && typeof body.seq === "number") { r.answered = { seq: body.seq, count: now }; render(); }
         const again = body.dup || retried ? "  (answered on a retry: applied once)" : "";
         show(r, verb + ": now " + now + (body.seq ? "  (#" + body.seq + ")" : "") + again, "ok");
         return;
@@ -122,11 +167,11 @@ extension StockPage {
       const code = body && body.error ? body.error + ": " : response.status + ": ";
       show(r, "Not done: " + code + (body && body.message || raw.trim() || "refused"), "error");
     } finally {
-      r.row.classList.remove("busy"); r.add.disabled = r.set.disabled = false;
+      busy(r, false);
     }
   }
 
-  feed = followStock({ menu: build, stock: render, live: () => {} });
+  feed = followStock({ menu: build, stock: render, live: up => { live = up; render(); } });
   probe();
   // The base script's full-disk notice (PROTOCOL.md "Full disk"): the editor should say no change can be made before one is tried.
   watchReadOnly();

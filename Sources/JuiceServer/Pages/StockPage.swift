@@ -6,11 +6,18 @@
 /// The page is public; its writes carry `Authorization: Bearer <token>` when the server has a
 /// manager token. Like the dashboard it asks for the token once (when `GET /sales` without one
 /// answers 401) and keeps it for this tab only (`sessionStorage`); a write refused with 401 asks
-/// again. Writes are not retried by themselves: a RESTOCK has no key, so a second try after a
-/// lost answer could add twice; the page says so and the live stock shows what happened.
+/// again. Every write carries an idempotency key made per click, and one that got no answer is
+/// sent again with its key until answered (`send` in the script), so it is applied once.
+///
+/// A fruit whose menu entry has a `par` (issue 24) shows it under its count, with "Fill to par":
+/// an Add of par minus the count the page shows at the tap (nothing when at or above par). The
+/// amount is fixed at the tap and the write is a restock, so a sale between the tap and the write
+/// stays sold (the shelf ends that much under par) and a retry adds the same amount once. The
+/// button waits while the stream is down, since the count shown may then be stale.
 ///
 /// Test hooks: each fruit row `data-fruit` + `data-stock`, inside it `.amount`, `.minus`,
-/// `.plus`, `.add`, `.set` and `.result` (`data-kind` `ok` / `error` / `waiting`); the token form `#token` +
+/// `.plus`, `.add`, `.set`, `.fill-par` (with the row's `data-fill`, the amount it would add; only
+/// for a fruit with a par), `.par` and `.result` (`data-kind` `ok` / `error` / `waiting`); the token form `#token` +
 /// `#token-submit` + `#auth-error`, as on the dashboard; `#conn`.
 enum StockPage {
     /// A crate of fruit.
@@ -50,6 +57,8 @@ button:disabled { opacity: .45; cursor: not-allowed; }
 .stepper input { border: 0; border-radius: 0; width: 100%; text-align: center; font-weight: 700; font-variant-numeric: tabular-nums; }
 .edit .set { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
 .edit .add, .edit .set { flex: 1 0 auto; }
+.edit .fill-par { flex: 1 0 100%; background: transparent; color: var(--good); border: 1px solid var(--good); }
+.fruit .now small.par { color: var(--text); font-weight: 700; }
 @media (max-width: 560px) { .stepper { flex-basis: 100%; } }
 .fruit .result { grid-column: 1 / -1; color: var(--muted); font-size: 15px; }
 .fruit .result:empty { display: none; }
@@ -74,7 +83,8 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
     submit: "Use token") + #"""
 <section id="fruits" aria-label="fruit stock"></section>
 <div id="mode"></div>
-<footer><span>Add: a delivery came in (safe while tills sell). Set to: the count on the shelf.</span><span id="seq"></span></footer>
+<footer><span>Add: a delivery came in (safe while tills sell). Set to: the count on the shelf.
+  Fill to par: adds what the shelf lacks of the menu's par, counted from the stock shown when you tap.</span><span id="seq"></span></footer>
 """# + PageStyle.baseScript + TokenPrompt.script + LiveStockScript.script + #"""
 <script>
 """# + script + #"""

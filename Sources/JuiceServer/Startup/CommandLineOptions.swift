@@ -44,6 +44,12 @@ public enum CommandLineOptions {
           --max-output-bytes N     unsent output a client may have before it is dropped as slow (default 1048576)
           --idle-timeout SECONDS   close clients that sent nothing for this long (default: off;
                                    browsers' event streams, which only listen, are exempt)
+          --trusted-proxy ADDR/PREFIX
+                                   a reverse proxy (e.g. Caddy on 127.0.0.1/32) whose X-Forwarded-For
+                                   or Forwarded header names the HTTP client; repeatable, none by
+                                   default. Per-address rules (AUTH failures) then count the client,
+                                   not the proxy; the proxy's own connections are exempt from
+                                   --max-clients-per-address. The header from anyone else is ignored.
         Storage:
           --data DIR               data directory: journal and snapshot (default ./juice-data, created if missing).
                                    On a full disk the store turns read-only (ERR READ_ONLY, /healthz 503)
@@ -174,7 +180,7 @@ public enum CommandLineOptions {
                     }
                     config.calendar = BusinessCalendar(timeZone: config.calendar.timeZone, dayStartMinutes: minutes)
                 }
-            case "--host", "--data", "--manager-token-file", "--menu", "--log-level", "--allow-host":
+            case "--host", "--data", "--manager-token-file", "--menu", "--log-level", "--allow-host", "--trusted-proxy":
                 guard let v = value(flag) else { return fail("\(flag) needs a value") }
                 switch flag {
                 case "--host":
@@ -188,6 +194,11 @@ public enum CommandLineOptions {
                 case "--allow-host":
                     guard HostCheck.isName(v) else { return fail("--allow-host needs a host name such as shop.local, not '\(v)'") }
                     config.allowedHosts.append(v.lowercased())
+                case "--trusted-proxy":
+                    guard let range = AddressRange(v) else {
+                        return fail("--trusted-proxy needs an address or ADDR/PREFIX such as 127.0.0.1/32 or fd00::/8, not '\(v)'")
+                    }
+                    config.trustedProxies.append(range)
                 case "--log-level":
                     guard let level = LogLevel(name: v) else {
                         return fail("--log-level must be one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")), not '\(v)'")

@@ -43,6 +43,10 @@ public struct ServerConfig: Sendable {
     public var calendar = BusinessCalendar()
     /// What one client address may add to the lost-sales figures (`LostSalesAllowance`).
     public var lostSalesPerMinute = LostSalesAllowance.defaultPerMinute
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` names the client (`--trusted-proxy`,
+    /// repeatable; none by default). Their own connections are exempt from
+    /// `maxClientsPerAddress`: one proxy carries every client behind it.
+    public var trustedProxies: [AddressRange] = []
     /// How many wrong AUTH tokens one peer address may send, across connections, and for how long.
     public var authFailurePolicy = AuthFailureLimiter.Policy()
     /// The monotonic clock (nanoseconds) that AUTH failures are timed by: tests move it

@@ -1,4 +1,5 @@
 import JuicePlatform
+import Synchronization
 
 /// The chaos itself: SIGKILLs the server at the planned moments and starts it again on the same
 /// data directory and ports; with `--fill-disk`, fills the disk now and then and kills the
@@ -22,6 +23,11 @@ final class ChaosConductor: @unchecked Sendable {
     private(set) var fatal: BenchError?
     /// Orders answered when the server last started.
     private var answeredAtStart = 0
+    /// Set once every planned event happened (or the run cannot go on): the run goes on past
+    /// its duration until then, so a loaded machine still gets every kill it was asked for.
+    let finished = Atomic<Bool>(false)
+    /// How long past the run's end the planned events may still happen.
+    static let grace: Double = 120
 
     init(run: RunState, disk: DiskFiller?, refusedJuice: String?, seed: UInt64) {
         self.run = run
@@ -40,8 +46,11 @@ final class ChaosConductor: @unchecked Sendable {
     }
 
     func conduct(_ events: [(at: Double, event: Event)], from start: Nanos, until end: Nanos) {
+        defer { finished.store(true, ordering: .releasing) }
         for (at, event) in events {
-            guard watch(until: min(end, start + nanos(seconds: at))), monotonicNow() < end else { return }
+            // A restart on a loaded machine can push the plan past the end: the events still
+            // happen, late, within the grace.
+            guard watch(until: start + nanos(seconds: at)), monotonicNow() < end + nanos(seconds: Self.grace) else { return }
             switch event {
             case .kill(let atWrite):
                 kill(atWrite: atWrite)

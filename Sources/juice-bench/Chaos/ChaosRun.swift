@@ -88,7 +88,7 @@ enum ChaosRun {
             floodThread = ChaosThread { flood.flood(at: moments.sorted()) }
         }
         let progress = ChaosProgress(run: run, start: start, duration: options.duration)
-        while monotonicNow() < end && !Interrupt.requested {
+        while (monotonicNow() < end || !conductor.finished.load(ordering: .acquiring)) && !Interrupt.requested {
             pause(seconds: 0.2)
             progress.tick()
         }

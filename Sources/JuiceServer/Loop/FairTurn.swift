@@ -1,0 +1,45 @@
+/// One connection's share of the loop before the others get theirs: the loop serves every
+/// client on one thread, so the work one wake-up does for one connection is all the others
+/// wait for. A turn runs at most `maxLines` of its pipelined input (the line protocol) or
+/// `maxRequests` requests (HTTP), and stops once it produced `maxOutputBytes`, however much
+/// the kernel would take. What it did not run stays, in order, for its next turn, which the
+/// next flush pass gives it after the connections already waiting (`FanOut.markDirty`); no
+/// more of its input is read meanwhile.
+///
+/// Why a bound on work and not only on pending output: a client that pipelines and never
+/// reads fills the kernel's socket buffers first (megabytes on loopback), and while they take
+/// the replies, nothing is pending in the server. Unbounded, one 64 KiB read of `STATS` ran
+/// 9,000 commands in one go, and 200 such clients froze every other client for 3.5 s.
+struct FairTurn {
+    /// Lines of the line protocol per turn (one send of their replies). Well above what S2's
+    /// pipeline of 16 brings in one read, so a client that waits for its replies never
+    /// notices the bound.
+    static let maxLines = 64
+    /// HTTP requests per turn: each costs many times a line (the head parsed into Strings, the
+    /// Host check, a JSON body: a `/state` answer, 1.3 KB, took ~24 us in a release build, so
+    /// 200 connections pipelining it cost ~10 ms a round at 2 per turn).
+    static let maxRequests = 2
+    /// Output one turn may produce, as a measure of its cost: the commands that take long are
+    /// the ones with long replies (`STATS`, 400 bytes: 16 per turn, one store run; `PING`: the
+    /// 64 lines first). A catch-up piece (`FanOut.catchUpChunk`) is a turn on its own.
+    static let maxOutputBytes = 4 * 1024
+
+    /// Lines (or requests) a turn may run: `maxLines` or `maxRequests`.
+    let limit: Int
+    private(set) var ran = 0
+    private(set) var outputBytes = 0
+
+    init(limit: Int = FairTurn.maxLines) {
+        self.limit = limit
+    }
+
+    /// Counts one line (or request) about to run.
+    mutating func countLine() { ran += 1 }
+
+    /// Counts output the turn produced.
+    mutating func countOutput(_ bytes: Int) { outputBytes += bytes }
+
+    /// Whether this turn has had its share of lines or output (with `pending`: output made but
+    /// not counted yet).
+    func isOver(adding pending: Int = 0) -> Bool { ran >= limit || outputBytes + pending >= FairTurn.maxOutputBytes }
+}

@@ -1,0 +1,161 @@
+import JuicePlatform
+
+/// What a burst run measured: the probe's round trips while the attackers' bursts were served.
+struct BurstResult {
+    var options: BurstOptions
+    var probe: LatencySummary
+    /// When the slowest probe was sent, seconds after the first attacker's write.
+    var slowestSentAtSeconds: Double
+    /// Seconds from the first attacker's write to the end of the window.
+    var measuredSeconds: Double
+    /// Seconds until every burst was written whole (the server read it, or its socket buffers
+    /// took it); nil if some were not by the end.
+    var attackWrittenSeconds: Double?
+    var attackBytesWritten: Int
+    /// A probe still unanswered after the window and the drain: how long it had waited (us).
+    var unansweredMicros: Double?
+    /// Attackers the server closed (HTTP closes a connection after its 1000th request).
+    var attackersClosed: Int
+    var interrupted: Bool
+}
+
+/// One probe connection and N attackers on one thread and one readiness set. The attackers
+/// connect, then each writes its burst as fast as its socket takes it and never reads; from
+/// the first write on, the probe sends its request, waits for the reply, pauses
+/// `probeGapMilliseconds`, and again, recording each round trip.
+final class BurstRun {
+    private let options: BurstOptions
+    private let poller: BlockingPoller
+    private let burst: [UInt8]
+    private var attackers: [(fd: Int32, written: Int)] = []
+    private var probe: ProbeConnection
+    private let histogram = LatencyHistogram()
+    private var sentAt: Nanos?
+    private var start: Nanos = 0
+    private var slowestSentAt: Nanos = 0
+    private var nextProbeAt: Nanos = 0
+    private var bytesWritten = 0
+    private var writing = 0
+    private var closed = 0
+    /// The probe's token; attackers are 0..<N.
+    private var probeToken: Int { options.attackers }
+
+    init(_ options: BurstOptions) throws(BenchError) {
+        self.options = options
+        do { poller = try BlockingPoller() } catch { throw BenchError.fatal("\(error)") }
+        burst = options.burst
+        probe = try ProbeConnection(options)
+    }
+
+    func run() throws(BenchError) -> BurstResult {
+        let common = options.common
+        try probe.connect(within: common.connectTimeout)
+        try connectAttackers()
+        poller.add(probe.fd, token: probeToken, interest: BlockingPoller.readable)
+        for (token, attacker) in attackers.enumerated() {
+            poller.add(attacker.fd, token: token, interest: BlockingPoller.writable)
+        }
+        writing = attackers.count
+        start = monotonicNow()
+        let end = start + nanos(seconds: common.duration)
+        var writtenAt: Nanos?
+        var interrupted = false
+        nextProbeAt = start
+        while true {
+            let now = monotonicNow()
+            if writing == 0 && writtenAt == nil { writtenAt = now }
+            if Interrupt.requested { interrupted = true; break }
+            // After the window, only a probe still waiting is waited for (up to --drain).
+            if now >= end && (sentAt == nil || now >= end + nanos(seconds: common.drain)) { break }
+            if sentAt == nil && now >= nextProbeAt && now < end { try sendProbe(now) }
+            let wakeAt = sentAt == nil ? min(nextProbeAt, end) : now + 50_000_000
+            let timeout = Int32(max(0, min(50, (Int64(wakeAt) - Int64(now) + 999_999) / 1_000_000)))
+            for index in 0..<poller.wait(timeoutMilliseconds: timeout) {
+                let token = poller.token(at: index)
+                if token == probeToken { try readProbe() } else { write(token) }
+            }
+        }
+        let finished = monotonicNow()
+        return BurstResult(options: options, probe: LatencySummary(histogram),
+                           slowestSentAtSeconds: seconds(sentAt.map { $0 - start } ?? slowestSentAt), measuredSeconds: seconds(min(finished, end) - start),
+                           attackWrittenSeconds: writtenAt.map { seconds($0 - start) }, attackBytesWritten: bytesWritten,
+                           unansweredMicros: sentAt.map { Double(finished - $0) / 1000 }, attackersClosed: closed,
+                           interrupted: interrupted)
+    }
+
+    /// Connects every attacker (the server's kernel completes the handshake; accepting is the
+    /// server's business, measured with the rest).
+    private func connectAttackers() throws(BenchError) {
+        let address = try Endpoint(host: options.common.endpoint.host,
+                                   port: options.httpPort > 0 ? options.httpPort : options.common.endpoint.port).socketAddress()
+        let connecting = try BlockingPoller.make()
+        for token in 0..<options.attackers {
+            let fd = try Socket.startConnect(to: address)
+            attackers.append((fd, 0))
+            connecting.add(fd, token: token, interest: BlockingPoller.writable)
+        }
+        var pending = options.attackers
+        let deadline = monotonicNow() + nanos(seconds: options.common.connectTimeout)
+        while pending > 0 {
+            guard monotonicNow() < deadline else { throw BenchError.fatal("attackers not connected within \(options.common.connectTimeout) s") }
+            for index in 0..<connecting.wait(timeoutMilliseconds: 50) {
+                let fd = attackers[connecting.token(at: index)].fd
+                connecting.remove(fd)
+                let code = Socket.pendingError(fd)
+                guard code == 0 else { throw BenchError.fatal("cannot connect an attacker: \(errnoDescription(code))") }
+                pending -= 1
+            }
+        }
+    }
+
+    /// Writes what the attacker's socket takes; once its burst is out it is left alone.
+    private func write(_ token: Int) {
+        var attacker = attackers[token]
+        while attacker.written < burst.count {
+            let sent = burst.withUnsafeBytes {
+                Platform.send(attacker.fd, $0.baseAddress! + attacker.written, burst.count - attacker.written)
+            }
+            if sent > 0 {
+                attacker.written += sent
+                bytesWritten += sent
+            } else if sent < 0 && errno == EINTR {
+                continue
+            } else if sent < 0 && errno == EAGAIN {
+                attackers[token] = attacker
+                return
+            } else {
+                closed += 1
+                break
+            }
+        }
+        attackers[token] = attacker
+        poller.remove(attacker.fd)
+        writing -= 1
+    }
+
+    private func sendProbe(_ now: Nanos) throws(BenchError) {
+        try probe.send()
+        sentAt = now
+    }
+
+    private func readProbe() throws(BenchError) {
+        try probe.receive { now in
+            guard let sent = sentAt else { return }
+            if now - sent > histogram.max { slowestSentAt = sent - start }
+            histogram.record(now - sent)
+            sentAt = nil
+            nextProbeAt = now + Nanos(options.probeGapMilliseconds) * 1_000_000
+        }
+    }
+
+    deinit {
+        for attacker in attackers { Platform.close(attacker.fd) }
+        probe.close()
+    }
+}
+
+extension BlockingPoller {
+    static func make() throws(BenchError) -> BlockingPoller {
+        do { return try BlockingPoller() } catch { throw BenchError.fatal("\(error)") }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import JuiceTestSupport
+import Testing
+@testable import juice_bench
+
+/// `juice-bench burst`: its options, and a small run against a real server whose figures must
+/// agree with what was sent. Never its speed.
+@Suite(.onOwnThreads) struct BurstTests {
+    @Test func burstFlagsAndDefaults() throws {
+        guard case .burst(let d) = try parseCommand(["burst"]) else { Issue.record("not burst"); return }
+        #expect(d.attackers == 200 && d.burstBytes == 65536 && d.attack == "STATS" && d.httpPort == 0)
+        #expect(d.probe == "PING" && d.greetingLines == 1 && d.replySkip == ["EVENT"] && d.probeGapMilliseconds == 1)
+        // Whole lines only: 9,362 'STATS\r\n' fit in 64 KiB.
+        #expect(d.burst.count == 9362 * 7)
+
+        guard case .burst(let o) = try parseCommand(["burst", "--attackers", "3", "--burst=100", "--attack", "PING",
+                                                     "--greeting-lines", "0", "--reply-skip", "+OK", "--probe-gap-ms", "0"]) else {
+            Issue.record("not burst")
+            return
+        }
+        #expect(o.attackers == 3 && o.attack == "PING" && o.greetingLines == 0 && o.replySkip == ["+OK"] && o.probeGapMilliseconds == 0)
+        #expect(o.burst == Array(String(repeating: "PING\r\n", count: 16).utf8))
+
+        guard case .burst(let h) = try parseCommand(["burst", "--http-port", "8080", "--burst", "1"]) else { Issue.record("not burst"); return }
+        #expect(h.burst == Array("GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), "at least one request")
+    }
+
+    @Test func badBurstFlagsAreUsageErrors() {
+        for arguments in [["burst", "--attackers", "0"], ["burst", "--attack", "PING\r\nQUIT"], ["burst", "--burst", "x"]] {
+            #expect(throws: BenchError.self, "\(arguments)") { try parseCommand(arguments) }
+        }
+    }
+
+    /// Three attackers against a real server on both sides: every byte of their bursts is
+    /// written, the probe is answered, and the figures are ordered.
+    @Test(arguments: [false, true])
+    func aBurstRunAgainstARealServer(http: Bool) throws {
+        let server = try ExecutableServer(["--in-memory"])
+        var arguments = ["burst", "--port", "\(server.port)", "--attackers", "3", "--burst", "8192", "--duration", "1",
+                         "--drain", "\(testDeadline)", "--json", "--no-progress"]
+        if http { arguments += ["--http-port", "\(server.httpPort)"] }
+        let (status, output) = try Executables.run(Executables.path("juice-bench"), arguments)
+        #expect(status == 0, "\(output)")
+        let line = output.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(output)")
+        #expect(o["mode"] as? String == "burst" && o["attackers"] as? Int == 3)
+        #expect(o["attack"] as? String == (http ? "GET /state" : "STATS"))
+        let burst = o["burst_bytes"] as? Int ?? -1
+        #expect(o["attack_bytes_written"] as? Int == 3 * burst && o["attackers_closed"] as? Int == 0, "\(output)")
+        #expect((o["probes"] as? Int ?? 0) > 0 && o["probe_unanswered"] as? Bool == false, "\(output)")
+        let probe = try #require(o["probe_us"] as? [String: Double], "\(output)")
+        let (p50, p99, max) = (probe["p50"] ?? -1, probe["p99"] ?? -1, probe["max"] ?? -1)
+        #expect(p50 > 0 && p50 <= p99 && p99 <= max, "\(probe)")
+        // The server is still there for everyone afterwards.
+        #expect(try server.client().command("PING") == "OK PONG")
+    }
+}
