@@ -34,7 +34,7 @@ struct HTTPRoutes {
     /// is 404 even where `route` has a case for it, and docs/openapi.json must document exactly
     /// these and `HTTPWrites.paths` (OpenAPIDocumentTests), so no route exists outside the contract.
     static let readPaths = Set(["/", "/index.html", "/dashboard", "/till", "/stock", "/events", "/state", "/healthz",
-                                "/sales", "/metrics", "/openapi.json"])
+                                "/sales", "/metrics", "/reports", "/openapi.json"])
         .union(ReportRoutes.paths)
     private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
     private let reports: ReportRoutes

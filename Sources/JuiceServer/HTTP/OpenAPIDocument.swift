@@ -9,7 +9,7 @@ enum OpenAPIDocument {
     "title": "juice-server HTTP API",
     "version": "1",
     "summary": "A juice stand's stock, orders, live board and reports over HTTP.",
-    "description": "The HTTP side of juice-server (PROTOCOL.md, \"HTTP\", is the prose; this document is the contract in OpenAPI's terms). Every write is the twin of a line-protocol command (`POST /orders` is `ORDER`, `/restock` `RESTOCK`, `/set` `SET`) and is answered only once durable. With a manager token configured (`JUICE_MANAGER_TOKEN` or `--manager-token-file`), the manager's routes need `Authorization: Bearer <token>`; without one (the server then listens on loopback only) every route is open. Any other method on a route is `405` with `Allow`; any other path is `404`. HTTP/1.1 connections are kept alive (up to 1000 requests, 5 s idle).",
+    "description": "The HTTP side of juice-server (PROTOCOL.md, \"HTTP\", is the prose; this document is the contract in OpenAPI's terms). Every write is the twin of a line-protocol command (`POST /orders` is `ORDER`, `/restock` `RESTOCK`, `/set` `SET`) and is answered only once durable. With a manager token configured (`JUICE_MANAGER_TOKEN` or `--manager-token-file`), the manager's routes need `Authorization: Bearer <token>`; without one (the server then listens on loopback only) every route is open. Any other method on a route is `405` with `Allow`; any other path is `404`. HTTP/1.1 connections are kept alive (up to 1000 requests, 5 s idle). Behind a reverse proxy trusted with `--trusted-proxy`, every per-address rule (the token's failure limit, the key memory's share, the lost-sales allowance) counts the client that proxy names in `X-Forwarded-For` (or `Forwarded: for=`); from any other peer those headers change nothing.",
     "license": {
       "name": "see the repository"
     }
@@ -477,6 +477,123 @@ enum OpenAPIDocument {
               "type": "string"
             },
             "example": "ko"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The head of the GET answer."
+          },
+          "400": {
+            "$ref": "#/components/responses/NoBodyMalformedRequest"
+          },
+          "411": {
+            "$ref": "#/components/responses/NoBodyLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/NoBodyContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/NoBodyHeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/NoBodyUnavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/NoBodyVersionNotSupported"
+          }
+        }
+      }
+    },
+    "/reports": {
+      "get": {
+        "operationId": "getReportsPage",
+        "summary": "The manager's day report page",
+        "description": "Public, like the dashboard: the page holds no data; it asks for the manager token and reads `GET /reports/day` with it, live for today.",
+        "tags": [
+          "screens"
+        ],
+        "parameters": [
+          {
+            "name": "lang",
+            "in": "query",
+            "required": false,
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
+            "schema": {
+              "type": "string"
+            },
+            "example": "ko"
+          },
+          {
+            "name": "date",
+            "in": "query",
+            "required": false,
+            "description": "The business day to show, `YYYY-MM-DD` (default today). Read by the page's own script: the server answers the same page whatever the query.",
+            "schema": {
+              "type": "string"
+            },
+            "example": "2026-11-25"
+          }
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "One self-contained HTML page.",
+            "content": {
+              "text/html; charset=utf-8": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      },
+      "head": {
+        "operationId": "getReportsPageHead",
+        "summary": "The manager's day report page (head only)",
+        "description": "The same answer as GET without its body.",
+        "tags": [
+          "screens"
+        ],
+        "security": [],
+        "parameters": [
+          {
+            "name": "lang",
+            "in": "query",
+            "required": false,
+            "description": "`ko` shows Korean names; anything else, English. Read by the page's own script: the server answers the same page whatever the query.",
+            "schema": {
+              "type": "string"
+            },
+            "example": "ko"
+          },
+          {
+            "name": "date",
+            "in": "query",
+            "required": false,
+            "description": "The business day to show, `YYYY-MM-DD` (default today). Read by the page's own script: the server answers the same page whatever the query.",
+            "schema": {
+              "type": "string"
+            },
+            "example": "2026-11-25"
           }
         ],
         "responses": {
@@ -1842,7 +1959,7 @@ enum OpenAPIDocument {
         }
       },
       "WriteForbidden": {
-        "description": "A foreign `Origin`, or a `Host` that is not an IP address, `localhost` or a name allowed with `--allow-host` (CSRF and DNS rebinding).",
+        "description": "An `Origin` that is not `http://` or `https://` followed by the request's `Host`, or a `Host` that is not an IP address, `localhost` or a name allowed with `--allow-host` (CSRF and DNS rebinding).",
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
@@ -2385,24 +2502,6 @@ enum OpenAPIDocument {
           }
         }
       },
-      "MenuItem": {
-        "type": "object",
-        "required": [
-          "name",
-          "aliases"
-        ],
-        "properties": {
-          "name": {
-            "type": "string"
-          },
-          "aliases": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          }
-        }
-      },
       "State": {
         "type": "object",
         "required": [
@@ -2422,7 +2521,28 @@ enum OpenAPIDocument {
           "fruits": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/MenuItem"
+              "type": "object",
+              "required": [
+                "name",
+                "aliases"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "aliases": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "par": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 1000000000,
+                  "description": "The count the shelf should hold at opening, only where the menu gives one (the store never acts on it)."
+                }
+              }
             }
           },
           "juices": {
