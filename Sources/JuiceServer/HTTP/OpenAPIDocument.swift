@@ -741,6 +741,32 @@ enum OpenAPIDocument {
                   "$ref": "#/components/schemas/State"
                 }
               }
+            },
+            "links": {
+              "OrderAJuiceOfTheMenu": {
+                "operationId": "postOrder",
+                "description": "Order the first juice of the menu.",
+                "requestBody": {
+                  "juice": "$response.body#/juices/0/name",
+                  "count": 1
+                }
+              },
+              "RestockAFruitOfTheMenu": {
+                "operationId": "postRestock",
+                "description": "Restock the first fruit of the menu.",
+                "requestBody": {
+                  "fruit": "$response.body#/fruits/0/name",
+                  "amount": 5
+                }
+              },
+              "SetAFruitOfTheMenu": {
+                "operationId": "postSet",
+                "description": "Set the first fruit's stock to 10.",
+                "requestBody": {
+                  "fruit": "$response.body#/fruits/0/name",
+                  "amount": 10
+                }
+              }
             }
           },
           "400": {
