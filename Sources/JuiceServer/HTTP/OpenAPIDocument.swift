@@ -1927,23 +1927,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "BAD_ARGUMENT",
-                        "UNKNOWN_JUICE",
-                        "UNKNOWN_FRUIT",
-                        "BAD_REQUEST"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           },
           "text/plain; charset=utf-8": {
@@ -1958,20 +1942,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "AUTH_FAILED"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           }
         },
@@ -1989,20 +1960,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "FORBIDDEN"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           }
         }
@@ -2012,22 +1970,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "OUT_OF_STOCK",
-                        "OVER_LIMIT",
-                        "KEY_REUSED"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           }
         }
@@ -2037,20 +1980,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "BAD_REQUEST"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           }
         }
@@ -2060,20 +1990,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "BAD_REQUEST"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           }
         }
@@ -2083,20 +2000,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "BAD_REQUEST"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           }
         }
@@ -2111,22 +2015,7 @@ enum OpenAPIDocument {
         "content": {
           "application/json; charset=utf-8": {
             "schema": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/Refusal"
-                },
-                {
-                  "properties": {
-                    "error": {
-                      "enum": [
-                        "READ_ONLY",
-                        "BUSY",
-                        "SHUTTING_DOWN"
-                      ]
-                    }
-                  }
-                }
-              ]
+              "$ref": "#/components/schemas/Refusal"
             }
           },
           "text/plain; charset=utf-8": {
@@ -2447,8 +2336,8 @@ enum OpenAPIDocument {
             ]
           },
           "dup": {
-            "const": true,
-            "description": "Repeats the first answer to the same `Idempotency-Key`."
+            "type": "boolean",
+            "description": "Present (and `true`) only when this repeats the first answer to the same `Idempotency-Key`."
           }
         },
         "examples": [
