@@ -7,12 +7,13 @@
 # A string literal rather than a SwiftPM resource: a resource needs Foundation's Bundle and a
 # bundle directory beside the binary at run time, and the server ships as one file.
 #
-# usage: scripts/openapi-embed.sh
+# usage: scripts/openapi-embed.sh [OUTPUT]   (default: the Swift file above; a test writes elsewhere)
 set -euo pipefail
+target="${1:-}"
 cd "$(dirname "$0")/.."
 
 source=docs/openapi.json
-target=Sources/JuiceServer/HTTP/OpenAPIDocument.swift
+target="${target:-Sources/JuiceServer/HTTP/OpenAPIDocument.swift}"
 
 # The literal is a raw string delimited by ##, whose content is taken byte for byte: only its
 # delimiters could end it early or interpolate, and a carriage return would not survive as one.

@@ -23,6 +23,29 @@ import JuiceTestSupport
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(file.bytes.count))
     }
 
+    /// The script that writes the document into the server, run again, gives the Swift file as
+    /// committed (so it is what made it), and keeps a trailing newline and backslashes as they are.
+    @Test func theEmbedScriptMadeTheSwiftFile() throws {
+        let root = URL(fileURLWithPath: OpenAPIFile.path).deletingLastPathComponent().deletingLastPathComponent()
+        let directory = temporaryDirectory("juice-openapi-embed")
+        defer { removeTemporary(directory) }
+        let output = directory + "/OpenAPIDocument.swift"
+        let run = try Executables.run("/bin/bash", [root.appendingPathComponent("scripts/openapi-embed.sh").path, output])
+        #expect(run.status == 0, "\(run.output)")
+        let made = try Data(contentsOf: URL(fileURLWithPath: output))
+        let committed = try Data(contentsOf: root.appendingPathComponent("Sources/JuiceServer/HTTP/OpenAPIDocument.swift"))
+        #expect(made == committed, "run scripts/openapi-embed.sh")
+    }
+
+    @Test(.requires(.shellcheck)) func theScriptsPassShellcheck() throws {
+        try OutsideTool.shellcheck.require()
+        let root = URL(fileURLWithPath: OpenAPIFile.path).deletingLastPathComponent().deletingLastPathComponent()
+        for script in ["scripts/openapi-embed.sh", "Tests/openapi/run"] {
+            let result = try Executables.run(try #require(OutsideTool.onPath("shellcheck")), [root.appendingPathComponent(script).path])
+            #expect(result.status == 0, "\(script):\n\(result.output)")
+        }
+    }
+
     /// The served copy passes openapi-spec-validator; a copy with a dangling `$ref` does not (so
     /// this check can fail).
     @Test(.requires(.openapiSpecValidator)) func openapiSpecValidatorAcceptsTheServedDocument() throws {

@@ -42,7 +42,7 @@ def before_call(context, case, kwargs):
 def refused_write_changes_nothing(ctx, response, case):
     if not _is_write(case) or response.status_code == 200:
         return None
-    before = _before.get(id(case))
+    before = _before.pop(id(case), None)
     if before is None:
         return None
     after = _state(response.request.url)
