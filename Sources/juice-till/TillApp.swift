@@ -149,7 +149,12 @@ final class TillApp {
         switch event {
         case .shop(let update):
             switch update {
-            case .full(let state, _), .change(_, _, let state): shop = state
+            // A state means the server answered: the stream's first `.full` is its first sync
+            // (no `.online` follows it); a state shown while offline is followed by `.offline`.
+            case .full(let state, _):
+                shop = state
+                status.online = true
+            case .change(_, _, let state): shop = state
             case .offline: status.online = false
             case .online: status.online = true
             }
