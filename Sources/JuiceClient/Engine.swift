@@ -102,7 +102,9 @@ final class Engine: @unchecked Sendable {
         pingOut = false
         if case .greeting = linkState {
             switch line {
-            case .hello: ready()
+            case .hello(let text):
+                sync.greeted(text)
+                ready()
             case .err(let code, let message): // refused before the greeting: BUSY
                 let error = JuiceError(code: code, message: message)
                 linkLost("\(error)", failure: error)

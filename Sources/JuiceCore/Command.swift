@@ -11,7 +11,9 @@ public enum Command: Sendable, Equatable {
     case set(fruit: Int, amount: Int)
     case events(on: Bool)
     case stats
-    case since(UInt64)
+    /// `SINCE <seq> [store=<id>]`: `store` is the store the client's seq belongs to (from the
+    /// `EVENT HELLO` it last saw); another store's seq means nothing here (a full state instead).
+    case since(UInt64, store: String? = nil)
     case auth(token: [UInt8])
     case quit
 

@@ -144,6 +144,11 @@ public struct EventStreamBlock: Sendable, Equatable {
         self.comments = comments
     }
 
-    /// The id as a seq.
-    public var seq: UInt64? { id.flatMap { UInt64($0) } }
+    /// The id's seq: the id is `<store>:<seq>` (or a bare seq, from a server without store ids).
+    public var seq: UInt64? { id.flatMap { UInt64($0.split(separator: ":").last ?? "") } }
+    /// The store the id names, if it names one.
+    public var store: String? {
+        guard let id, let colon = id.lastIndex(of: ":") else { return nil }
+        return String(id[..<colon])
+    }
 }

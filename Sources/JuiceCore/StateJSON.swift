@@ -1,6 +1,7 @@
 /// The `GET /state` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///
 ///     {"seq":3,
+///      "store":"5f0c9a1e7b2d4c68",
 ///      "fruits":[{"name":"strawberry","aliases":["딸기"]}, ...],
 ///      "juices":[{"name":"strawberry-banana","aliases":["딸바쥬스"],
 ///                 "recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}]}, ...],
@@ -13,7 +14,8 @@ public enum StateJSON {
     public static let contentType = SalesJSON.contentType
 
     /// `stock` is per fruit of `menu`, in menu order.
-    public static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil) -> String {
+    /// `store` is the store's id (nil leaves the member out).
+    public static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil, store: String? = nil) -> String {
         let fruits = menu.fruits.map { fruit in
             JSONText.object([("name", JSONText.string(fruit.name)), ("aliases", JSONText.strings(fruit.aliases))])
         }
@@ -27,8 +29,7 @@ public enum StateJSON {
         }
         let stockObject = JSONText.object(menu.fruits.indices.map { (menu.fruits[$0].name, JSONText.number(stock[$0])) })
         let canMake = JSONText.object(menu.juices.indices.map { (menu.juices[$0].name, JSONText.number(menu.canMake(juice: $0, stock: stock))) })
-        return JSONText.object([
-            ("seq", JSONText.number(seq)),
+        return JSONText.object([("seq", JSONText.number(seq))] + (store.map { [("store", JSONText.string($0))] } ?? []) + [
             ("fruits", JSONText.array(fruits)),
             ("juices", JSONText.array(juices)),
             ("stock", stockObject),

@@ -12,7 +12,7 @@ struct HTTPRoutes {
         /// A write's answer, and the changes it made (to broadcast after the answer is queued).
         case change(HTTPResponse, gate: UInt64, events: [StockEvent])
         /// Open an event stream, resuming after this seq if the browser sent `Last-Event-ID`.
-        case eventStream(lastEventID: UInt64?)
+        case eventStream(lastEventID: EventID?)
     }
 
     let store: FruitStore
@@ -67,10 +67,10 @@ struct HTTPRoutes {
         case "/stock":
             return .response(stockEditor, gate: 0)
         case "/events":
-            return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
+            return .eventStream(lastEventID: request.header("last-event-id").flatMap(EventID.init))
         case "/state":
             let (body, gate) = store.assumeIsolated {
-                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly), $0.lastLSN)
+                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly, store: $0.storeID), $0.lastLSN)
             }
             return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), gate: gate)
         case "/healthz":
@@ -118,9 +118,8 @@ struct HTTPRoutes {
         }
     }
 
-    /// A `Last-Event-ID` we can resume from: a seq in decimal. Anything else counts as none
-    /// (the stream then starts with the full state).
-    static func seq(_ text: String) -> UInt64? {
+    /// A seq in decimal (up to 19 digits), or nil.
+    static func seq(_ text: Substring) -> UInt64? {
         guard !text.isEmpty, text.count <= 19, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         return UInt64(text)
     }

@@ -8,6 +8,7 @@ import JuiceCore
 ///     <dir>/menu.json  the menu the data was written with
 ///     <dir>/snapshot   the whole state at one journal position (`Snapshot`)
 ///     <dir>/journal    the changes after that snapshot, one framed record each (`JournalFile`)
+///     <dir>/store-id   the store's random id, made with the store (`StoreIdentity`)
 ///
 /// Opening it recovers the state (`Recovery`: load the snapshot, replay the journal records after
 /// it) and refuses to start on corruption; only once every record has been judged does it change
@@ -48,6 +49,8 @@ struct Storage {
         var snapshotPath: String
         /// The held LOCK file; closed when the server stops.
         var lockFD: Int32
+        /// The store's id (`StoreIdentity`).
+        var storeID: String
     }
 
     static func open(directory: String, _ options: Options) throws(StorageError) -> Opened {
@@ -77,6 +80,7 @@ struct Storage {
                                  overridingMenu: options.initialStockOverridesMenu)
         let recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
         // Everything on disk has been judged: only now may anything there change.
+        let storeID = try StoreIdentity.load(directory: directory, brandNew: snapshot == nil && journalFile == nil)
         if snapshot == nil && journalFile == nil {
             // A brand-new store: record its initial stock at once. The journal only records the
             // fruits each change touches, so without this a restart with another
@@ -101,7 +105,8 @@ struct Storage {
             try AtomicFile.write(menuJSON, to: menuPath, directory: directory)
         }
         return Opened(ledger: recovered.ledger, recentChanges: recovered.recentChanges, lsn: recovered.lsn, journal: file,
-                      journalLength: recovered.journalLength, snapshotPath: snapshotPath, lockFD: lockFD)
+                      journalLength: recovered.journalLength, snapshotPath: snapshotPath, lockFD: lockFD,
+                      storeID: storeID)
     }
 
     /// A data file's bytes, or nil if it does not exist.
