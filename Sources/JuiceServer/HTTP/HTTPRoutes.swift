@@ -26,6 +26,7 @@ struct HTTPRoutes {
     private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
     private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
+    private let tillWorker = HTTPResponse(.ok, TillWorker.contentType, body: Array(TillWorker.script.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
     static let readPaths: Set<String> = ["/", "/index.html", "/dashboard", "/events", "/state", "/healthz", "/sales", "/metrics"]
@@ -66,6 +67,8 @@ struct HTTPRoutes {
             return .response(till, gate: 0)
         case "/stock":
             return .response(stockEditor, gate: 0)
+        case "/till-sw.js":
+            return .response(tillWorker, gate: 0)
         case "/events":
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(EventID.init))
         case "/state":

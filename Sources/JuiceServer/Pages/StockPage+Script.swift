@@ -60,6 +60,14 @@ extension StockPage {
       set.addEventListener("click", () => write(fr.name, "set"));
       rows[fr.name] = { row, number, amount, add, set, result };
     }
+    // `/stock?fruit=mango` (the till's "Restock" after an out-of-stock): that fruit first in view.
+    const asked = new URLSearchParams(location.search).get("fruit");
+    if (asked && rows[asked]) {
+      rows[asked].row.classList.add("asked");
+      rows[asked].row.dataset.asked = "true";
+      rows[asked].row.scrollIntoView({ block: "center" });
+      rows[asked].amount.focus();
+    }
   }
   function render(f) {
     for (const name in rows) {
