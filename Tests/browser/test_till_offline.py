@@ -2,6 +2,7 @@
 last menu and stock it saw (shown as stale), taps wait in the queue, and each is sold exactly once
 when the server is back. And the out-of-stock refusal offers the seeds' choice: Restock (the stock
 editor, on the short fruit) or Cancel."""
+import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import attribute, screenshot, wait_for
@@ -78,3 +79,33 @@ def test_out_of_stock_offers_restock_of_the_short_fruit_or_cancel(page, start_se
     page.find_element(By.ID, "alert-restock").click()        # Restock: the stock editor on mango
     wait_for(page, lambda d: "/stock?fruit=mango" in d.current_url, "Restock did not open the stock editor")
     wait_for(page, lambda d: attribute(d, '[data-fruit="mango"]', "data-asked") == "true", "the editor is not on mango")
+
+
+def lan_address():
+    """This machine's address on its network (not loopback), or None."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))     # no packet is sent: it only picks a route
+            address = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def test_over_plain_http_from_another_machine_it_says_once_that_offline_start_needs_https(page, start_server):
+    address = lan_address()
+    if address is None:
+        pytest.skip("this machine has no network address but loopback")
+    server = start_server(args=["--host", "0.0.0.0"], token="s3cret")   # off loopback a token is required
+    url = "http://%s:%d/till" % (address, server.http_port)    # not a secure context: no service worker
+    page.get(url)
+    wait_for(page, lambda d: attribute(d, '[data-juice="banana"]', "data-can-make") is not None, "no juice buttons")
+    assert page.execute_script("return window.isSecureContext") is False
+    note = page.find_element(By.ID, "https-note")
+    assert note.is_displayed() and note.text == "offline start needs HTTPS (see the README)"
+    page.get(url)                                            # said once: not on every load
+    wait_for(page, lambda d: attribute(d, '[data-juice="banana"]', "data-can-make") is not None, "no juice buttons")
+    assert not page.find_element(By.ID, "https-note").is_displayed()
+    tap(page, "banana")                                      # and it sells as ever
+    wait_until_sold(page, "Sold 1 \u00d7 banana")
