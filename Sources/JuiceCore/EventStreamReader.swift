@@ -89,7 +89,8 @@ public struct EventStreamReader {
         if colon == 0 {
             if keepsFields { fields.comments.append(String(decoding: value, as: UTF8.self)) }
         } else if name.elementsEqual("id".utf8) {
-            id = Self.decimal(value)
+            // juice-server's ids are `<store>:<seq>` (a bare seq from older servers): the seq.
+            id = Self.decimal(value.lastIndex(of: 0x3A).map { value[($0 + 1)...] } ?? value)
             if keepsFields { fields.id = String(decoding: value, as: UTF8.self) }
         } else if name.elementsEqual("data".utf8) {
             hasData = true
