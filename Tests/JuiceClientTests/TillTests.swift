@@ -164,8 +164,14 @@ import JuiceTill
         let till = ["env", "JUICE_MANAGER_TOKEN=", "XDG_STATE_HOME=" + work + "/state", "TERM=xterm", Self.till,
                     "--port", String(down.port), "--till-id", "tmux2", "--no-color"].map(Executables.shellQuoted).joined(separator: " ")
         // The pane outlives the till, so what it printed on leaving and its status stay on screen.
-        let pane = try TmuxSession(till + "; echo \"till exit=$?\"; sleep 600")
-        defer { pane.kill() }
+        // It waits on a tmux channel ($TMUX: the pane's own server) that the test signals when
+        // done: a signal would not end it (the test's children may have signals blocked, and
+        // tmux waits for its panes), so neither would kill-server alone.
+        let pane = try TmuxSession(till + "; echo \"till exit=$?\"; exec tmux wait-for juice-till-done")
+        defer {
+            _ = try? Executables.run(TmuxSession.path!, ["-L", pane.name, "wait-for", "-S", "juice-till-done"])
+            pane.kill()
+        }
         #expect(await settles { pane.screen.contains("no menu yet") }, "screen:\n\(pane.screen)")
         pane.type("7\r")
         #expect(await settles { pane.screen.contains("not sold: no menu yet") }, "screen:\n\(pane.screen)")
