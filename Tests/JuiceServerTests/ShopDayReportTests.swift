@@ -29,8 +29,9 @@ import Testing
             try String(time).write(toFile: clock, atomically: true, encoding: .utf8)
         }
 
-        func restart(_ extra: [String]? = nil) throws {
-            server.stop()
+        /// Stops the server (SIGKILL with `crash`) and starts it again, with `extra` if given.
+        func restart(_ extra: [String]? = nil, crash: Bool = false) throws {
+            if crash { server.kill9() } else { server.stop() }
             if let extra { arguments = ["--data", dir.path + "/data"] + extra }
             server = try ExecutableServer.restart(arguments, port: server.port, environment: ["JUICE_TEST_CLOCK": clock])
             client = try server.client()
@@ -197,4 +198,5 @@ import Testing
         #expect(try s.report("2025-01-02")["sold_banana"] == 1 && s.report("2026-02-05")["sold_banana"] == 1)
         s.server.stop()
     }
+
 }
