@@ -150,14 +150,20 @@ public struct SalesHistory: Sendable {
 
     // MARK: - Reading
 
-    /// Every slot, in time order (for the snapshot and the hour reports).
+    /// Every slot, in time order (for the snapshot and the hour reports); slots of two calendars
+    /// that start at one moment (a changed --timezone) by day, then offset, so a snapshot is the
+    /// same bytes for the same history.
     public var inOrder: [(slot: BusinessCalendar.Slot, counters: Counters)] {
-        slots.sorted { $0.key.start < $1.key.start }.map { ($0.key, $0.value) }
+        slots.sorted { Self.inTimeOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    private static func inTimeOrder(_ a: BusinessCalendar.Slot, _ b: BusinessCalendar.Slot) -> Bool {
+        (a.start, a.day, a.offset) < (b.start, b.day, b.offset)
     }
 
     /// The slots of one business day, in time order.
     public func hours(of day: Int32) -> [(slot: BusinessCalendar.Slot, counters: Counters)] {
-        slots.filter { $0.key.day == day }.sorted { $0.key.start < $1.key.start }.map { ($0.key, $0.value) }
+        slots.filter { $0.key.day == day }.sorted { Self.inTimeOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// One business day's totals.

@@ -199,4 +199,26 @@ import Testing
         s.server.stop()
     }
 
+    /// A zone change in the middle of a UTC hour, to a zone whose hours start when UTC's do:
+    /// that hour is then two slots with one start (one per calendar, each keeping its day and
+    /// offset). The snapshot held both, and the next start refused it as "a second record" for
+    /// that start: a data directory the server wrote and could not open.
+    @Test func aZoneChangeInTheMiddleOfAnHourStillOpens() throws {
+        let t0 = Self.unix(2026, 11, 25, 10, 5, offset: 0)
+        let s = try ShopDayReportTests.ClockedServer(["--timezone", "UTC"], at: t0)
+        #expect(try s.client.command("ORDER banana").hasPrefix("OK ORDER"))
+        try s.at(t0 + 600)
+        try s.restart(["--timezone", "Asia/Seoul"])
+        #expect(try s.client.command("ORDER kiwi").hasPrefix("OK ORDER"))
+        try s.at(t0 + 900)
+        // Another change writes a snapshot with both hours in it.
+        try s.restart(["--timezone", "Asia/Tokyo"])
+        #expect(try s.report("2026-11-25")["sold_banana"] == 1)
+        try s.restart()
+        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text
+        #expect(hours.contains("\r\n2026-11-25,10:00,banana,1,0,2026-11-25T10:00:00+00:00\r\n"), "\(hours)")
+        #expect(hours.contains("\r\n2026-11-25,19:00,kiwi,1,0,2026-11-25T19:00:00+09:00\r\n"), "\(hours)")
+        s.server.stop()
+    }
+
 }

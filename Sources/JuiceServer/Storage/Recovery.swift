@@ -85,7 +85,9 @@ struct Recovery {
             case .short(let name, _): (4, name)
             case .key(let key, _, _, _): (5, key)
             case .rememberedKey(let key, _, _, _, _, _): (5, key)
-            case .hour(let start, _, _, _, _, _): (6, String(start))
+            // An hour is its start, day and offset: after a change of --timezone or --day-starts,
+            // two calendars' hours may start at one moment, each keeping its own day and offset.
+            case .hour(let start, let day, let offset, _, _, _): (6, "\(start) \(BusinessCalendar.dateText(day)) \(offset)")
             default: (0, "")
             }
             if rank > kindRank {
