@@ -221,4 +221,20 @@ import Testing
         s.server.stop()
     }
 
+    /// A clock never set (a board without a battery starts at 1970) puts changes in the
+    /// business day 1969-12-31 (before the day start) or in an hour starting before 1970 (a
+    /// +05:45 zone); the last hours of 9999 fall in the year 10000. The snapshot wrote such
+    /// hours and the next start refused them. Those moments now count in STATS, in no day. A
+    /// test clock past 9999 (10^15) trapped the server: it is held to the times a record carries.
+    @Test func aClockAtTheEdgesOfTimeWritesASnapshotThatOpens() throws {
+        for (time, zone) in [(Int64(3600), "UTC"), (100, "Asia/Kathmandu"), (253_402_300_000, "Pacific/Kiritimati"),
+                             (1_000_000_000_000_000, "UTC")] {
+            let s = try ClockedServer(["--timezone", zone, "--journal-max-bytes", "1024"], at: time)
+            for _ in 0..<30 { #expect(try s.client.command("RESTOCK kiwi 1").hasPrefix("OK RESTOCK")) }
+            #expect(s.server.logShows("compacted the journal"))
+            try s.restart()
+            #expect(values(try s.client.command("STATS"))["seq"] == 30, "\(zone)")
+            s.server.stop()
+        }
+    }
 }
