@@ -44,6 +44,8 @@ public struct BoardSession: Sendable {
         case .full(let shop, let resync):
             let before = state.snapshot
             take(shop)
+            // The first state is the first sync: a stream yields no `.online` for it.
+            if state.connection == .connecting { state.connection = .connected }
             if resync, before != state.snapshot { state.lastChange = now }
         case .change(_, _, let shop):
             take(shop)

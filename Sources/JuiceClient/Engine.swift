@@ -22,6 +22,8 @@ final class Engine: @unchecked Sendable {
     var sync = StockSync()
     var subscribers: [Int: Subscriber] = [:]
     var syncWanted = false
+    /// The connection's AUTH: a refused one explains a FORBIDDEN change, a lockout is retried.
+    private var auth = AuthState()
     private var backoff: Backoff
     private(set) var attempt = 0
     private var reconnectPending = false
@@ -100,7 +102,9 @@ final class Engine: @unchecked Sendable {
         pingOut = false
         if case .greeting = linkState {
             switch line {
-            case .hello: ready()
+            case .hello(let text):
+                sync.greeted(text)
+                ready()
             case .err(let code, let message): // refused before the greeting: BUSY
                 let error = JuiceError(code: code, message: message)
                 linkLost("\(error)", failure: error)
@@ -118,9 +122,10 @@ final class Engine: @unchecked Sendable {
             switch inflight.removeFirst() {
             case .request(let request):
                 if request.continuation == nil { droppedReplies += 1 }
-                request.finish(.success(line))
+                request.finish(.success(explained(line, for: request)))
             case .sync: apply(sync.receive(line))
-            case .ping, .auth: break // a wrong token shows as FORBIDDEN on the change itself
+            case .auth: auth.received(line, now: Self.now())
+            case .ping: break
             }
         case .hello, .otherEvent, .unknown:
             break
@@ -134,14 +139,30 @@ final class Engine: @unchecked Sendable {
         attempt = 0
         // A token that is not one word would add lines of its own to the connection (a CR/LF
         // in it starts a command): it is never sent, and RESTOCK/SET say why (`Arguments.token`).
-        if let token = configuration.managerToken, (try? Arguments.token(token)) != nil {
-            inflight.append(.auth)
-            link?.send("AUTH \(token)")
-        }
+        auth.reset()
+        sendAuth()
         if syncWanted { startSync() }
         let waiting = queued
         queued = []
         for request in waiting { transmit(request) }
+    }
+
+    /// Sends `AUTH <token>` if the client has a token it may send. A token that is not one word
+    /// would add lines of its own to the connection (a CR/LF in it starts a command): it is never
+    /// sent, and RESTOCK/SET say why (`Arguments.token`).
+    private func sendAuth() {
+        guard let token = configuration.managerToken, (try? Arguments.token(token)) != nil else { return }
+        auth.sent()
+        inflight.append(.auth)
+        link?.send("AUTH \(token)")
+    }
+
+    /// A FORBIDDEN change on a connection whose AUTH was refused is that refusal: the caller
+    /// has a token, and "send AUTH first" would be untrue.
+    private func explained(_ line: ServerLine, for request: Request) -> ServerLine {
+        guard request.kind == .change, case .err("FORBIDDEN", _) = line,
+              case .authFailed(let message)? = auth.refusal(now: Self.now()) else { return line }
+        return .err(code: "AUTH_FAILED", message: message)
     }
 
     func startSync() {
@@ -160,6 +181,9 @@ final class Engine: @unchecked Sendable {
             wake()
             return
         }
+        // A lockout has run out since this connection's AUTH was refused: try again, ahead of
+        // the change (the protocol answers in order, so the change sees the new verdict).
+        if request.kind == .change, auth.shouldRetry(now: Self.now()) { sendAuth() }
         request.sent = true
         inflight.append(.request(request))
         link.send(request.line)
@@ -184,6 +208,7 @@ final class Engine: @unchecked Sendable {
         generation += 1
         linkState = .down
         pingOut = false
+        auth.reset()
         lastFailure = failure ?? .unreachable(reason)
         var resend: [Request] = []
         for waiter in inflight {

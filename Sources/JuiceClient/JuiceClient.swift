@@ -129,7 +129,9 @@ public final class JuiceClient: Sendable {
                          stock: Dictionary(stock.values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { _, b in b }), seq: stock.seq)
     }
 
-    /// The server's counters (`STATS`), read against its menu.
+    /// The server's counters (`STATS`), read against its menu: clients, uptime, seq, orders
+    /// served and refused, juices sold and lost per juice (menu order), refusals each fruit was
+    /// short in (fruit order), remembered keys and the journal's counters.
     public func stats() async throws -> StatsValues {
         async let menuReply = call("MENU", kind: .read)
         async let statsReply = call("STATS", kind: .read)
@@ -139,10 +141,19 @@ public final class JuiceClient: Sendable {
         return stats
     }
 
-    /// The stock, live: `.full` first, then every change in seq order with no gap and no repeat,
-    /// `.offline`/`.online` around reconnects, and `.full(resync: true)` whenever the client could
-    /// not resume with the changes it missed. Many streams share the client's one connection.
-    /// It ends when the client is closed or released.
+    /// The stock, live. What a stream yields, in order:
+    /// - `.full` always comes first. A stream started while the server is down yields nothing
+    ///   until the server answers (the client keeps reconnecting); one started while the client
+    ///   already holds a state gets that state at once, then `.offline` if it is not in step now.
+    /// - then every change in seq order with no gap and no repeat;
+    /// - `.offline` when the connection is lost (again for each failed reconnect attempt), and
+    ///   `.online` when it is back in step: only around a real outage, never after the first
+    ///   `.full` of a stream that was never offline;
+    /// - `.full(resync: true)` whenever the client could not resume with the changes it missed
+    ///   (another or a wiped store, a history that no longer reaches back, a new menu).
+    ///
+    /// Many streams share the client's one connection. It ends when the client is closed or
+    /// released.
     public func stock() -> AsyncStream<ShopUpdate> {
         let id = counters.withLock { $0.stream += 1; return $0.stream }
         let (stream, continuation) = AsyncStream<ShopUpdate>.makeStream(bufferingPolicy: .bufferingOldest(10_000))

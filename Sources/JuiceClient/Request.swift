@@ -66,6 +66,6 @@ enum Waiter {
     case request(Request)
     /// A command of the stock sync (MENU, MENU ALIASES, STOCK, SINCE).
     case sync
-    /// The engine's own: the keepalive PING, the AUTH that starts a connection.
+    /// The engine's own: the keepalive PING, an AUTH (at connect, or again after a lockout).
     case ping, auth
 }

@@ -51,15 +51,17 @@ public enum OrderResult: Sendable, Equatable {
 
 /// One element of `JuiceClient.stock()`.
 public enum ShopUpdate: Sendable, Equatable {
-    /// The whole state. Always the first element; again, with `resync: true`, when the client
+    /// The whole state. Always the first element of a stream; again, with `resync: true`, when the client
     /// could not resume with the changes it missed (the server restarted on another or a wiped
     /// store, its history no longer reaches back, or its menu changed): replace, do not merge.
     case full(ShopState, resync: Bool)
     /// One applied change, in seq order with no gap: the fruits it touched with their new values,
     /// and the whole state with it applied.
     case change(seq: Int, changed: [String: Int], state: ShopState)
-    /// The connection was lost; the client is reconnecting (`attempt` counts the tries).
+    /// The connection was lost; the client is reconnecting (`attempt` counts the tries, and
+    /// each failed one is reported). Never before the stream's first `.full`.
     case offline(attempt: Int, reason: String)
-    /// Back in step after a reconnect (or the first sync): what was missed follows as changes.
+    /// Back in step after an `.offline`: what was missed follows as changes. Not sent for the
+    /// first sync (the first `.full` says the server answered).
     case online
 }

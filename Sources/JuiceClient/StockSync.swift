@@ -15,16 +15,19 @@ import JuiceCore
 ///   naming every fruit is a full snapshot and replaces the stock.
 /// - `OK SINCE <s> <current>` with current < s means a different or wiped store: the full
 ///   snapshot that follows is taken even though its seq is lower.
+/// - A server that names its store (`store=<id>` in `EVENT HELLO`) is asked `SINCE <s>
+///   store=<id of the store our state came from>`; when the greeting names another store, the
+///   server answers with one full-state event, which is taken whatever its seq (a resync).
 public struct StockSync: Sendable {
     enum Command: Equatable, Sendable {
-        case menu, aliases, stock, since(Int), ping
+        case menu, aliases, stock, since(Int, store: String?), ping
 
         var line: String {
             switch self {
             case .menu: return "MENU"
             case .aliases: return "MENU ALIASES"
             case .stock: return "STOCK"
-            case .since(let seq): return "SINCE \(seq)"
+            case .since(let seq, let store): return "SINCE \(seq)" + (store.map { " store=" + $0 } ?? "")
             case .ping: return "PING"
             }
         }
@@ -49,6 +52,10 @@ public struct StockSync: Sendable {
     public private(set) var stock: [String: Int] = [:]
     /// The seq of the last change applied; nil until the first snapshot arrived.
     public private(set) var seq: Int? = nil
+    /// The store the state came from (its greeting's `store=`); nil from a server without ids.
+    public private(set) var store: String? = nil
+    /// The store the current connection's greeting named.
+    private var greetedStore: String? = nil
     private var pending: [Command] = []
     private var started = false
     /// Base replies (STOCK / SINCE) still outstanding; events wait while > 0.
@@ -78,6 +85,12 @@ public struct StockSync: Sendable {
         online = false
         awaitingBase = 0
         acceptLowerFullSnapshot = false
+        greetedStore = nil
+    }
+
+    /// The connection's greeting (the text after `EVENT HELLO `): which store it serves.
+    public mutating func greeted(_ text: String) {
+        greetedStore = WireReader.store(hello: text)
     }
 
     /// The connection greeted us: the commands that (re)start the sync. Empty if already started.
@@ -86,7 +99,7 @@ public struct StockSync: Sendable {
         started = true
         var out = Output()
         awaitingBase = 1
-        send([.menu, .aliases, seq.map { .since($0) } ?? .stock], &out)
+        send([.menu, .aliases, seq.map { .since($0, store: store) } ?? .stock], &out)
         return out.commands
     }
 
@@ -100,7 +113,8 @@ public struct StockSync: Sendable {
     public mutating func receive(_ line: ServerLine) -> Output {
         var out = Output()
         switch line {
-        case .hello:
+        case .hello(let text):
+            greeted(text)
             out.commands = start()
         case .bye(let reason):
             out.disconnect = true
@@ -155,9 +169,10 @@ public struct StockSync: Sendable {
             }
             acceptLowerFullSnapshot = false // a STOCK reply is itself the fresh full picture
             replaceStock(with: snapshot)
+            store = greetedStore
             emitIfChanged(full: true, changed: [:], &out)
             baseArrived(after: snapshot.seq, &out)
-        case .since(let from):
+        case .since(let from, _):
             guard ok else {
                 // A server without SINCE (or one that refused it): fall back to a full snapshot.
                 send([.stock], &out)
@@ -165,6 +180,8 @@ public struct StockSync: Sendable {
             }
             let current = WireReader.since(fields: fields).map { Int(clamping: $0.current) }
             if let current, current < from { acceptLowerFullSnapshot = true }
+            // Another store: the server sends its whole state next (rule 3), whatever the seqs.
+            if let store, let greetedStore, store != greetedStore { acceptLowerFullSnapshot = true }
             baseArrived(after: current ?? from, &out)
         case .ping:
             break
@@ -202,6 +219,7 @@ public struct StockSync: Sendable {
         if acceptLowerFullSnapshot, full {
             acceptLowerFullSnapshot = false
             replaceStock(with: update)
+            store = greetedStore
             emitIfChanged(full: true, changed: changed, &out)
             return
         }

@@ -15,7 +15,9 @@ public enum Command: Sendable, Equatable {
     case stats
     /// `REPORT [YYYY-MM-DD]`: one business day's figures (nil: today).
     case report(day: Int32?)
-    case since(UInt64)
+    /// `SINCE <seq> [store=<id>]`: `store` is the store the client's seq belongs to (from the
+    /// `EVENT HELLO` it last saw); another store's seq means nothing here (a full state instead).
+    case since(UInt64, store: String? = nil)
     case auth(token: [UInt8])
     case quit
 

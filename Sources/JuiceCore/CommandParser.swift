@@ -69,10 +69,21 @@ public struct CommandParser: Sendable {
             }
             return .command(.report(day: day))
         case .since:
-            guard argc == 1, let seq = Self.decimal(tokens[1], in: 0...Int(Int64.max)) else {
-                return refuse(.badArgument, "usage: SINCE <seq>, seq a whole number")
+            let usage = "usage: SINCE <seq> [store=<id>], seq a whole number"
+            guard argc == 1 || argc == 2, let seq = Self.decimal(tokens[1], in: 0...Int(Int64.max)) else {
+                return refuse(.badArgument, usage)
             }
-            return .command(.since(UInt64(seq)))
+            guard argc == 2 else { return .command(.since(UInt64(seq))) }
+            let token = tokens[2]
+            let prefix = Keywords.store.count
+            guard token.count > prefix, equalsFolded(UnsafeRawBufferPointer(rebasing: token[0..<prefix]), Keywords.store) else {
+                return refuse(.badArgument, usage)
+            }
+            let value = UnsafeRawBufferPointer(rebasing: token[prefix...])
+            guard Self.isValidKey(value) else {
+                return refuse(.badArgument, "store must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -")
+            }
+            return .command(.since(UInt64(seq), store: text(value)))
         case .auth:
             guard argc == 1 else { return refuse(.badArgument, "usage: AUTH <token>") }
             return .command(.auth(token: Array(tokens[1])))
@@ -249,6 +260,7 @@ struct Tokens {
 /// Words the parser compares against, encoded once (not per line or per token).
 private enum Keywords {
     static let key: [UInt8] = Array("key=".utf8)
+    static let store: [UInt8] = Array("store=".utf8)
     static let host: [UInt8] = Array("host:".utf8)
     static let http: [UInt8] = Array("http/".utf8)
     static let aliases: [UInt8] = Array("aliases".utf8)

@@ -89,7 +89,8 @@ public struct EventStreamReader {
         if colon == 0 {
             if keepsFields { fields.comments.append(String(decoding: value, as: UTF8.self)) }
         } else if name.elementsEqual("id".utf8) {
-            id = Self.decimal(value)
+            // juice-server's ids are `<store>:<seq>` (a bare seq from older servers): the seq.
+            id = Self.decimal(value.lastIndex(of: 0x3A).map { value[($0 + 1)...] } ?? value)
             if keepsFields { fields.id = String(decoding: value, as: UTF8.self) }
         } else if name.elementsEqual("data".utf8) {
             hasData = true
@@ -144,6 +145,11 @@ public struct EventStreamBlock: Sendable, Equatable {
         self.comments = comments
     }
 
-    /// The id as a seq.
-    public var seq: UInt64? { id.flatMap { UInt64($0) } }
+    /// The id's seq: the id is `<store>:<seq>` (or a bare seq, from a server without store ids).
+    public var seq: UInt64? { id.flatMap { UInt64($0.split(separator: ":").last ?? "") } }
+    /// The store the id names, if it names one.
+    public var store: String? {
+        guard let id, let colon = id.lastIndex(of: ":") else { return nil }
+        return String(id[..<colon])
+    }
 }

@@ -60,11 +60,19 @@ public struct KeyMemory: Sendable {
         }
     }
 
-    /// A remembered key in arrival order: the queue that ages them out.
+    /// A remembered key in arrival order: the queue that ages them out. `serial` tells the slot
+    /// of a key's latest use from one left behind by an earlier use (see `remember`).
     private struct Slot: Sendable {
         let key: String
         let time: Int64
         let owner: String?
+        let serial: UInt64
+    }
+
+    /// A key's entry and the serial of its slot.
+    private struct Held: Sendable {
+        let entry: Entry
+        let serial: UInt64
     }
 
     /// One address's keys, oldest first (their times; the slots hold the rest).
@@ -87,8 +95,9 @@ public struct KeyMemory: Sendable {
     }
 
     public let policy: Policy
-    private var entries: [String: Entry] = [:]
+    private var entries: [String: Held] = [:]
     private var slots: [Slot] = []
+    private var nextSerial: UInt64 = 0
     private var head = 0
     private var shares: [String: Share] = [:]
 
@@ -99,7 +108,7 @@ public struct KeyMemory: Sendable {
 
     public var count: Int { entries.count }
 
-    public subscript(key: String) -> Entry? { entries[key] }
+    public subscript(key: String) -> Entry? { entries[key]?.entry }
 
     /// Nil if a new key from `owner` fits now, else why not. Forgets the keys that aged out
     /// first: only those ever make room.
@@ -115,9 +124,17 @@ public struct KeyMemory: Sendable {
     }
 
     /// Remembers a key just used (live: after `admit` said it fits; on recovery: as recorded).
+    ///
+    /// A key held already is remembered again only on recovery: the journal holds a key used
+    /// again after it aged out (live, it was forgotten first, so that use was new). The later use
+    /// wins, and its age starts at its own time: it gets a new slot at the back of the queue, and
+    /// the one left behind forgets nothing when it comes out (else the restart would forget a
+    /// young key at once, and its retry would apply twice).
     public mutating func remember(_ key: String, _ entry: Entry, owner: String? = nil) {
-        guard entries.updateValue(entry, forKey: key) == nil else { return }
-        slots.append(Slot(key: key, time: entry.time, owner: owner))
+        if let held = entries[key], held.entry == entry { return }
+        nextSerial += 1
+        entries[key] = Held(entry: entry, serial: nextSerial)
+        slots.append(Slot(key: key, time: entry.time, owner: owner, serial: nextSerial))
         if let owner { shares[owner, default: Share()].times.append(entry.time) }
     }
 
@@ -127,7 +144,7 @@ public struct KeyMemory: Sendable {
     public mutating func forgetExpired(now: Int64) {
         while head < slots.count, now - slots[head].time >= policy.retentionSeconds {
             let slot = slots[head]
-            entries.removeValue(forKey: slot.key)
+            if entries[slot.key]?.serial == slot.serial { entries.removeValue(forKey: slot.key) }
             if let owner = slot.owner {
                 shares[owner]?.removeOldest()
                 if shares[owner]?.count == 0 { shares.removeValue(forKey: owner) }
@@ -153,6 +170,8 @@ public struct KeyMemory: Sendable {
 
     /// Oldest first: the order a snapshot writes them in, so a reload ages them out alike.
     public var inOrder: [(key: String, entry: Entry)] {
-        slots[head...].compactMap { slot in entries[slot.key].map { (slot.key, $0) } }
+        slots[head...].compactMap { slot in
+            entries[slot.key].flatMap { $0.serial == slot.serial ? (slot.key, $0.entry) : nil }
+        }
     }
 }

@@ -173,9 +173,12 @@ private struct Fields {
         return seconds
     }
 
-    /// `<k>:<name>=<n>` from field `i` to the end: a known letter, a name, a counter of at least 1.
+    /// `<k>:<name>=<n>` from field `i` to the end: a known letter, a name, a counter of at least 1;
+    /// the kinds in the writer's order (`Kind.allCases`), each name once per kind (a repeat was
+    /// taken silently, the last one winning).
     func hourCounts(from i: Int) throws(Defect) -> [JournalRecord.HourCount] {
         var list: [JournalRecord.HourCount] = []
+        var seen = Set<String>()
         for t in tokens[i...] {
             guard t.count >= 4, t[t.startIndex + 1] == UInt8(ascii: ":"),
                   let kind = SalesHistory.Counters.Kind(letter: Character(Unicode.Scalar(t[t.startIndex]))) else {
@@ -185,7 +188,11 @@ private struct Fields {
             guard parts.count == 2, let value = Fields.decimal(parts[1]), value >= 1, value <= JournalRecord.maxCounter else {
                 throw Defect("'\(Fields.shown(t))' is not <kind>:<name>=<count from 1>")
             }
-            list.append(JournalRecord.HourCount(kind, try Fields.name(parts[0]), value))
+            let count = JournalRecord.HourCount(kind, try Fields.name(parts[0]), value)
+            guard (list.last?.kind.rawValue ?? 0) <= kind.rawValue, seen.insert(String(kind.letter) + count.name).inserted else {
+                throw Defect("'\(Fields.shown(t))' repeats a counter or is out of the order s, l, t, u, a, e, o")
+            }
+            list.append(count)
         }
         return list
     }

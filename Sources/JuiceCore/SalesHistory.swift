@@ -11,6 +11,15 @@
 public struct SalesHistory: Sendable {
     public static let keptDays: Int32 = 400
 
+    /// The moments the history dates: those whose hour, business day and offset a snapshot's
+    /// `Y` record holds (an hour starting from 1970 on, a day from 1970-01-01 to 9999-12-31).
+    /// Two days in from either end of the times a record carries, so no offset (±18 h at most)
+    /// or day start takes a moment's hour or day past them. A moment outside, from a clock never
+    /// set (a board without a battery starts at 1970), counts in STATS but in no day: the
+    /// snapshot used to write its hour as 1969-12-31, and the next start refused it.
+    public static let datable: ClosedRange<Int64> =
+        (JournalRecord.times.lowerBound + 2 * 86_400)...(JournalRecord.times.upperBound - 2 * 86_400)
+
     /// One slot's counters, flat: `[served, refused, sold×J, lost×J, short×F, used×F,
     /// restocked×F, sets×F, ranOut×F]` (J juices and F fruits of the menu). One array per hour
     /// is what keeps 400 days of a busy shop in a few megabytes.
@@ -125,6 +134,7 @@ public struct SalesHistory: Sendable {
     }
 
     private mutating func update(at time: Int64, _ change: (inout Counters) -> Void) {
+        guard Self.datable.contains(time) else { return }
         let slot = calendar.slot(at: time)
         var counters = slots[slot] ?? Counters(juices: menu.juices.count, fruits: menu.fruits.count)
         change(&counters)
@@ -150,14 +160,20 @@ public struct SalesHistory: Sendable {
 
     // MARK: - Reading
 
-    /// Every slot, in time order (for the snapshot and the hour reports).
+    /// Every slot, in time order (for the snapshot and the hour reports); slots of two calendars
+    /// that start at one moment (a changed --timezone) by day, then offset, so a snapshot is the
+    /// same bytes for the same history.
     public var inOrder: [(slot: BusinessCalendar.Slot, counters: Counters)] {
-        slots.sorted { $0.key.start < $1.key.start }.map { ($0.key, $0.value) }
+        slots.sorted { Self.inTimeOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    private static func inTimeOrder(_ a: BusinessCalendar.Slot, _ b: BusinessCalendar.Slot) -> Bool {
+        (a.start, a.day, a.offset) < (b.start, b.day, b.offset)
     }
 
     /// The slots of one business day, in time order.
     public func hours(of day: Int32) -> [(slot: BusinessCalendar.Slot, counters: Counters)] {
-        slots.filter { $0.key.day == day }.sorted { $0.key.start < $1.key.start }.map { ($0.key, $0.value) }
+        slots.filter { $0.key.day == day }.sorted { Self.inTimeOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// One business day's totals.

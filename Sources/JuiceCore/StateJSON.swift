@@ -1,6 +1,7 @@
 /// The `GET /state` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///
 ///     {"seq":3,
+///      "store":"5f0c9a1e7b2d4c68",
 ///      "fruits":[{"name":"strawberry","aliases":["딸기"]}, {"name":"kiwi","aliases":["키위"],"par":40}, ...],
 ///      "juices":[{"name":"strawberry-banana","aliases":["딸바쥬스"],
 ///                 "recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}]}, ...],
@@ -15,7 +16,8 @@ public enum StateJSON {
     public static let contentType = SalesJSON.contentType
 
     /// `stock` is per fruit of `menu`, in menu order.
-    public static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil) -> String {
+    /// `store` is the store's id (nil leaves the member out).
+    public static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil, store: String? = nil) -> String {
         let fruits = menu.fruits.indices.map { i in
             var fields = [("name", JSONText.string(menu.fruits[i].name)), ("aliases", JSONText.strings(menu.fruits[i].aliases))]
             if let par = menu.par[i] { fields.append(("par", JSONText.number(par))) }
@@ -31,8 +33,7 @@ public enum StateJSON {
         }
         let stockObject = JSONText.object(menu.fruits.indices.map { (menu.fruits[$0].name, JSONText.number(stock[$0])) })
         let canMake = JSONText.object(menu.juices.indices.map { (menu.juices[$0].name, JSONText.number(menu.canMake(juice: $0, stock: stock))) })
-        return JSONText.object([
-            ("seq", JSONText.number(seq)),
+        return JSONText.object([("seq", JSONText.number(seq))] + (store.map { [("store", JSONText.string($0))] } ?? []) + [
             ("fruits", JSONText.array(fruits)),
             ("juices", JSONText.array(juices)),
             ("stock", stockObject),

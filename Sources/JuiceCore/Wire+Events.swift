@@ -6,8 +6,9 @@
 ///     <blank line>
 ///
 /// `stock` lists the fruits the change touched, exactly as `EVENT STOCK` does; the full state
-/// lists every fruit. `id` is the seq, so a browser that reconnects sends it back as
-/// `Last-Event-ID`, which the server answers as `SINCE` does.
+/// lists every fruit. `id` is `<store>:<seq>` (the bare seq without a store), so a browser that
+/// reconnects sends it back as `Last-Event-ID`, which the server answers as `SINCE` does, with
+/// the store it names.
 extension Wire {
     /// `"<fruit>":` for each fruit of the menu, JSON-encoded once.
     static func jsonFruitKeys(_ fruits: [Fruit]) -> [[UInt8]] {
@@ -17,8 +18,12 @@ extension Wire {
     private static let seqKey = JSONText.memberKey("seq")
     private static let stockKey = JSONText.memberKey("stock")
 
-    public static func appendStreamEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
+    public static func appendStreamEvent(seq: UInt64, store: String? = nil, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
         out.append(ascii: "id: ")
+        if let store {
+            out.append(contentsOf: store.utf8)
+            out.append(UInt8(ascii: ":"))
+        }
         out.append(decimal: seq)
         out.append(ascii: "\nevent: stock\ndata: {")
         // {"seq":N,"stock":{...}}: the outer object's two members by hand, the stock by JSONText.
@@ -32,8 +37,8 @@ extension Wire {
     }
 
     /// The full state as one stream message: every fruit.
-    public static func appendFullStreamEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
-        appendStreamEvent(seq: seq, stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }, menu: menu, to: &out)
+    public static func appendFullStreamEvent(seq: UInt64, store: String? = nil, stock: [Int], menu: Menu, to out: inout [UInt8]) {
+        appendStreamEvent(seq: seq, store: store, stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }, menu: menu, to: &out)
     }
 
     /// A comment line: keeps proxies and browsers from timing the stream out.

@@ -7,11 +7,12 @@
 /// `Wire+Stock.swift` the stock replies and events (the hot path) and the stock refusals;
 /// `Wire+Stats.swift` the `STATS` line.
 public enum Wire {
-    public static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | QUIT"
+    public static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> [store=<id>] | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | QUIT"
 
     /// The greeting, an event so that line-matching clients can skip it like any other push.
-    public static func hello(to out: inout [UInt8]) {
-        out.append("EVENT HELLO juice-server \(JuiceVersion.current) protocol=1 type HELP for commands")
+    /// `store` is the store's id (PROTOCOL.md, SINCE): a client sends it back with `SINCE`.
+    public static func hello(store: String? = nil, to out: inout [UInt8]) {
+        out.append("EVENT HELLO juice-server \(JuiceVersion.current) protocol=1\(store.map { " store=" + $0 } ?? "") type HELP for commands")
         out.appendLineEnd()
     }
 

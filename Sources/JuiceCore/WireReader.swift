@@ -96,6 +96,12 @@ public enum WireReader {
     }
 
     /// `OK SINCE <after> <current>`, after the verb.
+    /// The store id in a greeting's text (what follows `EVENT HELLO `): its `store=<id>` token,
+    /// or nil from a server that sends none.
+    public static func store(hello text: String) -> String? {
+        text.split(separator: " ").first { $0.hasPrefix("store=") && $0.count > 6 }.map { String($0.dropFirst(6)) }
+    }
+
     public static func since(fields: [Substring]) -> (after: UInt64, current: UInt64)? {
         guard fields.count == 2, let after = UInt64(fields[0]), let current = UInt64(fields[1]) else { return nil }
         return (after, current)

@@ -1,6 +1,7 @@
 /// The till's keyboard as a pure state machine, so the key rules are tested without a terminal:
-/// `1`-`9` orders one of that juice (after a short wait for an `x`), `3x2` orders two of juice 3,
-/// `r` asks for a restock (fruit, amount, and the manager token if the server wants one), `q`
+/// `1`-`9` orders one of that juice (after a short wait for an `x`; Enter or space orders at
+/// once), `3x2` orders two of juice 3, `r` asks for a restock (fruit, amount, and the manager
+/// token if the server wants one; after an out-of-stock, of the fruit that was short), `q`
 /// quits. Bytes in, actions out.
 public struct TillInput: Sendable {
     public enum Action: Equatable, Sendable {
@@ -27,7 +28,12 @@ public struct TillInput: Sendable {
 
     /// How long a juice key waits for an `x` before ordering one.
     public static let pickWait = 0.8
+    /// `pickWait` as the help and the status line say it.
+    public static let pickWaitText = "0.8"
     public private(set) var mode = Mode.idle
+    /// The fruit the last out-of-stock was short of (the app sets it): `r` then asks only how
+    /// much of it to add, as the seeds' "edit the stock?" alert opened the editor on it.
+    public var shortFruit: String? = nil
 
     public init() {}
 
@@ -35,7 +41,8 @@ public struct TillInput: Sendable {
     public var hint: String? {
         switch mode {
         case .idle: return nil
-        case .picked(let item, _): return "\(item)… (x and a digit for a count)"
+        case .picked(let item, _):
+            return "\(item)… orders one in \(Self.pickWaitText) s; x then a digit for more, Enter for one now"
         case .times(let item): return "\(item)x… how many? (1-9)"
         case .asking(let prompt, let typed):
             let text = String(decoding: typed, as: UTF8.self)
@@ -95,7 +102,7 @@ public struct TillInput: Sendable {
             switch byte {
             case UInt8(ascii: "q"), UInt8(ascii: "Q"): return [.quit]
             case UInt8(ascii: "r"), UInt8(ascii: "R"):
-                mode = .asking(.fruit, typed: [])
+                mode = .asking(shortFruit.map { .amount(fruit: $0) } ?? .fruit, typed: [])
                 return [.redraw]
             case 12: return [.redraw] // Ctrl-L
             default: return []
@@ -115,6 +122,7 @@ public struct TillInput: Sendable {
                 return [.redraw]
             }
             mode = .idle
+            shortFruit = nil
             return [.restock(fruit: fruit, amount: amount, token: nil)]
         case .token(let fruit, let amount):
             mode = .idle

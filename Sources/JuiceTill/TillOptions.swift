@@ -25,14 +25,27 @@ public struct TillOptions: ClientOptions, Equatable {
                           $XDG_STATE_HOME/juice-till (or ~/.local/state/juice-till);
                           one id is one running till: a second with the same id exits (2)
           --no-color      no colours (also when NO_COLOR is set)
-        On a terminal (full screen): 1-9 orders one of that juice; a juice key, x, then a digit
-        orders that many (3x2: two of juice 3); r restocks (asks the fruit, the amount and, if the
-        server wants one, the manager token; JUICE_MANAGER_TOKEN is used when set); q quits.
+        On a terminal (full screen): 1-9 orders one of that juice, \(TillInput.pickWaitText) s after the key (the
+        till waits that long for an x; Enter or space orders at once); a juice key, x, then a
+        digit orders that many (3x2: two of juice 3); r restocks (asks the fruit, the amount and,
+        if the server wants one, the manager token; JUICE_MANAGER_TOKEN is used when set and not
+        empty); after an out-of-stock, r asks only the amount of the fruit that was short (with
+        no token, the server's answer decides: the till asks for the token if it needs one);
+        q quits; with orders still unanswered it says how many and exits with status 1 (they may
+        or may not have been made: check STATS or the stock).
+        Started while the server is down, it shows no menu and sells nothing until it answers.
         Piped (stdin not a terminal): one order a line, `mango-kiwi 2`, and one result a line:
           made mango-kiwi 2 seq=5 mango=6 kiwi=8
           out-of-stock mango-kiwi 2 needs mango=12 has mango=6
           error <what went wrong>
+        and exit status 1 if any line was an error.
         """
+
+    /// The manager token from the environment: JUICE_MANAGER_TOKEN, where an empty value means
+    /// none, as it does for juice-server.
+    public static func managerToken(environment: [String: String]) -> String? {
+        environment["JUICE_MANAGER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     public typealias ParseError = OptionParseError
 

@@ -13,15 +13,23 @@ public struct TillStatus: Equatable, Sendable {
     public var lastResult: String? = nil
     /// A key sequence or question under way (`TillInput.hint`).
     public var hint: String? = nil
+    /// Why the last key did nothing (e.g. a juice key before the menu arrived); shown over the
+    /// connection line until the next key, so a pressed key is never ignored silently.
+    public var notice: String? = nil
+    /// The fruit the last out-of-stock was short of: the result line offers `r` for it.
+    public var shortFruit: String? = nil
 
     public init() {}
 
-    /// The bottom line: the question being asked, else the connection trouble, else the last result.
+    /// The bottom line: the question being asked, else why a key did nothing, else the
+    /// connection trouble, else the last result.
     public var line: String {
         if let hint { return hint }
+        if let notice { return notice }
         if !online { return waiting > 0 ? "offline: \(waiting) order\(waiting == 1 ? "" : "s") waiting" : "offline: connecting to \(serverAddress)" }
         if waiting > 0 { return "sending \(waiting) order\(waiting == 1 ? "" : "s")…" }
-        return lastResult ?? "ready"
+        guard let lastResult else { return "ready" }
+        return shortFruit.map { lastResult + " · r: restock \($0)" } ?? lastResult
     }
 }
 
@@ -51,10 +59,12 @@ public enum TillScreen {
                 lines.append(StyledLine(text, can == 0 ? .dim : .plain))
             }
         } else {
-            lines.append(StyledLine("waiting for the menu…", .dim))
+            // Nothing can be sold before the menu is known: the till says so rather than take
+            // orders it cannot show.
+            lines.append(StyledLine("no menu yet: the server at \(status.serverAddress) has not answered; nothing can be sold until it does", .dim))
         }
         lines.append(StyledLine())
-        lines.append(StyledLine("1-9 order one · 3x2 two of juice 3 · r restock · q quit", .dim))
+        lines.append(StyledLine("1-9 order one (after \(TillInput.pickWaitText) s, or Enter) · 3x2 two of juice 3 · r restock · q quit", .dim))
         var screen = Array(lines.prefix(max(0, rows - 1)))
         screen += Array(repeating: StyledLine(), count: max(0, rows - 1 - screen.count))
         screen.append(StyledLine(status.line.sanitizedForTerminal, status.online ? .bold : .statusBad))

@@ -109,6 +109,8 @@ final class BoardApp {
 
     private func handle(_ update: ShopUpdate) {
         let output = session.apply(update, now: Date())
+        // The first state is the first connection; `.online` marks the ones after an outage.
+        if case .full(_, resync: false) = update { log("connected to \(options.serverAddress)") }
         if case .online = update { log("connected to \(options.serverAddress)") }
         if let note = output.note { log(note) }
         if plain {

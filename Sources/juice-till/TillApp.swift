@@ -11,8 +11,9 @@ import JuiceTill
 final class TillApp {
     enum Event: Sendable {
         case shop(ShopUpdate)
-        /// A sale was answered (made, out of stock, or an error): one fewer waiting.
-        case sold(String)
+        /// A sale was answered (made, out of stock, or an error): one fewer waiting; `short` is
+        /// the fruit an out-of-stock was short of.
+        case sold(String, short: String?)
         /// Any other result for the status line (a restock).
         case note(String)
         case needToken(fruit: String, amount: Int)
@@ -42,11 +43,12 @@ final class TillApp {
         status.serverAddress = options.serverAddress
     }
 
+    /// Runs until `q`, a signal or the keyboard's end. Exit status 1 while orders are unanswered.
     func run() throws -> Int32 {
         signals = try SignalPipe(signals: [SIGINT, SIGTERM, SIGWINCH])
         size = terminal.size()
         terminal.enter()
-        defer { terminal.restore() }
+        defer { terminal.restore() } // idempotent: for a way out other than the one below
         let stream = sales.shop.stock(), mailbox = events
         let follower = Task { for await update in stream { mailbox.post(.shop(update)) } }
         defer { follower.cancel() }
@@ -56,8 +58,11 @@ final class TillApp {
             if dirty && Self.now() - lastFrameAt >= Self.frameInterval { drawFrame() }
             waitAndHandle()
         }
-        if status.waiting > 0 {
-            Platform.writeAll(STDERR_FILENO, "juice-till: quit with \(status.waiting) order(s) unanswered; run the till again with the same --till-id and check STATS\n")
+        // The screen first: leaving the alternate screen would wipe a warning written before it.
+        terminal.restore()
+        guard status.waiting == 0 else {
+            Platform.writeAll(STDERR_FILENO, "juice-till: quit with \(status.waiting) order(s) unanswered; they may or may not have been made: check STATS or the stock\n")
+            return 1
         }
         return 0
     }
@@ -94,6 +99,7 @@ final class TillApp {
         let n = read(STDIN_FILENO, &buffer, buffer.count)
         if n == 0 { running = false; return } // the keyboard is gone
         guard n > 0 else { return }
+        status.notice = nil // it answered the key before this one
         for byte in buffer[0..<n] {
             for action in input.key(byte, now: Self.now()) { perform(action) }
         }
@@ -113,20 +119,29 @@ final class TillApp {
     }
 
     private func sell(item: Int, count: Int) {
-        guard let juices = shop?.juices, item <= juices.count else {
-            status.lastResult = "no juice \(item) on the menu"
+        guard let juices = shop?.juices else {
+            status.notice = "not sold: no menu yet (the server at \(options.serverAddress) has not answered)"
+            return
+        }
+        guard item <= juices.count else {
+            status.notice = "not sold: no juice \(item) on the menu"
             return
         }
         let juice = juices[item - 1], sales = sales, mailbox = events
         status.waiting += 1
         Task.detached {
             let text: String
+            var short: String? = nil
             do {
-                text = TillLines.result(try await sales.order(juice, count: count), juice: juice, count: count)
+                let result = try await sales.order(juice, count: count)
+                text = TillLines.result(result, juice: juice, count: count)
+                if case .outOfStock(let needs, let has) = result {
+                    short = needs.keys.sorted().first { needs[$0]! > has[$0, default: 0] }
+                }
             } catch {
                 text = "error \(juice) \(count): \(error)"
             }
-            mailbox.post(.sold(text))
+            mailbox.post(.sold(text, short: short))
         }
     }
 
@@ -149,15 +164,23 @@ final class TillApp {
         switch event {
         case .shop(let update):
             switch update {
-            case .full(let state, _), .change(_, _, let state): shop = state
+            // A state means the server answered: the stream's first `.full` is its first sync
+            // (no `.online` follows it); a state shown while offline is followed by `.offline`.
+            case .full(let state, _):
+                shop = state
+                status.online = true
+            case .change(_, _, let state): shop = state
             case .offline: status.online = false
             case .online: status.online = true
             }
-        case .sold(let text):
+        case .sold(let text, let short):
             status.waiting -= 1
             status.lastResult = text
+            status.shortFruit = short
+            input.shortFruit = short
         case .note(let text):
             status.lastResult = text
+            status.shortFruit = nil
         case .needToken(let fruit, let amount):
             input.askToken(fruit: fruit, amount: amount)
             status.hint = input.hint

@@ -11,7 +11,7 @@ signal(SIGPIPE, SIG_IGN) // a vanished reader shows up as EPIPE instead
 
 do {
     let keys = try TillKeys(directory: TillKeys.directory(environment: environment), tillID: options.tillID)
-    let sales = Sales(options: options, keys: keys, token: environment["JUICE_MANAGER_TOKEN"])
+    let sales = Sales(options: options, keys: keys, token: TillOptions.managerToken(environment: environment))
     defer { sales.close() }
     if Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO) {
         exit(try TillApp(options: options, sales: sales).run())

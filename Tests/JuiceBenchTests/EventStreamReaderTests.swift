@@ -81,6 +81,12 @@ import Testing
         #expect(read(text) == [.message(id: nil), .message(id: nil), .message(id: nil)])
     }
 
+    /// juice-server's ids name the store: `<store>:<seq>`; the seq is the id a run checks.
+    @Test func anIdNamingTheStoreGivesItsSeq() {
+        let text = Self.head + "id: 5f0c9a1e7b2d4c68:7\ndata: {}\n\nid: 5f0c9a1e7b2d4c68:x\ndata: {}\n\n"
+        #expect(read(text) == [.message(id: 7), .message(id: nil)])
+    }
+
     @Test func headerNamesAreCaseInsensitive() {
         #expect(read("HTTP/1.0 200 OK\r\ncontent-TYPE:text/event-stream\r\n\r\nid: 1\ndata: {}\n\n") == [.message(id: 1)])
     }

@@ -37,8 +37,21 @@ import JuiceTill
         status.waiting = 0
         status.lastResult = "made banana 1 seq=3 banana=8"
         #expect(status.line == "made banana 1 seq=3 banana=8")
+        status.shortFruit = "banana"
+        #expect(status.line == "made banana 1 seq=3 banana=8 · r: restock banana")
+        status.online = false
+        status.notice = "not sold: no menu yet"
+        #expect(status.line == "not sold: no menu yet", "a key that did nothing says so, offline too")
         status.hint = "restock which fruit? ki"
         #expect(status.line == "restock which fruit? ki")
+    }
+
+    @Test func withoutAMenuTheScreenSaysNothingCanBeSold() {
+        var status = TillStatus()
+        status.serverAddress = "127.0.0.1:7878"
+        let screen = TillScreen.render(nil, status: status, size: TerminalSize(columns: 120, rows: 10), language: .english, color: false)
+        #expect(screen.contains { $0.hasPrefix("no menu yet: the server at 127.0.0.1:7878 has not answered") }, "\(screen)")
+        #expect(screen.contains { $0.contains("1-9 order one (after 0.8 s, or Enter)") }, "\(screen)")
     }
 
     @Test func pipedLines() {

@@ -46,6 +46,8 @@ import JuiceTill
         try orders.close()
         let settled3 = await settles { !process.process.isRunning }
         #expect(settled3, "the till did not end with its input")
+        // One line (dragonfruit) was an error: a script checking `$?` sees it.
+        #expect(process.process.terminationStatus == 1)
         let stats = try await client(second).stats()
         #expect(stats.sold[6] == 3 && stats.ordersServed == 2, "\(stats)")
         // Keys outlive the till: its counter is on disk (three orders, three keys).
@@ -129,9 +131,93 @@ import JuiceTill
         #expect(input.key(UInt8(ascii: "q"), now: 6) == [.quit])
     }
 
+    /// Piped, a run whose every line was answered without an error exits 0.
+    @Test(.timeLimit(.minutes(2)))
+    func pipedWithoutErrorsExitsZero() async throws {
+        let work = temporaryDirectory("juice-till-piped-ok")
+        defer { removeTemporary(work) }
+        let server = try ExecutableServer(["--in-memory"])
+        defer { server.stop() }
+        let orders = work + "/orders"
+        #expect(FileManager.default.createFile(atPath: orders, contents: Data("kiwi\nmango-kiwi 20\n".utf8)))
+        let process = try ChildProcess(Self.till, ["--port", String(server.port), "--till-id", "pipe2"], directory: work,
+                                       environment: ["XDG_STATE_HOME": work + "/state"], stdinPath: orders)
+        defer { process.stop() }
+        #expect(await settles { !process.process.isRunning }, "\(process.output) \(process.errors)")
+        #expect(process.output.hasPrefix("made kiwi 1 ") && process.output.contains("out-of-stock mango-kiwi 20"), "\(process.output)")
+        #expect(process.process.terminationStatus == 0, "an out-of-stock is an answer, not an error")
+    }
+
+    /// In tmux, the till's other promises: started while the server is down it says it has no
+    /// menu and a juice key says it sold nothing; an empty JUICE_MANAGER_TOKEN is no token (the
+    /// restock asks for one, as the server reads it); after an out-of-stock, `r` restocks the
+    /// short fruit; `q` with an order waiting prints its warning after the screen is restored
+    /// and exits 1.
+    @Test(.enabled(if: TmuxSession.available || TmuxSession.required, "tmux is not installed"), .timeLimit(.minutes(3)))
+    func tillStartedOfflineRestocksTheShortFruitAndQuitsWithAWarning() async throws {
+        try #require(TmuxSession.available, "JUICE_REQUIRE_TOOLS=1 but tmux is not installed")
+        let work = temporaryDirectory("juice-till-tmux-quit")
+        defer { removeTemporary(work) }
+        let arguments = ["--data", work + "/data"], token = ["JUICE_MANAGER_TOKEN": "s3cret"]
+        let down = try ExecutableServer(arguments, environment: token)
+        down.stop()
+        let till = ["env", "JUICE_MANAGER_TOKEN=", "XDG_STATE_HOME=" + work + "/state", "TERM=xterm", Self.till,
+                    "--port", String(down.port), "--till-id", "tmux2", "--no-color"].map(Executables.shellQuoted).joined(separator: " ")
+        // The pane outlives the till, so what it printed on leaving and its status stay on screen.
+        // It waits on a tmux channel ($TMUX: the pane's own server) that the test signals when
+        // done: a signal would not end it (the test's children may have signals blocked, and
+        // tmux waits for its panes), so neither would kill-server alone.
+        let pane = try TmuxSession(till + "; echo \"till exit=$?\"; exec tmux wait-for juice-till-done")
+        defer {
+            _ = try? Executables.run(TmuxSession.path!, ["-L", pane.name, "wait-for", "-S", "juice-till-done"])
+            pane.kill()
+        }
+        #expect(await settles { pane.screen.contains("no menu yet") }, "screen:\n\(pane.screen)")
+        pane.type("7\r")
+        #expect(await settles { pane.screen.contains("not sold: no menu yet") }, "screen:\n\(pane.screen)")
+
+        let server = try ExecutableServer.restart(arguments, port: down.port, environment: token)
+        #expect(await settles { Self.mangoKiwiCount(pane.screen) == "5" }, "screen:\n\(pane.screen)")
+        #expect(try await client(server).stats().ordersServed == 0, "the key pressed offline was sold")
+        pane.type("7x6")
+        #expect(await settles { pane.screen.contains("out-of-stock mango-kiwi 6 needs mango=12 has mango=10 · r: restock mango") },
+                "screen:\n\(pane.screen)")
+        pane.type("r")
+        #expect(await settles { pane.screen.contains("restock mango by how many?") }, "screen:\n\(pane.screen)")
+        pane.type("4\r")
+        #expect(await settles { pane.screen.contains("manager token:") }, "screen:\n\(pane.screen)")
+        pane.type("s3cret\r")
+        #expect(await settles { pane.screen.contains("restocked mango +4: 14") }, "screen:\n\(pane.screen)")
+
+        server.stop()
+        pane.type("7")
+        #expect(await settles { pane.screen.contains("offline: 1 order waiting") }, "screen:\n\(pane.screen)")
+        pane.type("q")
+        #expect(await settles { pane.screen.contains("till exit=1") }, "screen:\n\(pane.screen)")
+        #expect(pane.screen.contains("juice-till: quit with 1 order(s) unanswered"), "screen:\n\(pane.screen)")
+    }
+
+    @Test func shortFruitAndWaitRules() {
+        var input = TillInput()
+        _ = input.key(UInt8(ascii: "3"), now: 0)
+        #expect(input.hint == "3… orders one in 0.8 s; x then a digit for more, Enter for one now")
+        #expect(input.key(13, now: 0.1) == [.order(item: 3, count: 1)])
+        input.shortFruit = "mango"
+        _ = input.key(UInt8(ascii: "r"), now: 1)
+        #expect(input.hint == "restock mango by how many? ")
+        _ = input.key(UInt8(ascii: "4"), now: 1)
+        #expect(input.key(13, now: 1) == [.restock(fruit: "mango", amount: 4, token: nil)])
+        _ = input.key(UInt8(ascii: "r"), now: 2)
+        #expect(input.hint == "restock which fruit? ", "the short fruit is offered once")
+        #expect(TillOptions.managerToken(environment: ["JUICE_MANAGER_TOKEN": ""]) == nil)
+        #expect(TillOptions.managerToken(environment: ["JUICE_MANAGER_TOKEN": "s3cret"]) == "s3cret")
+        #expect(TillOptions.managerToken(environment: [:]) == nil)
+    }
+
     @Test func helpAndBadFlags() throws {
         let help = try Executables.run(Self.till, ["--help"])
         #expect(help.status == 0 && help.output.contains("--till-id") && help.output.contains("3x2"))
+        #expect(help.output.contains("0.8 s after the key") && help.output.contains("Enter or space orders at once"), "\(help.output)")
         let bad = try Executables.run(Self.till, ["--till-id", "no spaces"])
         #expect(bad.status == 2 && bad.output.contains("--till-id"))
     }

@@ -199,6 +199,8 @@ struct JournalRecordTests {
         "Y 1 2026-11-25 +0900 1 0 s:mango=0", "Y 1 2026-11-25 +0900 1 0 x:mango=1", "Y 1 2026-11-25 +0900 1 0 s:mango",
         "Y 1 2026-11-25 +0900 1 0 smango=1", "Y 1 2026-11-25 +0900 1 0 s:=1", "Y 1 2026-11-25 +0900 1 0 s:mango=01",
         "Y @5 1 2026-11-25 +0900 1 0", "Y 01 2026-11-25 +0900 1 0",
+        // A counter twice, or the kinds out of the writer's order.
+        "Y 1 2026-11-25 +0900 1 0 s:mango=1 s:mango=2", "Y 1 2026-11-25 +0900 1 0 u:kiwi=1 s:mango=1",
     ])
     func notRecords(_ payload: String) {
         #expect(JournalRecord(payload: payload[...]) == nil)

@@ -392,15 +392,22 @@ struct KeyMemoryTests {
         #expect(m.inOrder.map(\.key) == ["r1", "r2", "x1"])
     }
 
-    @Test("remembering a known key again changes its entry, not its place")
+    /// A replayed journal holds a key used again after it aged out: the later use is aged from
+    /// its own time. It used to keep the first use's place, so the first use's expiry forgot it.
+    @Test("remembering a known key again (a use after it aged out) ages it from the later use")
     func rememberAgain() {
         var m = KeyMemory(policy: Self.policy())
-        m.remember("a", Self.entry(0))
-        m.remember("b", Self.entry(1))
-        m.remember("a", Self.entry(9))
+        m.remember("a", Self.entry(0, at: 0))
+        m.remember("b", Self.entry(1, at: 1))
+        m.remember("a", Self.entry(2, at: 50))
         #expect(m.count == 2)
-        #expect(m["a"] == Self.entry(9))
-        #expect(m.inOrder.map(\.key) == ["a", "b"])
+        #expect(m["a"] == Self.entry(2, at: 50))
+        #expect(m.inOrder.map(\.key) == ["b", "a"])
+        m.forgetExpired(now: 101)
+        #expect(m["a"] == Self.entry(2, at: 50) && m["b"] == nil, "the place a's first use left forgets nothing")
+        #expect(m.inOrder.map(\.key) == ["a"])
+        m.forgetExpired(now: 150)
+        #expect(m.count == 0)
     }
 
     @Test("the default policy is the protocol's")

@@ -219,4 +219,22 @@ import Testing
         #expect(try c.command("STOCK") == "OK STOCK seq=27 strawberry=0 banana=6 pineapple=20 kiwi=24 mango=7")
         server.stop()
     }
+
+    /// A key used again once it aged out is a new write, and its age starts again. Replay used to
+    /// keep the second use under the first one's age, so a crash and restart 4 s after the
+    /// second use forgot it at once, and its retry sold a second time.
+    @Test func aKeyUsedAgainAfterItAgedOutIsKeptFromItsSecondUseAcrossACrash() throws {
+        let t0: Int64 = 1_795_632_321
+        let s = try ShopDayReportTests.ClockedServer(["--key-retention", "60"], at: t0)
+        #expect(try s.client.command("ORDER banana key=k") == "OK ORDER banana 1 seq=1 banana=8")
+        try s.at(t0 + 61)
+        // A new key makes the memory forget those past the window: `k` is then new again.
+        #expect(try s.client.command("ORDER banana key=other") == "OK ORDER banana 1 seq=2 banana=6")
+        #expect(try s.client.command("ORDER banana 2 key=k") == "OK ORDER banana 2 seq=3 banana=2")
+        try s.at(t0 + 65)
+        try s.restart(crash: true)
+        #expect(try s.client.command("ORDER banana 2 key=k") == "OK ORDER banana 2 seq=3 banana=2 dup")
+        #expect(try s.client.command("STOCK banana") == "OK STOCK seq=3 banana=2")
+        s.server.stop()
+    }
 }

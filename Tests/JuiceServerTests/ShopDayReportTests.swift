@@ -29,8 +29,9 @@ import Testing
             try String(time).write(toFile: clock, atomically: true, encoding: .utf8)
         }
 
-        func restart(_ extra: [String]? = nil) throws {
-            server.stop()
+        /// Stops the server (SIGKILL with `crash`) and starts it again, with `extra` if given.
+        func restart(_ extra: [String]? = nil, crash: Bool = false) throws {
+            if crash { server.kill9() } else { server.stop() }
             if let extra { arguments = ["--data", dir.path + "/data"] + extra }
             server = try ExecutableServer.restart(arguments, port: server.port, environment: ["JUICE_TEST_CLOCK": clock])
             client = try server.client()
@@ -196,5 +197,44 @@ import Testing
         try s.restart()
         #expect(try s.report("2025-01-02")["sold_banana"] == 1 && s.report("2026-02-05")["sold_banana"] == 1)
         s.server.stop()
+    }
+
+    /// A zone change in the middle of a UTC hour, to a zone whose hours start when UTC's do:
+    /// that hour is then two slots with one start (one per calendar, each keeping its day and
+    /// offset). The snapshot held both, and the next start refused it as "a second record" for
+    /// that start: a data directory the server wrote and could not open.
+    @Test func aZoneChangeInTheMiddleOfAnHourStillOpens() throws {
+        let t0 = Self.unix(2026, 11, 25, 10, 5, offset: 0)
+        let s = try ShopDayReportTests.ClockedServer(["--timezone", "UTC"], at: t0)
+        #expect(try s.client.command("ORDER banana").hasPrefix("OK ORDER"))
+        try s.at(t0 + 600)
+        try s.restart(["--timezone", "Asia/Seoul"])
+        #expect(try s.client.command("ORDER kiwi").hasPrefix("OK ORDER"))
+        try s.at(t0 + 900)
+        // Another change writes a snapshot with both hours in it.
+        try s.restart(["--timezone", "Asia/Tokyo"])
+        #expect(try s.report("2026-11-25")["sold_banana"] == 1)
+        try s.restart()
+        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text
+        #expect(hours.contains("\r\n2026-11-25,10:00,banana,1,0,2026-11-25T10:00:00+00:00\r\n"), "\(hours)")
+        #expect(hours.contains("\r\n2026-11-25,19:00,kiwi,1,0,2026-11-25T19:00:00+09:00\r\n"), "\(hours)")
+        s.server.stop()
+    }
+
+    /// A clock never set (a board without a battery starts at 1970) puts changes in the
+    /// business day 1969-12-31 (before the day start) or in an hour starting before 1970 (a
+    /// +05:45 zone); the last hours of 9999 fall in the year 10000. The snapshot wrote such
+    /// hours and the next start refused them. Those moments now count in STATS, in no day. A
+    /// test clock past 9999 (10^15) trapped the server: it is held to the times a record carries.
+    @Test func aClockAtTheEdgesOfTimeWritesASnapshotThatOpens() throws {
+        for (time, zone) in [(Int64(3600), "UTC"), (100, "Asia/Kathmandu"), (253_402_300_000, "Pacific/Kiritimati"),
+                             (1_000_000_000_000_000, "UTC")] {
+            let s = try ClockedServer(["--timezone", zone, "--journal-max-bytes", "1024"], at: time)
+            for _ in 0..<30 { #expect(try s.client.command("RESTOCK kiwi 1").hasPrefix("OK RESTOCK")) }
+            #expect(s.server.logShows("compacted the journal"))
+            try s.restart()
+            #expect(values(try s.client.command("STATS"))["seq"] == 30, "\(zone)")
+            s.server.stop()
+        }
     }
 }

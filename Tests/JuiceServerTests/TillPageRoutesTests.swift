@@ -24,4 +24,16 @@ import Testing
         let head = try HTTPClient.request("HEAD", port: server.httpPort, path)
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(page.body.count))
     }
+
+    /// The till's service worker: a script at `/till-sw.js` that the till registers with scope
+    /// `/till`, keeping the page and nothing else (what it does offline: Tests/browser).
+    @Test func theTillWorkerIsAScriptThatKeepsOnlyThePage() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let worker = try HTTPClient.get(port: server.httpPort, "/till-sw.js")
+        #expect(worker.statusLine == "HTTP/1.1 200 OK")
+        #expect(worker.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(worker.text.contains("PAGE = \"/till\"") && worker.text.contains("addEventListener(\"fetch\""))
+        let till = try HTTPClient.get(port: server.httpPort, "/till")
+        #expect(till.text.contains("navigator.serviceWorker.register(\"/till-sw.js\", { scope: \"/till\" })"))
+    }
 }

@@ -220,7 +220,7 @@ final class HTTPProtocol: ConnectionHandler, @unchecked Sendable {
     /// The stream starts with the full state (or, with `Last-Event-ID`, the changes after it,
     /// as SINCE does), then live changes follow with no gap and no duplicate. The head waits
     /// for the journal like the state it precedes, and so does everything after it.
-    private func openStream(_ conn: HTTPConnection, after lastEventID: UInt64?) {
+    private func openStream(_ conn: HTTPConnection, after lastEventID: EventID?) {
         conn.isStream = true
         streams[conn.id] = conn
         let start = store.assumeIsolated { $0.openStream(after: lastEventID) }

@@ -12,7 +12,7 @@ struct HTTPRoutes {
         /// A write's answer, and the changes it made (to broadcast after the answer is queued).
         case change(HTTPResponse, gate: UInt64, events: [StockEvent])
         /// Open an event stream, resuming after this seq if the browser sent `Last-Event-ID`.
-        case eventStream(lastEventID: UInt64?)
+        case eventStream(lastEventID: EventID?)
     }
 
     let store: FruitStore
@@ -28,6 +28,7 @@ struct HTTPRoutes {
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
     private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(OpenAPIDocument.json.utf8))
     private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(ReportsPage.html.utf8))
+    private let tillWorker = HTTPResponse(.ok, TillWorker.contentType, body: Array(TillWorker.script.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
     /// Every path `GET`/`HEAD` answers: the one table of the read routes. A path missing here
@@ -80,11 +81,13 @@ struct HTTPRoutes {
         case "/reports":
             // Public, like /dashboard: its data call carries the manager token.
             return .response(reportsPage, gate: 0)
+        case "/till-sw.js":
+            return .response(tillWorker, gate: 0)
         case "/events":
-            return .eventStream(lastEventID: request.header("last-event-id").flatMap(HTTPRoutes.seq))
+            return .eventStream(lastEventID: request.header("last-event-id").flatMap(EventID.init))
         case "/state":
             let (body, gate) = store.assumeIsolated {
-                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly), $0.lastLSN)
+                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly, store: $0.storeID), $0.lastLSN)
             }
             return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), gate: gate)
         case "/healthz":
@@ -136,9 +139,8 @@ struct HTTPRoutes {
         }
     }
 
-    /// A `Last-Event-ID` we can resume from: a seq in decimal. Anything else counts as none
-    /// (the stream then starts with the full state).
-    static func seq(_ text: String) -> UInt64? {
+    /// A seq in decimal (up to 19 digits), or nil.
+    static func seq(_ text: Substring) -> UInt64? {
         guard !text.isEmpty, text.count <= 19, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         return UInt64(text)
     }

@@ -53,7 +53,7 @@ final class LineProtocol: ConnectionHandler {
     /// The greeting, sent on connect. It reflects no state: it need not wait for the journal.
     func accepted(_ conn: Connection) {
         var hello: [UInt8] = []
-        Wire.hello(to: &hello)
+        Wire.hello(store: store.storeID, to: &hello)
         output.send(conn, hello)
     }
 

@@ -66,7 +66,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
         let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut,
-                                    auth: ManagerAuth(token: config.managerToken, policy: config.authFailurePolicy, clock: config.authClock),
+                                    auth: ManagerAuth(token: config.managerToken, policy: AuthTestHook.policy(config.authFailurePolicy), clock: config.authClock),
                                     queue: queue, startedAt: startedAt, host: self)
         for (key, acceptor) in acceptors {
             let make = Running.protocols.first { $0.port == key }!.make

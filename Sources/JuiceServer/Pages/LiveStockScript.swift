@@ -4,7 +4,7 @@
 /// the base script and before the page's own (a classic script: these are globals there).
 ///
 /// The rules: a message listing every fruit is the whole state, any other message is one change,
-/// applied only if its seq is newer; a fruit the page does not know means the server came back
+/// applied only if its seq is newer; `/state` from another store (its `store`) replaces the state; a fruit the page does not know means the server came back
 /// with another menu, so `/state` is read again. After a dropped stream `/state` is read again
 /// too (the server may have restarted with another menu).
 enum LiveStockScript {
@@ -34,13 +34,15 @@ function canMake(juice, stock) {
 // on.menu(feed) when a menu is (re)built, on.stock(feed) after every change, on.live(bool).
 // Returns the feed: {menu: {fruits, juices}, stock: {fruit: count}, seq}.
 function followStock(on) {
-  const feed = { menu: null, stock: {}, seq: -1 };
+  const feed = { menu: null, stock: {}, seq: -1, store: null };
   let menuKey = "", loading = null, lost = false, delay = 1000;
   function applyState(s) {
     const key = JSON.stringify([s.fruits, s.juices]);
     const changed = key !== menuKey;
     if (changed) { feed.menu = { fruits: s.fruits, juices: s.juices }; menuKey = key; on.menu(feed); }
-    if (changed || s.seq >= feed.seq) { feed.stock = Object.assign({}, s.stock); feed.seq = s.seq; }
+    // Another store's seq says nothing about this one's (a restored backup, a swapped box).
+    const otherStore = s.store !== feed.store;
+    if (changed || otherStore || s.seq >= feed.seq) { feed.stock = Object.assign({}, s.stock); feed.seq = s.seq; feed.store = s.store; }
     on.stock(feed);
   }
   function load() {

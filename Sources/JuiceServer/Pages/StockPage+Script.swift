@@ -74,6 +74,14 @@ extension StockPage {
       set.addEventListener("click", () => write(fr.name, "set"));
       rows[fr.name] = { row, number, amount, add, set, result, fillPar, par: hasPar ? fr.par : null, answered: null };
     }
+    // `/stock?fruit=mango` (the till's "Restock" after an out-of-stock): that fruit first in view.
+    const asked = new URLSearchParams(location.search).get("fruit");
+    if (asked && rows[asked]) {
+      rows[asked].row.classList.add("asked");
+      rows[asked].row.dataset.asked = "true";
+      rows[asked].row.scrollIntoView({ block: "center" });
+      rows[asked].amount.focus();
+    }
   }
   // The count a row shows: the live feed's, unless this page's own write was answered with a
   // newer seq than the feed has reached yet (the stream may still be reconnecting after a

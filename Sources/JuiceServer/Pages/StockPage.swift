@@ -18,7 +18,9 @@
 /// Test hooks: each fruit row `data-fruit` + `data-stock`, inside it `.amount`, `.minus`,
 /// `.plus`, `.add`, `.set`, `.fill-par` (with the row's `data-fill`, the amount it would add; only
 /// for a fruit with a par), `.par` and `.result` (`data-kind` `ok` / `error` / `waiting`); the token form `#token` +
-/// `#token-submit` + `#auth-error`, as on the dashboard; `#conn`.
+/// `#token-submit` + `#auth-error`, as on the dashboard; `#conn`. `/stock?fruit=<name>` marks
+/// that fruit's row `data-asked` and puts it in view with its amount focused (the till's
+/// "Restock" after an out-of-stock).
 enum StockPage {
     /// A crate of fruit.
     static let icon = "%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 64'%3E"
@@ -47,6 +49,7 @@ button:disabled { opacity: .45; cursor: not-allowed; }
 .fruit { display: grid; grid-template-columns: 1fr auto; gap: 8px 12px; align-items: center; }
 .fruit .name { font-size: 21px; font-weight: 800; }
 .fruit .alias { color: var(--muted); font-size: 15px; font-weight: 600; margin-left: .4em; }
+.fruit.asked { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent) inset; }
 .fruit .now { text-align: right; line-height: 1; }
 .fruit .now b { font-size: 34px; font-variant-numeric: tabular-nums; color: var(--good); }
 .fruit .now small { display: block; color: var(--muted); font-size: 12px; margin-top: 2px; }

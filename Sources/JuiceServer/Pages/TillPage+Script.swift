@@ -16,20 +16,30 @@ extension TillPage {
     /// - An answer (200, or a refusal: 4xx, or 503 `READ_ONLY`) takes the order out of the queue.
     /// - A second tap on the same juice within `debounce` ms is the same tap (a double tap); two
     ///   juices are sold by picking 2 first, or by tapping again once the button stops flashing.
+    /// - Offline start: the last menu and stock seen live are kept in `localStorage`; a page
+    ///   opened while the server is away (from the service worker's cache) shows them, marked
+    ///   stale, and takes taps into the queue as ever, until `/state` answers.
+    /// - An out-of-stock refusal offers the seeds' choice: "Restock" opens `/stock` on the short
+    ///   fruit, "Cancel" leaves the till as it was.
     static let script: String = #"""
 "use strict";
 (function () {
   const ORDER = "juice-till-order:", OLD_QUEUE = "juice-till-queue", TILL = "juice-till-id";
+  const STATE = "juice-till-state", HTTPS_NOTE = "juice-till-https-note";
   const TIMEOUT = 8000, DEBOUNCE = 600, MAX_COUNT = 99;
   const T = KO
     ? { how: "수량", left: "잔", soldOut: "품절", fruits: "과일 재고", waiting: n => "오프라인: 주문 " + n + "건 대기 중",
         sending: n => "주문 " + n + "건 보내는 중…", sold: "판매", again: "재전송, 한 번만 판매됨", notSold: "판매 안 됨",
         out: "재고 부족", needs: (f, n, h) => f + " " + n + "개 필요, " + h + "개 있음", disk: "판매 불가: 디스크 가득 참",
-        queued: n => n + " 대기", till: "계산대" }
+        queued: n => n + " 대기", till: "계산대", restock: "재고 추가", cancel: "취소", ok: "확인",
+        stale: at => "오프라인: " + at + " 기준 메뉴와 재고. 주문은 서버가 응답하면 보내집니다",
+        https: "오프라인 시작은 HTTPS가 필요합니다 (README 참고)" }
     : { how: "How many", left: "left", soldOut: "SOLD OUT", fruits: "Fruit stock", waiting: n => "offline: " + n + " order" + (n === 1 ? "" : "s") + " waiting",
         sending: n => "sending " + n + " order" + (n === 1 ? "" : "s") + "\u2026", sold: "Sold", again: "answered on a retry; sold once",
         notSold: "Not sold", out: "Out of stock", needs: (f, n, h) => "needs " + f + " " + n + ", has " + h,
-        disk: "cannot sell: disk full", queued: n => n + " waiting", till: "till" };
+        disk: "cannot sell: disk full", queued: n => n + " waiting", till: "till", restock: "Restock", cancel: "Cancel", ok: "OK",
+        stale: at => "offline: menu and stock as last seen at " + at + "; taps wait and are sent when the server answers",
+        https: "offline start needs HTTPS (see the README)" };
   const $ = id => document.getElementById(id);
   $("count-label").textContent = T.how;
   $("fruits-title").textContent = T.fruits;
@@ -78,7 +88,9 @@ extension TillPage {
   const nextKey = () => "till-" + tillId + "." + loadId + "-" + (++counter);
   $("till-id").textContent = T.till + " " + tillId;
 
-  let count = 1, feed = null, nodes = {};
+  let count = 1, feed = null, nodes = {}, cached = null;
+  // What the page shows: the live feed once /state answered, else the last state seen live.
+  const view = () => (feed && feed.menu ? feed : cached);
   const lastTap = {};
   function setCount(n) {
     count = Math.max(1, Math.min(MAX_COUNT, n));
@@ -90,11 +102,11 @@ extension TillPage {
   $("count-plus").addEventListener("click", () => setCount(count + 1));
 
   function fruitLabel(name) {
-    const f = feed && feed.menu && feed.menu.fruits.find(x => x.name === name);
+    const v = view(), f = v && v.menu && v.menu.fruits.find(x => x.name === name);
     return f ? naming(f).main : name;
   }
   function juiceLabel(name) {
-    const j = feed && feed.menu && feed.menu.juices.find(x => x.name === name);
+    const v = view(), j = v && v.menu && v.menu.juices.find(x => x.name === name);
     return j ? naming(j).main : name;
   }
 
@@ -131,11 +143,13 @@ extension TillPage {
   }
 
   function render() {
-    if (!feed || !feed.menu) return;
+    const f = view();
+    if (!f || !f.menu) return;
+    if (f === feed) saveState();
     const waiting = {};
     for (const o of loadQueue()) waiting[o.juice] = (waiting[o.juice] || 0) + o.count;
     for (const name in nodes) {
-      const n = nodes[name], can = canMake(n.juice, feed.stock);
+      const n = nodes[name], can = canMake(n.juice, f.stock);
       n.b.dataset.canMake = String(can);
       n.number.textContent = String(can);
       // Greyed and not tappable when the stock cannot make the count picked (sold out at 1).
@@ -145,12 +159,21 @@ extension TillPage {
       n.queued.classList.toggle("some", !!waiting[name]);
     }
     for (const chip of document.querySelectorAll("#fruits .fruit")) {
-      const c = feed.stock[chip.dataset.fruit] || 0;
+      const c = f.stock[chip.dataset.fruit] || 0;
       chip.dataset.stock = String(c);
       chip.lastChild.textContent = String(c);
       chip.classList.toggle("out", c <= 0);
     }
-    $("seq").textContent = feed.seq >= 0 ? "#" + feed.seq : "";
+    $("seq").textContent = f.seq >= 0 ? "#" + f.seq : "";
+  }
+
+  // The last state seen live, for a start with the server away.
+  function saveState() {
+    try { localStorage.setItem(STATE, JSON.stringify({ menu: feed.menu, stock: feed.stock, seq: feed.seq, at: Date.now() })); } catch (e) {}
+  }
+  function setStale(at) {
+    document.body.dataset.stale = at ? "true" : "false";
+    $("stale").textContent = at ? T.stale(new Date(at).toLocaleTimeString()) : "";
   }
 
   // A tap: one order, queued before it is sent. A second tap on the same juice while the
@@ -175,14 +198,24 @@ extension TillPage {
     render();
   }
   function say(text, kind) { const m = $("message"); m.textContent = text; m.dataset.kind = kind; }
-  function alertBox(title, text, code) {
+  // `restockFruit`: the short fruit of an out-of-stock, for the seeds' "edit the stock?" choice.
+  let restockFruit = null;
+  function alertBox(title, text, code, fruit) {
+    restockFruit = fruit || null;
     $("alert-title").textContent = title;
     $("alert-text").textContent = text;
     $("alert").dataset.code = code || "";
+    $("alert-restock").hidden = !restockFruit;
+    $("alert-restock").textContent = T.restock + (restockFruit ? " " + fruitLabel(restockFruit) : "");
+    $("alert-ok").textContent = restockFruit ? T.cancel : T.ok;
     $("alert").classList.add("open");
-    $("alert-ok").focus();
+    (restockFruit ? $("alert-restock") : $("alert-ok")).focus();
   }
   $("alert-ok").addEventListener("click", () => $("alert").classList.remove("open"));
+  $("alert-restock").addEventListener("click", () => {
+    $("alert").classList.remove("open");
+    if (restockFruit) location.href = "/stock?fruit=" + encodeURIComponent(restockFruit);
+  });
 
   // Sends the oldest waiting order. Exactly one outcome per attempt: answered (out of the
   // queue) or no answer (kept, retried with the same key).
@@ -230,9 +263,10 @@ extension TillPage {
       return;
     }
     const code = body && body.error || "";
-    let title = T.notSold, message;
+    let title = T.notSold, message, short = null;
     if (code === "OUT_OF_STOCK" && body.needs) {
       title = T.out;
+      short = Object.keys(body.needs).find(f => body.needs[f] > (body.has && body.has[f] || 0)) || null;
       message = T.out + ": " + Object.keys(body.needs)
         .map(f => T.needs(fruitLabel(f), body.needs[f], body.has && body.has[f] !== undefined ? body.has[f] : 0)).join("; ");
     } else if (code === "READ_ONLY") {
@@ -245,18 +279,37 @@ extension TillPage {
         message += " (start the server with --allow-host " + location.hostname + ")";
     }
     say(juiceLabel(order.juice) + " \u00d7" + order.count + ": " + message, "refused");
-    alertBox(title, message, code || String(status));
+    alertBox(title, message, code || String(status), short);
   }
 
   // Another tab of this till changed the queue: show it, and help send it.
   window.addEventListener("storage", ev => { if (ev.key === null || ev.key.startsWith(ORDER)) pump(); });
+  // Opened with the server away (from the worker's cache, or a reload): the last state seen.
+  try {
+    const kept = JSON.parse(localStorage.getItem(STATE) || "null");
+    if (kept && kept.menu && kept.stock) { cached = kept; build(kept); setStale(kept.at || Date.now()); }
+  } catch (e) {}
   feed = followStock({
-    menu: build,
+    menu: f => { setStale(null); build(f); },
     stock: render,
     // Back online: a waiting order goes now rather than at its next retry.
     live: up => { if (up && loadQueue().length && !sending) pump(); },
   });
+  render();
   pump();
+  // Offline start needs a service worker, which a browser runs only in a secure context
+  // (localhost, or HTTPS). Elsewhere the till works as ever, and says so once on this device.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/till-sw.js", { scope: "/till" }).catch(() => {});
+  } else {
+    try {
+      if (!localStorage.getItem(HTTPS_NOTE)) {
+        $("https-note").textContent = T.https;
+        $("https-note").hidden = false;
+        localStorage.setItem(HTTPS_NOTE, "1");
+      }
+    } catch (e) {}
+  }
   // The base script's full-disk notice (PROTOCOL.md "Full disk"): a till should say it cannot sell before a cashier taps.
   watchReadOnly();
 })();

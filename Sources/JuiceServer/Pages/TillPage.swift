@@ -9,7 +9,15 @@
 /// made at the count picked), each fruit `data-fruit` + `data-stock`, the count `#count` with
 /// `#count-minus` / `#count-plus`, the waiting line `#pending` with `data-waiting` (orders kept) and
 /// `data-state` (`sending` / `offline` / `idle`), the last sale `#message`, the refusal dialog
-/// `#alert` (`data-code`: the error code) with `#alert-text` and `#alert-ok`, and `#conn`.
+/// `#alert` (`data-code`: the error code) with `#alert-text`, `#alert-ok` (OK, or Cancel) and
+/// `#alert-restock` (shown for an out-of-stock: opens `/stock?fruit=<short fruit>`), `#conn`,
+/// `body[data-stale]` with `#stale` (opened offline: the last known menu and stock), and
+/// `#https-note` (no service worker outside a secure context).
+///
+/// Offline start: `/till` registers a service worker (`TillWorker`, scope `/till`) that keeps
+/// the page; the script keeps the last menu and stock it saw in `localStorage`. Only the till
+/// uses the worker: the board needs the server to show anything live, and a stock editor
+/// opened from a cache could look live while its numbers are stale.
 enum TillPage {
     /// A cup with a straw, in the accent colour.
     static let icon = "%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 64'%3E"
@@ -79,8 +87,17 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
               width: min(100%, 420px); box-shadow: 0 20px 60px rgba(0, 0, 0, .5); }
 #alert h3 { margin: 0 0 .4em; color: var(--out); font-size: 22px; }
 #alert p { margin: 0 0 1.1em; font-size: 18px; line-height: 1.4; }
-#alert-ok { font: inherit; font-size: 18px; font-weight: 700; width: 100%; padding: .7em; border: 0; border-radius: 12px;
-            background: var(--accent); color: #1d1600; cursor: pointer; }
+#alert-ok, #alert-restock { font: inherit; font-size: 18px; font-weight: 700; width: 100%; padding: .7em; border: 0;
+            border-radius: 12px; background: var(--accent); color: #1d1600; cursor: pointer; }
+#alert .buttons { display: flex; gap: 10px; }
+#alert-restock[hidden] { display: none; }
+#alert-restock:not([hidden]) + #alert-ok { background: var(--line); color: var(--text); }
+/* Opened from the cache with the server away: the numbers are the last ones seen. */
+#stale { display: none; font-size: 15px; font-weight: 700; padding: .5em .9em; border-radius: 12px;
+         border: 1px dashed var(--low); color: var(--low); }
+body[data-stale="true"] #stale { display: block; }
+body[data-stale="true"] #fruits, body[data-stale="true"] .juice .left { opacity: .55; }
+#https-note[hidden] { display: none; }
 </style>
 </head>
 <body>
@@ -91,6 +108,7 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
 </header>
 <h2 id="fruits-title" class="visually-hidden">Fruit stock</h2>
 <section id="fruits" aria-labelledby="fruits-title"></section>
+<div id="stale" role="status"></div>
 <div id="pending" data-state="idle" data-waiting="0" role="status" aria-live="polite"></div>
 <div class="controls">
   <span class="label" id="count-label">How many</span>
@@ -102,10 +120,11 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
   <span id="message" data-kind="" aria-live="polite"></span>
 </div>
 <section id="juices" aria-label="juices"></section>
-<footer><span id="till-id"></span><span id="seq"></span></footer>
+<footer><span id="till-id"></span><span id="https-note" hidden></span><span id="seq"></span></footer>
 <div id="alert" role="alertdialog" aria-modal="true" aria-labelledby="alert-title" data-code="">
   <div class="box"><h3 id="alert-title">Not sold</h3><p id="alert-text"></p>
-    <button type="button" id="alert-ok">OK</button></div>
+    <div class="buttons"><button type="button" id="alert-restock" hidden>Restock</button>
+    <button type="button" id="alert-ok">OK</button></div></div>
 </div>
 """# + PageStyle.baseScript + LiveStockScript.script + #"""
 <script>

@@ -14,7 +14,8 @@ extension Server {
         guard let directory = config.dataDirectory else {
             let ledger = StockLedger(menu: menu, initialStock: config.initialStock, overridingMenu: config.initialStockOverridesMenu,
                                      keyPolicy: config.keyPolicy, calendar: config.calendar)
-            let store = FruitStore(executor: executor, ledger: ledger, journal: nil, lostSalesPerMinute: config.lostSalesPerMinute)
+            let store = FruitStore(executor: executor, ledger: ledger, journal: nil, lostSalesPerMinute: config.lostSalesPerMinute,
+                                   storeID: StoreIdentity.fresh())
             return Server(config: config, executor: executor, store: store, durableLSN: 0, lockFD: -1)
         }
         let opened = try Storage.open(directory: directory, Storage.Options(
@@ -34,8 +35,8 @@ extension Server {
             history.append(seq: change.seq, line: StockEvent.line(change, menu: menu))
         }
         let store = FruitStore(executor: executor, ledger: opened.ledger, journal: journal, history: history,
-                               compactAfter: config.journalMaxBytes, lostSalesPerMinute: config.lostSalesPerMinute)
-        Log.lifecycle("data directory \(directory): recovered seq=\(opened.ledger.seq) (journal position \(opened.lsn))")
+                               compactAfter: config.journalMaxBytes, lostSalesPerMinute: config.lostSalesPerMinute, storeID: opened.storeID)
+        Log.lifecycle("data directory \(directory): recovered seq=\(opened.ledger.seq) store=\(opened.storeID) (journal position \(opened.lsn))")
         return Server(config: config, executor: executor, store: store, durableLSN: opened.lsn, lockFD: opened.lockFD)
     }
 }

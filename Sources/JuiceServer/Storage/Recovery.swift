@@ -77,6 +77,7 @@ struct Recovery {
         // was not written by it, and would otherwise be taken silently (the last one winning).
         var kindRank = 0
         var names = Set<String>()
+        var lastHour: (Int64, Int32, Int32)?
         for (offset, record) in read.records.dropFirst().dropLast() {
             let (rank, name): (Int, String) = switch record {
             case .fruit(let name, _): (1, name)
@@ -85,7 +86,9 @@ struct Recovery {
             case .short(let name, _): (4, name)
             case .key(let key, _, _, _): (5, key)
             case .rememberedKey(let key, _, _, _, _, _): (5, key)
-            case .hour(let start, _, _, _, _, _): (6, String(start))
+            // An hour is its start, day and offset: after a change of --timezone or --day-starts,
+            // two calendars' hours may start at one moment, each keeping its own day and offset.
+            case .hour(let start, let day, let utcOffset, _, _, _): (6, "\(start) \(BusinessCalendar.dateText(day)) \(utcOffset)")
             default: (0, "")
             }
             if rank > kindRank {
@@ -117,7 +120,12 @@ struct Recovery {
                 case .set: menu.fruitIndex(name).map { .set(fruit: $0, amount: number) }
                 }
                 if let request { ledger.restoreKey(key, KeyMemory.Entry(request: request, reply: Array(reply.utf8), time: time)) }
-            case .hour(let start, let day, let offset, let served, let refused, let counts):
+            case .hour(let start, let day, let utcOffset, let served, let refused, let counts):
+                // Written in time order (`SalesHistory.inOrder`).
+                if let last = lastHour, !(last < (start, day, utcOffset)) {
+                    throw Recovery.corrupt(.snapshot, file.path, at: offset, "an hour out of time order")
+                }
+                lastHour = (start, day, utcOffset)
                 var counters = SalesHistory.Counters(juices: menu.juices.count, fruits: menu.fruits.count)
                 counters.served = served
                 counters.refused = refused
@@ -126,7 +134,7 @@ struct Recovery {
                     guard let i = count.kind.perJuice ? menu.juiceIndex(count.name) : menu.fruitIndex(count.name) else { continue }
                     counters[count.kind, i] = count.value
                 }
-                ledger.restoreHistory(BusinessCalendar.Slot(start: start, day: day, offset: offset), counters)
+                ledger.restoreHistory(BusinessCalendar.Slot(start: start, day: day, offset: utcOffset), counters)
             default:
                 throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record that does not belong inside a snapshot")
             }

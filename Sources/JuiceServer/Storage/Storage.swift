@@ -9,6 +9,7 @@ import JuiceCore
 ///     <dir>/calendar   the time zone and day start its history was recorded under
 ///     <dir>/snapshot   the whole state at one journal position (`Snapshot`)
 ///     <dir>/journal    the changes after that snapshot, one framed record each (`JournalFile`)
+///     <dir>/store-id   the store's random id, made with the store (`StoreIdentity`)
 ///
 /// Opening it recovers the state (`Recovery`: load the snapshot, replay the journal records after
 /// it) and refuses to start on corruption; only once every record has been judged does it change
@@ -54,6 +55,8 @@ struct Storage {
         var snapshotPath: String
         /// The held LOCK file; closed when the server stops.
         var lockFD: Int32
+        /// The store's id (`StoreIdentity`).
+        var storeID: String
     }
 
     static func open(directory: String, _ options: Options) throws(StorageError) -> Opened {
@@ -87,6 +90,7 @@ struct Storage {
                                  calendar: savedCalendar ?? options.calendar)
         var recovered = try Recovery.recover(ledger, snapshot: snapshot, journal: journalFile)
         // Everything on disk has been judged: only now may anything there change.
+        let storeID = try StoreIdentity.load(directory: directory, brandNew: snapshot == nil && journalFile == nil)
         if snapshot == nil && journalFile == nil {
             // A brand-new store: record its initial stock at once. The journal only records the
             // fruits each change touches, so without this a restart with another
@@ -127,7 +131,8 @@ struct Storage {
             }
         }
         return Opened(ledger: recovered.ledger, recentChanges: recovered.recentChanges, lsn: recovered.lsn, journal: file,
-                      journalLength: recovered.journalLength, snapshotPath: snapshotPath, lockFD: lockFD)
+                      journalLength: recovered.journalLength, snapshotPath: snapshotPath, lockFD: lockFD,
+                      storeID: storeID)
     }
 
     /// `Asia/Seoul 04:00`: the calendar file's one line.

@@ -22,6 +22,8 @@ public enum StorageError: Error, CustomStringConvertible {
     case invalidMenu(path: String)
     /// The calendar file does not say `<IANA time zone> <HH:MM>`.
     case invalidCalendar(path: String)
+    /// `store-id` holds something that is not an id.
+    case invalidStoreID(path: String)
     /// The new menu drops fruit the data still has in stock ("kiwi=3 mango=1").
     case menuDropsStock(directory: String, stocked: String)
     /// A compaction failed (fatal, see `GroupCommit`).
@@ -49,6 +51,8 @@ public enum StorageError: Error, CustomStringConvertible {
         case .unreadable(let path): "cannot read \(path)"
         case .invalidMenu(let path): "\(path) is not a valid menu; move it away to start over"
         case .invalidCalendar(let path): "\(path) does not name a time zone and a day start (e.g. \"Asia/Seoul 04:00\"); fix it or move it away"
+        case .invalidStoreID(let path):
+            "\(path) is not a store id; delete it to give the store a new one (every client then takes the whole state again)"
         case .menuDropsStock(let directory, let stocked):
             "the new menu drops fruit that is still in stock in \(directory) (\(stocked)); sell or SET it to 0 first, or start with --accept-menu-change to discard it"
         case .compaction(let error): "compaction: \(error)"

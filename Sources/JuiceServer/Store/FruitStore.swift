@@ -10,6 +10,8 @@ actor FruitStore {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     nonisolated let menu: Menu
+    /// The store's id (`StoreIdentity`): in the greeting, `/state` and event-stream ids.
+    nonisolated let storeID: String
     private(set) var ledger: StockLedger
     private var history: EventHistory
     /// The journal's group commit (nil in memory): records go there, and it says how far they are
@@ -30,9 +32,11 @@ actor FruitStore {
     /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
     /// recovered from it, and the journal is compacted past `compactAfter` bytes.
     init(executor: LoopExecutor, ledger: StockLedger, journal: GroupCommit?, history: EventHistory = EventHistory(),
-         compactAfter: Int = 64 << 20, lostSalesPerMinute: Int = LostSalesAllowance.defaultPerMinute) {
+         compactAfter: Int = 64 << 20, lostSalesPerMinute: Int = LostSalesAllowance.defaultPerMinute,
+         storeID: String = StoreIdentity.fresh()) {
         self.lostSales = LostSalesAllowance(perMinute: lostSalesPerMinute)
         self.executor = executor
+        self.storeID = storeID
         self.menu = ledger.menu
         self.ledger = ledger
         self.journal = journal
@@ -67,8 +71,8 @@ actor FruitStore {
                 if isNew(key), refused(into: &result) { continue }
                 let now = wallClock(), owner = key == nil ? nil : client.host
                 written(ledger.set(fruit: fruit, amount: amount, key: key, by: owner, at: now), at: now, into: &result)
-            case .since(let after):
-                since(after, into: &result)
+            case .since(let after, let store):
+                since(after, store: store, into: &result)
                 if result.catchUp != nil {
                     assert(command == commands.last, "a SINCE that starts a catch-up ends its run")
                 }
@@ -162,10 +166,14 @@ actor FruitStore {
         result.events.append(event)
     }
 
-    private func since(_ after: UInt64, into result: inout StoreReplies) {
+    /// `store`: the store the client's seq belongs to, if it said (rule 3: another store's seq
+    /// gets the full state, whatever it is).
+    private func since(_ after: UInt64, store: String?, into result: inout StoreReplies) {
         let current = ledger.seq
         Wire.sinceHeader(after: after, current: current, to: &result.out)
-        if after == current {
+        if let store, store != storeID {
+            Wire.appendFullEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
+        } else if after == current {
             // Nothing to catch up on.
         } else if history.reaches(after: after, current: current) {
             // Not built here: up to 10,000 lines, times every SINCE a client pipelines, is
@@ -192,7 +200,7 @@ actor FruitStore {
                 // The history keeps lines only; the client-side reader gives the values back.
                 guard case .stockEvent(let update) = ServerLine.parse(String(decoding: line, as: UTF8.self)),
                       let touched = WireReader.fruitValues(update, menu: menu) else { return nil }
-                Wire.appendStreamEvent(seq: seq, touched, menu: menu, to: &out)
+                Wire.appendStreamEvent(seq: seq, store: storeID, touched, menu: menu, to: &out)
             }
             seq += 1
         }
@@ -205,21 +213,22 @@ actor FruitStore {
         var out: [UInt8] = []
         switch format {
         case .line: Wire.appendFullEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
-        case .stream: Wire.appendFullStreamEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
+        case .stream: Wire.appendFullStreamEvent(seq: ledger.seq, store: storeID, stock: ledger.stock, menu: menu, to: &out)
         }
         return (out, ledger.seq, lastLSN)
     }
 
     /// Where a browser's event stream starts. Without `lastEventID`: one full-state message.
     /// With it: the changes after it, as `SINCE` would (a catch-up streamed from the history),
-    /// or one full-state message if the history cannot reach (or the id is ahead of the store).
-    func openStream(after lastEventID: UInt64?) -> StoreReplies {
+    /// or one full-state message if the history cannot reach, the id is ahead of the store, or
+    /// it names another store.
+    func openStream(after lastEventID: EventID?) -> StoreReplies {
         var result = StoreReplies(out: [], gate: lastLSN)
         let current = ledger.seq
-        if let after = lastEventID, history.reaches(after: after, current: current) {
-            if after < current { result.catchUp = CatchUp(next: after + 1, through: current) }
+        if let id = lastEventID, id.store.map({ $0 == storeID }) ?? true, history.reaches(after: id.seq, current: current) {
+            if id.seq < current { result.catchUp = CatchUp(next: id.seq + 1, through: current) }
         } else {
-            Wire.appendFullStreamEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
+            Wire.appendFullStreamEvent(seq: current, store: storeID, stock: ledger.stock, menu: menu, to: &result.out)
         }
         result.eventsFrom = current + 1
         return result

@@ -1,0 +1,26 @@
+import JuiceCore
+
+// The JuiceCore types that JuiceClient's API hands out, named here so that a program needs only
+// `import JuiceClient` to write them down (`let menu: Menu = state.menu`). Typealiases rather than
+// `@_exported import JuiceCore`: a dependent sees these names, not the server's wire encoders,
+// parsers and ledger besides. They are the same types, so code that imports both modules is
+// unaffected.
+
+/// The server's menu: its fruits and its juices with their recipes (`ShopState.menu`).
+public typealias Menu = JuiceCore.Menu
+/// One fruit of the menu, with its other names.
+public typealias Fruit = JuiceCore.Fruit
+/// One juice of the menu: its name, other names and recipe.
+public typealias Juice = JuiceCore.Juice
+/// One line of a recipe: the index of a fruit in `Menu.fruits` and how much of it a juice takes.
+public typealias Ingredient = JuiceCore.Ingredient
+/// Other names (e.g. Korean) of each fruit and juice (`ShopState.aliases`).
+public typealias MenuAliases = JuiceCore.MenuAliases
+/// The server's counters, as `JuiceClient.stats()` returns them.
+public typealias StatsValues = JuiceCore.StatsValues
+/// The journal's counters within `StatsValues` (nil for an in-memory server).
+public typealias JournalCounts = JuiceCore.JournalCounts
+/// A seq and fruit values, as the protocol lists them (`ShopState.snapshot`).
+public typealias StockUpdate = JuiceCore.StockUpdate
+/// One line from the server, read (what `StockSync.receive` digests).
+public typealias ServerLine = JuiceCore.ServerLine

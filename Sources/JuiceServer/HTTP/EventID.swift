@@ -1,0 +1,24 @@
+/// A `Last-Event-ID` the stream can resume from: `<store>:<seq>`, as the server's event ids are
+/// written, or a bare `<seq>` (ids from before stores had one, or a hand-made request), which
+/// resumes as today. Anything else counts as none: the stream starts with the full state.
+struct EventID: Equatable, Sendable {
+    /// The store the seq belongs to; nil for a bare seq.
+    var store: String?
+    var seq: UInt64
+
+    init(store: String?, seq: UInt64) {
+        self.store = store
+        self.seq = seq
+    }
+
+    init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":") else {
+            guard let seq = HTTPRoutes.seq(text[...]) else { return nil }
+            self.init(store: nil, seq: seq)
+            return
+        }
+        let store = String(text[..<colon])
+        guard StoreIdentity.isValid(store), let seq = HTTPRoutes.seq(text[text.index(after: colon)...]) else { return nil }
+        self.init(store: store, seq: seq)
+    }
+}
