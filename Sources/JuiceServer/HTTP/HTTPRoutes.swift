@@ -31,12 +31,8 @@ struct HTTPRoutes {
     private let tillWorker = HTTPResponse(.ok, TillWorker.contentType, body: Array(TillWorker.script.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
-    /// Every path `GET`/`HEAD` answers: the one table of the read routes. A path missing here
-    /// is 404 even where `route` has a case for it, and docs/openapi.json must document exactly
-    /// these and `HTTPWrites.paths` (OpenAPIDocumentTests), so no route exists outside the contract.
-    static let readPaths = Set(["/", "/index.html", "/dashboard", "/till", "/stock", "/events", "/state", "/healthz",
-                                "/sales", "/metrics", "/reports", "/openapi.json"])
-        .union(ReportRoutes.paths)
+    /// The paths `GET` and `HEAD` answer (`ReadRoute`).
+    static let readPaths = ReadRoute.paths
     private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
     private let reports: ReportRoutes
 
@@ -59,7 +55,7 @@ struct HTTPRoutes {
             let outcome = writes.handle(request, client: client) { bearerRefusal(request, client: client) }
             return .change(outcome.response, gate: outcome.gate, events: outcome.events)
         }
-        guard HTTPRoutes.readPaths.contains(request.path) else { return .response(notFound, gate: 0) }
+        guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, gate: 0) }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), gate: 0)
         }
@@ -67,51 +63,49 @@ struct HTTPRoutes {
             return .response(.plain(.serviceUnavailable, request.path == "/healthz" ? "shutting down" : "shutting down; try again shortly",
                                     headers: [("Retry-After", "1")]), gate: 0)
         }
-        switch request.path {
-        case "/", "/index.html":
+        switch route {
+        case .board, .boardIndex:
             return .response(board, gate: 0)
-        case "/dashboard":
+        case .dashboard:
             return .response(dashboard, gate: 0)
-        case "/till":
+        case .till:
             return .response(till, gate: 0)
-        case "/stock":
+        case .stockEditor:
             return .response(stockEditor, gate: 0)
-        case "/openapi.json":
+        case .openAPI:
             return .response(openAPI, gate: 0)
-        case "/reports":
+        case .reportsPage:
             // Public, like /dashboard: its data call carries the manager token.
             return .response(reportsPage, gate: 0)
-        case "/till-sw.js":
+        case .tillWorker:
             return .response(tillWorker, gate: 0)
-        case "/events":
+        case .events:
             return .eventStream(lastEventID: request.header("last-event-id").flatMap(EventID.init))
-        case "/state":
+        case .state:
             let (body, gate) = store.assumeIsolated {
                 (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly, store: $0.storeID), $0.lastLSN)
             }
             return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), gate: gate)
-        case "/healthz":
+        case .healthz:
             // Read-only still serves every screen, but a probe must see that changes are refused.
             if let reason = store.assumeIsolated({ $0.readOnly }) {
                 return .response(.plain(.serviceUnavailable, "read-only: " + reason), gate: 0)
             }
             return .response(.plain(.ok, "ok"), gate: 0)
-        case "/sales", "/metrics":
+        case .sales, .metrics:
             if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
             // Figures as of now, answered once they are on disk like everything else.
             let (sales, readOnly, gate) = store.assumeIsolated { ($0.salesSnapshot(), $0.readOnly != nil, $0.lastLSN) }
-            if request.path == "/sales" {
+            if route == .sales {
                 return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(SalesJSON.body(sales).utf8)), gate: gate)
             }
             let clients = clientCounts()
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
-        case _ where ReportRoutes.paths.contains(request.path):
+        case .dayReport, .daysCSV, .hoursCSV:
             if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
             let (response, gate) = reports.answer(request)
             return .response(response, gate: gate)
-        default:
-            return .response(notFound, gate: 0)
         }
     }
 

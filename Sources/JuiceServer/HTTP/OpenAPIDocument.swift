@@ -407,6 +407,79 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/till-sw.js": {
+      "get": {
+        "operationId": "getTillWorker",
+        "summary": "The till's service worker",
+        "description": "Public. JavaScript the till registers with scope `/till`: it keeps the till page, so a reload with the server away opens it (in a secure context only: `localhost` or HTTPS).",
+        "tags": [
+          "screens"
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The script.",
+            "content": {
+              "text/javascript; charset=utf-8": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      },
+      "head": {
+        "operationId": "getTillWorkerHead",
+        "summary": "The till's service worker (head only)",
+        "description": "The same answer as GET without its body.",
+        "tags": [
+          "screens"
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The head of the GET answer."
+          },
+          "400": {
+            "$ref": "#/components/responses/NoBodyMalformedRequest"
+          },
+          "411": {
+            "$ref": "#/components/responses/NoBodyLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/NoBodyContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/NoBodyHeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/NoBodyUnavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/NoBodyVersionNotSupported"
+          }
+        }
+      }
+    },
     "/stock": {
       "get": {
         "operationId": "getStockEditor",
@@ -652,7 +725,7 @@ enum OpenAPIDocument {
                 "schema": {
                   "$ref": "#/components/schemas/StockMessage"
                 },
-                "example": "retry: 1000\n\nid: 3\nevent: stock\ndata: {\"seq\":3,\"stock\":{\"strawberry\":10,\"banana\":9,\"pineapple\":10,\"kiwi\":8,\"mango\":6}}\n\nid: 4\nevent: stock\ndata: {\"seq\":4,\"stock\":{\"mango\":3}}\n\n"
+                "example": "retry: 1000\n\nid: 5f0c9a1e7b2d4c68:3\nevent: stock\ndata: {\"seq\":3,\"stock\":{\"strawberry\":10,\"banana\":9,\"pineapple\":10,\"kiwi\":8,\"mango\":6}}\n\nid: 5f0c9a1e7b2d4c68:4\nevent: stock\ndata: {\"seq\":4,\"stock\":{\"mango\":3}}\n\n"
               }
             }
           },
@@ -1798,11 +1871,11 @@ enum OpenAPIDocument {
         "name": "Last-Event-ID",
         "in": "header",
         "required": false,
-        "description": "Resume after this seq (a browser's `EventSource` sends it when it reconnects): the changes after it first, as `SINCE` would. A value that is not a decimal seq, or one the history no longer reaches or the store has not reached, gets the full state instead.",
+        "description": "Resume after this message (a browser's `EventSource` sends the last `id` when it reconnects): `<store>:<seq>` sends the changes after it first, as `SINCE <seq> store=<store>` would; a bare `<seq>` as `SINCE <seq>`. Another store's id, a seq the history no longer reaches or the store has not reached, or any other text gets the full state instead.",
         "schema": {
           "type": "string"
         },
-        "example": "57"
+        "example": "5f0c9a1e7b2d4c68:57"
       }
     },
     "headers": {
@@ -2391,6 +2464,14 @@ enum OpenAPIDocument {
           }
         ]
       },
+      "StoreID": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._-]{1,64}$",
+        "description": "The store's id: a seq means something only within its store (a wiped or another data directory has another).",
+        "examples": [
+          "5f0c9a1e7b2d4c68"
+        ]
+      },
       "StockMessage": {
         "type": "object",
         "required": [
@@ -2402,8 +2483,8 @@ enum OpenAPIDocument {
         "properties": {
           "id": {
             "type": "string",
-            "pattern": "^[0-9]+$",
-            "description": "The seq of the change: what `Last-Event-ID` resumes after."
+            "pattern": "^[A-Za-z0-9._-]{1,64}:[0-9]+$",
+            "description": "`<store>:<seq>`: the store's id and the seq of the change, what `Last-Event-ID` resumes after."
           },
           "event": {
             "const": "stock"
@@ -2421,6 +2502,7 @@ enum OpenAPIDocument {
         "type": "object",
         "required": [
           "seq",
+          "store",
           "fruits",
           "juices",
           "stock",
@@ -2432,6 +2514,9 @@ enum OpenAPIDocument {
             "type": "integer",
             "minimum": 0,
             "description": "The store's change counter: the seq of the latest change."
+          },
+          "store": {
+            "$ref": "#/components/schemas/StoreID"
           },
           "fruits": {
             "type": "array",

@@ -9,8 +9,6 @@ import JuiceCore
 /// Each is answered once the journal is durable up to what it shows, like `/sales`. The work a
 /// request causes is bounded: a CSV spans at most `SalesHistory.keptDays` days.
 struct ReportRoutes {
-    static let paths: Set<String> = ["/reports/day", "/reports/days.csv", "/reports/hours.csv"]
-
     let store: FruitStore
 
     /// A query's date that is not one.
