@@ -9,10 +9,7 @@ enum OpenAPIDocument {
     "title": "juice-server HTTP API",
     "version": "1",
     "summary": "A juice stand's stock, orders, live board and reports over HTTP.",
-    "description": "The HTTP side of juice-server (PROTOCOL.md, \"HTTP\", is the prose; this document is the contract in OpenAPI's terms). Every write is the twin of a line-protocol command (`POST /orders` is `ORDER`, `/restock` `RESTOCK`, `/set` `SET`) and is answered only once durable. With a manager token configured (`JUICE_MANAGER_TOKEN` or `--manager-token-file`), the manager's routes need `Authorization: Bearer <token>`; without one (the server then listens on loopback only) every route is open. Any other method on a route is `405` with `Allow`; any other path is `404`. HTTP/1.1 connections are kept alive (up to 1000 requests, 5 s idle). Behind a reverse proxy trusted with `--trusted-proxy`, every per-address rule (the token's failure limit, the key memory's share, the lost-sales allowance) counts the client that proxy names in `X-Forwarded-For` (or `Forwarded: for=`); from any other peer those headers change nothing.",
-    "license": {
-      "name": "see the repository"
-    }
+    "description": "The HTTP side of juice-server (PROTOCOL.md, \"HTTP\", is the prose; this document is the contract in OpenAPI's terms). Every write is the twin of a line-protocol command (`POST /orders` is `ORDER`, `/restock` `RESTOCK`, `/set` `SET`) and is answered only once durable. With a manager token configured (`JUICE_MANAGER_TOKEN` or `--manager-token-file`), the manager's routes need `Authorization: Bearer <token>`; without one (the server then listens on loopback only) every route is open. Any other method on a route is `405` with `Allow`; any other path is `404`. HTTP/1.1 connections are kept alive (up to 1000 requests, 5 s idle). Behind a reverse proxy trusted with `--trusted-proxy`, every per-address rule (the token's failure limit, the key memory's share, the lost-sales allowance) counts the client that proxy names in `X-Forwarded-For` (or `Forwarded: for=`); from any other peer those headers change nothing."
   },
   "servers": [
     {
