@@ -64,7 +64,7 @@ public struct KeyMemory: Sendable {
     /// of a key's latest use from one left behind by an earlier use (see `remember`).
     private struct Slot: Sendable {
         let key: String
-        let time: Int64
+        var time: Int64
         let owner: String?
         let serial: UInt64
     }
@@ -141,8 +141,14 @@ public struct KeyMemory: Sendable {
     /// Forgets the keys at least `retentionSeconds` old, in arrival order. A clock set back makes
     /// a later key look older than one before it: the queue then waits for the one in front,
     /// which only ever keeps a key longer, never forgets one early.
+    ///
+    /// A key stamped ahead of now (a clock that jumped forward, then back) would hold up every
+    /// key behind it until its future time came: when it reaches the front it is aged from now
+    /// instead, so it holds the queue for at most one window, and is still never forgotten early.
     public mutating func forgetExpired(now: Int64) {
-        while head < slots.count, now - slots[head].time >= policy.retentionSeconds {
+        while head < slots.count {
+            if slots[head].time > now { slots[head].time = now }
+            guard now - slots[head].time >= policy.retentionSeconds else { break }
             let slot = slots[head]
             if entries[slot.key]?.serial == slot.serial { entries.removeValue(forKey: slot.key) }
             if let owner = slot.owner {

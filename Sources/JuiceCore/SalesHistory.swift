@@ -4,8 +4,9 @@
 ///
 /// Built from the times on the journal's records (live, and again on replay) and kept whole in
 /// the snapshot (`Y` records), so compaction never loses a day. Bounded: the last
-/// `SalesHistory.keptDays` business days (a year and a month: this Saturday can be compared with
-/// the same Saturday last year), only hours that saw a change. An hour keeps the day and clock
+/// `SalesHistory.keptDays` business days that saw a change (a year and a month of a shop open
+/// every day: this Saturday can be compared with the same Saturday last year), only hours that
+/// saw a change. An hour keeps the day and clock
 /// label it was given when it was recorded: changing `--timezone` or `--day-starts` later never
 /// moves it.
 public struct SalesHistory: Sendable {
@@ -91,8 +92,10 @@ public struct SalesHistory: Sendable {
     /// The calendar new changes are counted by.
     public var calendar: BusinessCalendar
     private(set) var slots: [BusinessCalendar.Slot: Counters] = [:]
-    /// The newest business day seen: what "the last 400 days" counts back from.
-    private var newestDay: Int32 = .min
+    /// How many slots each business day has: the days kept are the `keptDays` most recent
+    /// days that saw a change. Counted by days, not back from the newest one, so one change
+    /// stamped by a clock years ahead cannot wipe the history (it takes one day's place).
+    private var slotsPerDay: [Int32: Int] = [:]
 
     public init(menu: Menu, calendar: BusinessCalendar = BusinessCalendar()) {
         self.menu = menu
@@ -136,26 +139,26 @@ public struct SalesHistory: Sendable {
     private mutating func update(at time: Int64, _ change: (inout Counters) -> Void) {
         guard Self.datable.contains(time) else { return }
         let slot = calendar.slot(at: time)
+        let isNew = slots[slot] == nil
         var counters = slots[slot] ?? Counters(juices: menu.juices.count, fruits: menu.fruits.count)
         change(&counters)
         slots[slot] = counters
-        noteDay(slot.day)
+        if isNew { noteSlot(slot.day) }
     }
 
     /// A slot as a snapshot recorded it (`Y`), under the current menu.
     public mutating func restore(_ slot: BusinessCalendar.Slot, _ counters: Counters) {
+        let isNew = slots[slot] == nil
         slots[slot, default: Counters(juices: menu.juices.count, fruits: menu.fruits.count)].add(counters)
-        noteDay(slot.day)
+        if isNew { noteSlot(slot.day) }
     }
 
-    /// Forgets the days past the kept ones, once a new day begins.
-    private mutating func noteDay(_ day: Int32) {
-        guard day > newestDay else { return }
-        newestDay = day
-        let oldest = day - Self.keptDays + 1
-        if slots.keys.contains(where: { $0.day < oldest }) {
-            slots = slots.filter { $0.key.day >= oldest }
-        }
+    /// A new slot on `day`: past `keptDays` days, the oldest day goes.
+    private mutating func noteSlot(_ day: Int32) {
+        slotsPerDay[day, default: 0] += 1
+        guard slotsPerDay.count > Self.keptDays, let oldest = slotsPerDay.keys.min() else { return }
+        slotsPerDay.removeValue(forKey: oldest)
+        slots = slots.filter { $0.key.day != oldest }
     }
 
     // MARK: - Reading

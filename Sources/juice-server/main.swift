@@ -6,6 +6,20 @@ import JuiceCore
 import JuicePlatform
 import JuiceServer
 
+#if os(Linux)
+// Dispatch's signal sources read signals through a signalfd, once registered on the main queue,
+// which happens later: until then a SIGTERM whose action is "ignore" would be discarded, so a
+// supervisor that signals us right after the "listening" line could go unheard. A blocked signal
+// is never discarded, only left pending, and the signalfd takes it once it is there. Blocked
+// first thing, before any other thread exists (the log's, Dispatch's), it is blocked in all of them:
+// a thread that did not block it could take it from the process and ignore it.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+#endif
+
 var config: ServerConfig
 switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
 case .failure(let error):

@@ -73,12 +73,23 @@ import Testing
         #expect(day[.used, 1] == 4 && day[.ranOut, 1] == 1 && day[.short, 0] == 1 && day[.restocked, 1] == 9)
         let report = history.report(day: Self.day("2025-01-10"), today: Self.day("2025-01-10"))
         #expect(report.ranOut(fruit: 1) == "12:00" && report.ranOut(fruit: 0) == nil)
-        // 399 days later the day is still kept; 400 days later it is gone.
-        history.orderServed(juice: 1, count: 1, touched: [], at: first + 399 * 86_400)
+        // The 400 most recent days that saw a change are kept: a 401st day drops the oldest.
+        for d in 1..<400 { history.orderServed(juice: 1, count: 1, touched: [], at: first + Int64(d) * 86_400) }
         #expect(history.total(of: Self.day("2025-01-10")).served == 1)
         history.orderServed(juice: 1, count: 1, touched: [], at: first + 400 * 86_400)
         #expect(history.total(of: Self.day("2025-01-10")).served == 0)
-        #expect(history.hourCount == 2)
+        #expect(history.total(of: Self.day("2025-01-11")).served == 1)
+        #expect(history.hourCount == 400)
+    }
+
+    /// A clock that jumps years ahead for one change takes one day's place, not the history.
+    @Test func oneChangeFromAClockYearsAheadDoesNotWipeTheHistory() {
+        var history = SalesHistory(menu: .standard, calendar: BusinessCalendar(timeZone: Self.seoul))
+        let first = Self.unix(2026, 1, 10, 12, offset: 9)
+        for d in 0..<30 { history.orderServed(juice: 1, count: 1, touched: [], at: first + Int64(d) * 86_400) }
+        history.orderServed(juice: 1, count: 1, touched: [], at: first + 3 * 365 * 86_400)
+        history.orderServed(juice: 1, count: 1, touched: [], at: first + 30 * 86_400)
+        #expect((0...30).allSatisfy { history.total(of: Self.day("2026-01-10") + Int32($0)).served == 1 })
     }
 
     @Test func datesAreExact() {

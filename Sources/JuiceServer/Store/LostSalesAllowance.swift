@@ -27,17 +27,20 @@ struct LostSalesAllowance {
     }
 
     /// Whether a refusal of `juices` from `owner` would be counted now (asked before the order
-    /// runs; `spend` once it is refused).
+    /// runs; `spend` once it is refused). A refusal counts when the allowance holds as much as
+    /// it asks, or, for an order bigger than a whole minute's allowance, when the allowance is
+    /// whole: one big party turned away counts in full (the allowance then goes into debt and
+    /// refills from there), so over any T minutes one address adds at most 100·T + 1,000.
     mutating func allows(_ juices: Int, from owner: String, now: Int64) -> Bool {
-        if let bucket = buckets[owner] { return refilled(bucket, now: now) >= Double(juices) }
+        if let bucket = buckets[owner] { return refilled(bucket, now: now) >= Double(min(juices, perMinute)) }
         if buckets.count >= Self.maxTracked { dropWhole(now: now) }
-        return juices <= perMinute && buckets.count < Self.maxTracked
+        return buckets.count < Self.maxTracked
     }
 
     /// Spends the allowance for a refusal `allows` said fits.
     mutating func spend(_ juices: Int, from owner: String, now: Int64) {
         let left = buckets[owner].map { refilled($0, now: now) } ?? Double(perMinute)
-        buckets[owner] = Bucket(juices: max(0, left - Double(juices)), at: now)
+        buckets[owner] = Bucket(juices: left - Double(juices), at: now)
     }
 
     private func refilled(_ bucket: Bucket, now: Int64) -> Double {
