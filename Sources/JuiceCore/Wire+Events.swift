@@ -6,9 +6,9 @@
 ///     <blank line>
 ///
 /// `stock` lists the fruits the change touched, exactly as `EVENT STOCK` does; the full state
-/// lists every fruit. `id` is `<store>:<seq>` (the bare seq without a store), so a browser that
-/// reconnects sends it back as `Last-Event-ID`, which the server answers as `SINCE` does, with
-/// the store it names.
+/// lists every fruit. `id` is the seq, so a browser that reconnects sends it back as
+/// `Last-Event-ID`, which the server answers as `SINCE` does, with the store the stream's URL
+/// names (`/events?store=<id>`).
 extension Wire {
     /// `"<fruit>":` for each fruit of the menu, JSON-encoded once.
     static func jsonFruitKeys(_ fruits: [Fruit]) -> [[UInt8]] {
@@ -18,12 +18,11 @@ extension Wire {
     private static let seqKey = JSONText.memberKey("seq")
     private static let stockKey = JSONText.memberKey("stock")
 
-    public static func appendStreamEvent(seq: UInt64, store: String? = nil, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
+    /// `id` is the seq alone (a reader, the conformance kit's among them, takes it as a number);
+    /// the store a resume belongs to travels in the stream's URL (`/events?store=<id>`), which
+    /// the browser sends again, with `Last-Event-ID`, on every reconnect.
+    public static func appendStreamEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
         out.append(ascii: "id: ")
-        if let store {
-            out.append(contentsOf: store.utf8)
-            out.append(UInt8(ascii: ":"))
-        }
         out.append(decimal: seq)
         out.append(ascii: "\nevent: stock\ndata: {")
         // {"seq":N,"stock":{...}}: the outer object's two members by hand, the stock by JSONText.
@@ -37,8 +36,8 @@ extension Wire {
     }
 
     /// The full state as one stream message: every fruit.
-    public static func appendFullStreamEvent(seq: UInt64, store: String? = nil, stock: [Int], menu: Menu, to out: inout [UInt8]) {
-        appendStreamEvent(seq: seq, store: store, stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }, menu: menu, to: &out)
+    public static func appendFullStreamEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
+        appendStreamEvent(seq: seq, stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }, menu: menu, to: &out)
     }
 
     /// A comment line: keeps proxies and browsers from timing the stream out.

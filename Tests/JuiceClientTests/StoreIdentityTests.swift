@@ -57,7 +57,7 @@ import JuiceClient
         let state = try HTTPClient.get(port: serverA.httpPort, "/state")
         #expect(String(decoding: state.body, as: UTF8.self).contains("\"seq\":2,\"store\":\"\(storeA)\""))
         let stream = try EventStreamClient(port: serverA.httpPort)
-        #expect(try stream.event().id == "\(storeA):2")
+        #expect(try stream.event().id == "2", "an id is the bare seq")
         stream.close()
         serverA.stop()
 
@@ -83,15 +83,21 @@ import JuiceClient
         #expect(try older.command("SINCE 2") == "OK SINCE 2 5")
         #expect(try older.readLine() == "EVENT STOCK seq=3 pineapple=4", "a client without the id keeps today's behaviour")
 
-        // The event stream: an id naming A gets the full state; a bare seq resumes as today.
-        let resumed = try EventStreamClient(port: serverB.httpPort, lastEventID: "\(storeA):2")
-        let first = try resumed.event()
-        #expect(first.id == "\(storeB):5")
-        #expect(try first.stock().stock == ["strawberry": 10, "banana": 10, "pineapple": 0, "kiwi": 10, "mango": 10])
-        resumed.close()
-        let bare = try EventStreamClient(port: serverB.httpPort, lastEventID: "2")
-        #expect(try bare.event().id == "\(storeB):3")
-        bare.close()
+        // The event stream: a resume naming A, as the pages send it (the store in the URL, the
+        // browser's Last-Event-ID a bare seq) or in the id, gets the full state; B's own store
+        // or a bare seq with no store resumes as today.
+        for (target, id) in [("/events?store=\(storeA)", "2"), ("/events", "\(storeA):2")] {
+            let resumed = try EventStreamClient(port: serverB.httpPort, lastEventID: id, target: target)
+            let first = try resumed.event()
+            #expect(first.id == "5", "\(target) \(id)")
+            #expect(try first.stock().stock == ["strawberry": 10, "banana": 10, "pineapple": 0, "kiwi": 10, "mango": 10])
+            resumed.close()
+        }
+        for (target, id) in [("/events?store=\(storeB)", "2"), ("/events", "2")] {
+            let bare = try EventStreamClient(port: serverB.httpPort, lastEventID: id, target: target)
+            #expect(try bare.event().id == "3", "\(target) \(id)")
+            bare.close()
+        }
 
         // JuiceClient: the stream that followed A takes B's whole state, as a resync.
         let resynced = await settles {

@@ -1,8 +1,9 @@
 import Testing
 @testable import JuiceCore
 
-/// The store id on the wire: `SINCE <seq> store=<id>`, the greeting's `store=` token, and
-/// event-stream ids `<store>:<seq>` (PROTOCOL.md, SINCE rule 3).
+/// The store id on the wire: `SINCE <seq> store=<id>` and the greeting's `store=` token
+/// (PROTOCOL.md, SINCE rule 3). Event-stream ids stay the bare seq (the conformance kit reads
+/// them as a number); a reader still takes `<store>:<seq>`.
 @Suite(.onOwnThreads) struct StoreIDWireTests {
     @Test func sinceTakesAStoreID() {
         #expect(parse("SINCE 5 store=5f0c9a1e7b2d4c68").command == .since(5, store: "5f0c9a1e7b2d4c68"))
@@ -24,10 +25,10 @@ import Testing
         #expect(WireReader.store(hello: "juice-server 1.0.0 protocol=1 type HELP for commands") == nil)
     }
 
-    @Test func streamIDsNameTheStore() {
+    @Test func streamIDsAreTheSeqAndAReaderTakesAStoreToo() {
         var out: [UInt8] = []
-        Wire.appendFullStreamEvent(seq: 7, store: "abc", stock: [1, 2, 3, 4, 5], menu: .standard, to: &out)
-        #expect(String(decoding: out, as: UTF8.self).hasPrefix("id: abc:7\nevent: stock\n"))
+        Wire.appendFullStreamEvent(seq: 7, stock: [1, 2, 3, 4, 5], menu: .standard, to: &out)
+        #expect(String(decoding: out, as: UTF8.self).hasPrefix("id: 7\nevent: stock\n"))
         let block = EventStreamBlock(id: "abc:7")
         #expect(block.seq == 7 && block.store == "abc")
         #expect(EventStreamBlock(id: "7").seq == 7 && EventStreamBlock(id: "7").store == nil)

@@ -36,8 +36,7 @@ import Testing
         // A browser's event stream, through the proxy, open before the sale.
         let events = try ChildProcess(try #require(OutsideTool.onPath("curl")), caddy.curlOptions + ["-N", caddy.url + "/events"], directory: dir)
         defer { events.killNow() }
-        // Event ids name the store: "<store>:<seq>".
-        #expect(eventually { events.output.contains(":0\nevent: stock\n") }, "no full state came through: \(events.output) \(events.errors)")
+        #expect(eventually { events.output.contains("id: 0\nevent: stock\n") }, "no full state came through: \(events.output) \(events.errors)")
 
         let sale = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1",
                              "-d", #"{"juice":"mango-kiwi","count":2}"#, caddy.url + "/orders"])
@@ -46,7 +45,7 @@ import Testing
         let retry = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1",
                               "-d", #"{"juice":"mango-kiwi","count":2}"#, caddy.url + "/orders"])
         #expect(retry.hasSuffix(#""dup":true}"#), "\(retry)")
-        let event = #":1\#nevent: stock\#ndata: {"seq":1,"stock":{"mango":6,"kiwi":8}}"#
+        let event = #"id: 1\#nevent: stock\#ndata: {"seq":1,"stock":{"mango":6,"kiwi":8}}"#
         #expect(eventually { events.output.contains(event) }, "the sale's event did not come through: \(events.output)")
         session.append("$ curl --cacert root.crt -N \(caddy.url)/events   (running before the sale)")
         session.append(events.output)

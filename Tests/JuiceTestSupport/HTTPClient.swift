@@ -145,10 +145,11 @@ public final class EventStreamClient: @unchecked Sendable {
     /// The reader holds the block being read when a wait ran out: the next call goes on with it.
     private var reader = EventStreamReader(readsHead: false, keepsFields: true)
 
-    public init(port: Int, lastEventID: String? = nil, receiveBuffer: Int? = nil, readHead: Bool = true) throws {
+    /// `target` may carry the store a resume is for, as the pages send it: `/events?store=<id>`.
+    public init(port: Int, lastEventID: String? = nil, target: String = "/events", receiveBuffer: Int? = nil, readHead: Bool = true) throws {
         connection = try LineClient.peer(port: port, receiveBuffer: receiveBuffer)
         let resume = lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? ""
-        try connection.sendRaw(Array("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(resume)\r\n".utf8))
+        try connection.sendRaw(Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(resume)\r\n".utf8))
         if readHead { try readResponseHead() }
     }
 

@@ -1,6 +1,6 @@
-/// A `Last-Event-ID` the stream can resume from: `<store>:<seq>`, as the server's event ids are
-/// written, or a bare `<seq>` (ids from before stores had one, or a hand-made request), which
-/// resumes as today. Anything else counts as none: the stream starts with the full state.
+/// A `Last-Event-ID` the stream can resume from: a bare `<seq>`, as the server's event ids are
+/// written (its store, if any, comes from the stream's URL, `/events?store=<id>`), or
+/// `<store>:<seq>`. Anything else counts as none: the stream starts with the full state.
 struct EventID: Equatable, Sendable {
     /// The store the seq belongs to; nil for a bare seq.
     var store: String?

@@ -80,7 +80,14 @@ struct HTTPRoutes {
         case .tillWorker:
             return .response(tillWorker, gate: 0)
         case .events:
-            return .eventStream(lastEventID: request.header("last-event-id").flatMap(EventID.init))
+            // The store a Last-Event-ID belongs to: in the id itself (`<store>:<seq>`), or, as the
+            // pages send it, in the stream's URL (`/events?store=<id>`), which the browser repeats
+            // on every reconnect; an id without a store resumes as before.
+            var lastEventID = request.header("last-event-id").flatMap(EventID.init)
+            if lastEventID?.store == nil, let store = ReportRoutes.parameters(request.query)["store"] {
+                lastEventID?.store = StoreIdentity.isValid(store) ? store : "-"
+            }
+            return .eventStream(lastEventID: lastEventID)
         case .state:
             let (body, gate) = store.assumeIsolated {
                 (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly, store: $0.storeID), $0.lastLSN)

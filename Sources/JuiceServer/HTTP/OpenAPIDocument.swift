@@ -702,6 +702,16 @@ enum OpenAPIDocument {
         "parameters": [
           {
             "$ref": "#/components/parameters/LastEventID"
+          },
+          {
+            "name": "store",
+            "in": "query",
+            "required": false,
+            "description": "The store the `Last-Event-ID` belongs to (`/state`'s `store`): a resume against another store gets its full state instead. The pages open the stream with it, and the browser repeats it on every reconnect. Without it, a `Last-Event-ID` resumes as `SINCE <seq>`.",
+            "schema": {
+              "type": "string"
+            },
+            "example": "5f0c9a1e7b2d4c68"
           }
         ],
         "security": [],
@@ -1868,11 +1878,11 @@ enum OpenAPIDocument {
         "name": "Last-Event-ID",
         "in": "header",
         "required": false,
-        "description": "Resume after this message (a browser's `EventSource` sends the last `id` when it reconnects): `<store>:<seq>` sends the changes after it first, as `SINCE <seq> store=<store>` would; a bare `<seq>` as `SINCE <seq>`. Another store's id, a seq the history no longer reaches or the store has not reached, or any other text gets the full state instead.",
+        "description": "Resume after this message (a browser's `EventSource` sends the last `id` when it reconnects): `<seq>` sends the changes after it first, as `SINCE <seq>` would, or, with the `store` query parameter (or an id `<store>:<seq>`), as `SINCE <seq> store=<store>` would. Another store, a seq the history no longer reaches or the store has not reached, or any other text gets the full state instead.",
         "schema": {
           "type": "string"
         },
-        "example": "5f0c9a1e7b2d4c68:57"
+        "example": "57"
       }
     },
     "headers": {
@@ -2480,8 +2490,8 @@ enum OpenAPIDocument {
         "properties": {
           "id": {
             "type": "string",
-            "pattern": "^[A-Za-z0-9._-]{1,64}:[0-9]+$",
-            "description": "`<store>:<seq>`: the store's id and the seq of the change, what `Last-Event-ID` resumes after."
+            "pattern": "^[0-9]+$",
+            "description": "The seq of the change: what `Last-Event-ID` resumes after (the store it belongs to travels in the URL, `/events?store=<id>`)."
           },
           "event": {
             "const": "stock"

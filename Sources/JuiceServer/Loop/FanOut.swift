@@ -51,7 +51,7 @@ final class FanOut: @unchecked Sendable {
                 case .line:
                     bytes = event.line
                 case .stream:
-                    if streamForm == nil { streamForm = events.map { $0.bytes(.stream, menu: menu, store: store.storeID) } }
+                    if streamForm == nil { streamForm = events.map { $0.bytes(.stream, menu: menu) } }
                     bytes = streamForm![i]
                 }
                 if output.enqueue(conn, bytes) { markDirty(conn) }

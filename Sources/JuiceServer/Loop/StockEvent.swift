@@ -23,14 +23,14 @@ struct StockEvent: Sendable {
         return line
     }
 
-    /// Its bytes in a client's format (`store`: the store's id, in an event-stream id).
-    func bytes(_ format: EventFormat, menu: Menu, store: String) -> [UInt8] {
+    /// Its bytes in a client's format.
+    func bytes(_ format: EventFormat, menu: Menu) -> [UInt8] {
         switch format {
         case .line:
             return line
         case .stream:
             var out: [UInt8] = []
-            Wire.appendStreamEvent(seq: seq, store: store, touched, menu: menu, to: &out)
+            Wire.appendStreamEvent(seq: seq, touched, menu: menu, to: &out)
             return out
         }
     }

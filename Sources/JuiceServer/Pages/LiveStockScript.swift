@@ -70,7 +70,7 @@ function followStock(on) {
       stock: onStock,
       open: () => { if (lost) load().catch(() => {}); lost = false; on.live(true); },
       drop: () => { lost = true; on.live(false); },
-    }), () => {
+    }, () => feed.store), () => {
       on.live(false);
       setTimeout(start, delay);
       delay = Math.min(delay * 2, 10000);

@@ -77,10 +77,13 @@ function setConn(state) {
 // sends Last-Event-ID, so a server restart needs no reload. If it gives up (a non-stream
 // answer, e.g. 503 while the server shuts down), a new one is opened, backing off 1 s to 10 s.
 // on.stock(event) for each message; on.open() once (re)connected; on.drop() when it dropped.
-function followEvents(on) {
+// store(), if given, names the store the page's state is from: it goes in the stream's URL, so
+// every reconnect's Last-Event-ID is read as that store's seq (another store sends its full state).
+function followEvents(on, store) {
   let delay = 1000;
   (function open() {
-    const source = new EventSource("/events");
+    const id = store && store();
+    const source = new EventSource(id ? "/events?store=" + encodeURIComponent(id) : "/events");
     source.addEventListener("stock", on.stock);
     source.onopen = () => { delay = 1000; setConn("live"); on.open(); };
     source.onerror = () => {

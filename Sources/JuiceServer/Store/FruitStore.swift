@@ -200,7 +200,7 @@ actor FruitStore {
                 // The history keeps lines only; the client-side reader gives the values back.
                 guard case .stockEvent(let update) = ServerLine.parse(String(decoding: line, as: UTF8.self)),
                       let touched = WireReader.fruitValues(update, menu: menu) else { return nil }
-                Wire.appendStreamEvent(seq: seq, store: storeID, touched, menu: menu, to: &out)
+                Wire.appendStreamEvent(seq: seq, touched, menu: menu, to: &out)
             }
             seq += 1
         }
@@ -213,7 +213,7 @@ actor FruitStore {
         var out: [UInt8] = []
         switch format {
         case .line: Wire.appendFullEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
-        case .stream: Wire.appendFullStreamEvent(seq: ledger.seq, store: storeID, stock: ledger.stock, menu: menu, to: &out)
+        case .stream: Wire.appendFullStreamEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
         }
         return (out, ledger.seq, lastLSN)
     }
@@ -228,7 +228,7 @@ actor FruitStore {
         if let id = lastEventID, id.store.map({ $0 == storeID }) ?? true, history.reaches(after: id.seq, current: current) {
             if id.seq < current { result.catchUp = CatchUp(next: id.seq + 1, through: current) }
         } else {
-            Wire.appendFullStreamEvent(seq: current, store: storeID, stock: ledger.stock, menu: menu, to: &result.out)
+            Wire.appendFullStreamEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
         }
         result.eventsFrom = current + 1
         return result

@@ -88,7 +88,10 @@ extension ChaosFlood {
             while try link.readLine(timeout: 10).hasPrefix("EVENT ") {}
             var sent = 0
             while sent < limit {
-                guard link.send(String(repeating: "ORDER \(juice) 1000\r\n", count: chunk)) else { return false }
+                // One juice each: the run lifts the lost-sales allowance to a million juices a
+                // minute, so every one of these counts and is journaled (1,000 each would stop
+                // counting after a thousand, and an uncounted unkeyed refusal is not journaled).
+                guard link.send(String(repeating: "ORDER \(juice) 1\r\n", count: chunk)) else { return false }
                 sent += chunk
                 for _ in 0..<chunk { _ = try link.readLine(timeout: 30) }
                 if try isReadOnly(run) { return true }
