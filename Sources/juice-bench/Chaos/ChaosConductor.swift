@@ -63,7 +63,9 @@ final class ChaosConductor: @unchecked Sendable {
                     if readOnly { $0.figures.diskFillsReadOnly += 1 }
                 }
                 guard watch(until: monotonicNow() + nanos(seconds: Double.random(in: 0.3...1.5, using: &rng))) else { return }
-                kill(atWrite: false)   // and start again on the full disk: it must come up read-only
+                // And start again on the full disk: it must come up read-only. No answered order
+                // is waited for first: on a full disk every change is refused.
+                kill(atWrite: false, afterAnAnswer: false)
                 _ = watch(until: monotonicNow() + nanos(seconds: Double.random(in: 0.3...1.5, using: &rng)))
                 disk.free()
             }
@@ -74,10 +76,10 @@ final class ChaosConductor: @unchecked Sendable {
         _ = watch(until: end)
     }
 
-    private func kill(atWrite: Bool) {
+    private func kill(atWrite: Bool, afterAnAnswer: Bool = true) {
         // Never a kill before the server answered anything since it started: a kill should
         // put an answered change at risk (and an --in-memory run then surely loses one).
-        while run.ledger.update({ $0.acknowledged.count }) <= answeredAtStart {
+        while afterAnAnswer && run.ledger.update({ $0.acknowledged.count }) <= answeredAtStart {
             if run.stopOrders.load(ordering: .relaxed) || Interrupt.requested { return }
             pause(seconds: 0.005)
         }

@@ -88,7 +88,9 @@ enum ChaosRun {
             floodThread = ChaosThread { flood.flood(at: moments.sorted()) }
         }
         let progress = ChaosProgress(run: run, start: start, duration: options.duration)
-        while (monotonicNow() < end || !conductor.finished.load(ordering: .acquiring)) && !Interrupt.requested {
+        let graceEnd = end + nanos(seconds: ChaosConductor.grace)
+        while (monotonicNow() < end || (!conductor.finished.load(ordering: .acquiring) && monotonicNow() < graceEnd))
+                && !Interrupt.requested {
             pause(seconds: 0.2)
             progress.tick()
         }
