@@ -48,13 +48,25 @@ public struct BusinessCalendar: Sendable, Equatable {
     }
 
     public func slot(at unixSeconds: Int64) -> Slot {
-        let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(unixSeconds))))
+        slotAndEnd(at: unixSeconds).slot
+    }
+
+    /// The slot of a moment and the moment it ends (unix seconds, exclusive): the next local hour,
+    /// the next day start, or the zone's next offset change, whichever comes first. Every moment
+    /// before it is in the same slot, so a caller may keep it (asking the zone costs far more).
+    public func slotAndEnd(at unixSeconds: Int64) -> (slot: Slot, end: Int64) {
+        let date = Date(timeIntervalSince1970: TimeInterval(unixSeconds))
+        let offset = Int64(timeZone.secondsFromGMT(for: date))
         let local = unixSeconds + offset
         let dayStart = Int64(dayStartMinutes) * 60
         let day = (local - dayStart).floorDivided(by: 86_400)
         let dayBegins = day * 86_400 + dayStart
         let hourBegins = local.floorDivided(by: 3600) * 3600
-        return Slot(start: max(hourBegins, dayBegins) - offset, day: Int32(day), offset: Int32(offset))
+        var end = min(hourBegins + 3600, dayBegins + 86_400) - offset
+        if let change = timeZone.nextDaylightSavingTimeTransition(after: date) {
+            end = min(end, Int64(change.timeIntervalSince1970.rounded(.up)))
+        }
+        return (Slot(start: max(hourBegins, dayBegins) - offset, day: Int32(day), offset: Int32(offset)), max(end, unixSeconds + 1))
     }
 
     /// The business day a moment belongs to (days since 1970-01-01).

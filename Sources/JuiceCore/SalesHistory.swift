@@ -90,7 +90,11 @@ public struct SalesHistory: Sendable {
 
     public let menu: Menu
     /// The calendar new changes are counted by.
-    public var calendar: BusinessCalendar
+    public var calendar: BusinessCalendar {
+        didSet { current = nil }
+    }
+    /// The slot the last change went into, and when it ends.
+    private var current: (slot: BusinessCalendar.Slot, end: Int64)?
     private(set) var slots: [BusinessCalendar.Slot: Counters] = [:]
     /// How many slots each business day has: the days kept are the `keptDays` most recent
     /// days that saw a change. Counted by days, not back from the newest one, so one change
@@ -138,11 +142,18 @@ public struct SalesHistory: Sendable {
 
     private mutating func update(at time: Int64, _ change: (inout Counters) -> Void) {
         guard Self.datable.contains(time) else { return }
-        let slot = calendar.slot(at: time)
+        let slot: BusinessCalendar.Slot
+        if let current, time >= current.slot.start, time < current.end {
+            slot = current.slot
+        } else {
+            // Asking the zone for its offset is the one costly step: once per slot, not per order.
+            let found = calendar.slotAndEnd(at: time)
+            current = found
+            slot = found.slot
+        }
         let isNew = slots[slot] == nil
-        var counters = slots[slot] ?? Counters(juices: menu.juices.count, fruits: menu.fruits.count)
-        change(&counters)
-        slots[slot] = counters
+        // In place: no copy of the slot's counters per change.
+        change(&slots[slot, default: Counters(juices: menu.juices.count, fruits: menu.fruits.count)])
         if isNew { noteSlot(slot.day) }
     }
 

@@ -37,16 +37,17 @@ public struct StockLedger: Sendable {
     ///
     /// A keyed order's key is remembered with its reply, refused or not, under `owner`'s share
     /// of the key memory, aged from `now` (unix seconds); a new key that does not fit is `.busy`
-    /// and changes nothing. `countingRefusal: false` answers a refusal the same but leaves it out
-    /// of the sales figures (the store's bound on what one client may add to them).
+    /// and changes nothing. `countingRefusal`, asked only when the order is refused, says whether
+    /// the refusal counts; false answers it the same but leaves it out of the sales figures (the
+    /// store's bound on what one client may add to them).
     public mutating func order(_ request: OrderRequest, by owner: String? = nil, at now: Int64 = 0,
-                               countingRefusal: Bool = true) -> OrderOutcome {
+                               countingRefusal: () -> Bool = { true }) -> OrderOutcome {
         let asked = KeyMemory.Request.order(juice: request.juice, count: request.count)
         if let key = request.key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
         let juice = menu.juices[request.juice]
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             let have = juice.recipe.map { stock[$0.fruit] }
-            if countingRefusal { countRefusal(request, have: have, at: now) }
+            if countingRefusal() { countRefusal(request, have: have, at: now) }
             let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
             if let key = request.key {
                 keys.remember(key, KeyMemory.Entry(request: asked, reply: Array(error.line.utf8), time: now), owner: owner)

@@ -61,6 +61,22 @@ import Testing
         #expect(Self.slots(of: "2026-11-25", calendar).count == 24)
     }
 
+    /// The history keeps the slot of its last change until that slot ends: a change just after
+    /// the clocks fall back, or just after the day starts, must still go into a slot of its own.
+    @Test func theSlotKeptBetweenChangesEndsAtAnOffsetChangeAndAtTheDayStart() {
+        var history = SalesHistory(menu: .standard, calendar: BusinessCalendar(timeZone: Self.newYork, dayStartMinutes: 4 * 60 + 30))
+        let fallBack = Self.unix(2026, 11, 1, 2, 0, offset: -4)  // 02:00 EDT is 01:00 EST
+        history.orderServed(juice: 1, count: 1, touched: [], at: fallBack - 60)
+        history.orderServed(juice: 1, count: 1, touched: [], at: fallBack + 60)
+        let dayStart = Self.unix(2026, 11, 1, 4, 30, offset: -5)
+        history.orderServed(juice: 1, count: 1, touched: [], at: dayStart - 60)
+        history.orderServed(juice: 1, count: 1, touched: [], at: dayStart + 60)
+        let slots = history.inOrder.map(\.slot)
+        #expect(slots.map(\.isoStart) == ["2026-11-01T01:00:00-04:00", "2026-11-01T01:00:00-05:00",
+                                           "2026-11-01T04:00:00-05:00", "2026-11-01T04:30:00-05:00"])
+        #expect(slots.map { BusinessCalendar.dateText($0.day) } == ["2026-10-31", "2026-10-31", "2026-10-31", "2026-11-01"])
+    }
+
     @Test func theHistoryFilesChangesByTheirTimeAndKeeps400Days() {
         let menu = Menu.standard
         var history = SalesHistory(menu: menu, calendar: BusinessCalendar(timeZone: Self.seoul))

@@ -120,16 +120,21 @@ actor FruitStore {
 
     private func order(_ request: OrderRequest, client: inout ClientOf, into result: inout StoreReplies) {
         let now = wallClock()
-        let owner = client.host
-        let counted = lostSales.allows(request.count, from: owner, now: now)
-        switch ledger.order(request, by: request.key == nil ? nil : owner, at: now, countingRefusal: counted) {
+        // The client's group and its lost-sales allowance are worked out only for a keyed order
+        // or a refusal: an order that sells needs neither.
+        var counted = false
+        let outcome = ledger.order(request, by: request.key == nil ? nil : client.host, at: now) {
+            counted = lostSales.allows(request.count, from: client.host, now: now)
+            return counted
+        }
+        switch outcome {
         case .applied(let change):
             minutes.record(served: true, at: now)
             applied(change, at: now, into: &result)
         case .refused(let error, let had):
             error.append(to: &result.out)
             if counted {
-                lostSales.spend(request.count, from: owner, now: now)
+                lostSales.spend(request.count, from: client.host, now: now)
                 minutes.record(served: false, at: now)
             }
             // An uncounted refusal changed nothing but its key: without one, nothing to keep.
