@@ -45,12 +45,11 @@ def test_a_reload_with_the_server_down_opens_the_till_and_its_taps_sell_once(pag
     wait_for(page, lambda d: attribute(d, '[data-fruit="banana"]', "data-stock") == "6", "the stock did not go live")
 
 
-def test_out_of_stock_offers_restock_of_the_short_fruit_or_cancel(page, start_server):
-    server = start_server()
-    open_till(page, server)
+def tap_as_mango_sells_out(page, server):
+    """One mango juice left; another till takes it in the same task as this till's tap, so the
+    tap races the sell-out (no timing involved) and is refused."""
     assert server.send("SET mango 3").startswith("OK SET ")
     wait_for(page, lambda d: attribute(d, '[data-juice="mango"]', "data-can-make") == "1", "mango did not follow")
-    # Another till takes the mango in the same task as this tap: the tap races the sell-out.
     page.execute_script("""
         const other = new XMLHttpRequest();
         other.open("POST", "/orders", false);
@@ -58,6 +57,12 @@ def test_out_of_stock_offers_restock_of_the_short_fruit_or_cancel(page, start_se
         other.send(JSON.stringify({juice: "mango"}));
         document.querySelector('[data-juice="mango"]').click();""")
     wait_for(page, lambda d: "open" in (attribute(d, "#alert", "class") or ""), "no refusal shown")
+
+
+def test_out_of_stock_offers_restock_of_the_short_fruit_or_cancel(page, start_server):
+    server = start_server()
+    open_till(page, server)
+    tap_as_mango_sells_out(page, server)
     assert attribute(page, "#alert", "data-code") == "OUT_OF_STOCK"
     assert page.find_element(By.ID, "alert-restock").is_displayed()
     assert page.find_element(By.ID, "alert-ok").text == "Cancel"
@@ -67,15 +72,7 @@ def test_out_of_stock_offers_restock_of_the_short_fruit_or_cancel(page, start_se
 
     # A second tap within the debounce would be the same tap: wait for the button to stop flashing.
     wait_for(page, lambda d: "tapped" not in (attribute(d, '[data-juice="mango"]', "class") or ""), "the button still flashes")
-    assert server.send("SET mango 3").startswith("OK SET ")
-    wait_for(page, lambda d: attribute(d, '[data-juice="mango"]', "data-can-make") == "1", "mango did not follow")
-    page.execute_script("""
-        const other = new XMLHttpRequest();
-        other.open("POST", "/orders", false);
-        other.setRequestHeader("Content-Type", "application/json");
-        other.send(JSON.stringify({juice: "mango"}));
-        document.querySelector('[data-juice="mango"]').click();""")
-    wait_for(page, lambda d: "open" in (attribute(d, "#alert", "class") or ""), "no refusal shown")
+    tap_as_mango_sells_out(page, server)
     page.find_element(By.ID, "alert-restock").click()        # Restock: the stock editor on mango
     wait_for(page, lambda d: "/stock?fruit=mango" in d.current_url, "Restock did not open the stock editor")
     wait_for(page, lambda d: attribute(d, '[data-fruit="mango"]', "data-asked") == "true", "the editor is not on mango")
