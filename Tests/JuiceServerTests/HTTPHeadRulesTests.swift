@@ -9,7 +9,8 @@ import Testing
 @Suite(.onOwnThreads) struct HTTPHeadRulesTests {
     /// A value each field may carry, so that only the repetition is wrong.
     static let values = ["Host": "127.0.0.1", "Content-Length": "0", "Origin": "http://127.0.0.1",
-                         "Idempotency-Key": "till1-1", "Authorization": "Bearer s3cret"]
+                         "Idempotency-Key": "till1-1", "Authorization": "Bearer s3cret",
+                         "Last-Event-ID": "3"]
 
     @Test(arguments: HTTPHeadRules.singletons.map(\.shown))
     func aFieldThatMayComeOnceIsRefusedTwiceEvenWithTheSameValue(name: String) throws {

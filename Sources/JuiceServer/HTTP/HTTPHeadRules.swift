@@ -8,6 +8,8 @@ enum HTTPHeadRules {
     static let singletons: [(name: String, shown: String)] = [
         ("host", "Host"), ("content-length", "Content-Length"), ("origin", "Origin"),
         ("idempotency-key", "Idempotency-Key"), ("authorization", "Authorization"),
+        // Where an event stream resumes: two would be two answers to one question.
+        ("last-event-id", "Last-Event-ID"),
     ]
 
     /// Why the head cannot be taken, or nil. HTTP/1.0 had no `Host`, so it may leave it out.

@@ -63,14 +63,16 @@ actor FruitStore {
                 // A retry of a keyed write the store holds changes nothing: it gets its reply.
                 if isNew(request.key), refused(into: &result) { continue }
                 order(request, client: &client, into: &result)
-            case .restock(let fruit, let amount, let key):
+            case .restock(let fruit, let amount, let key), .set(let fruit, let amount, let key):
                 if isNew(key), refused(into: &result) { continue }
+                // The owner (the client's group) only for a keyed write: its share of the keys.
                 let now = wallClock(), owner = key == nil ? nil : client.host
-                written(ledger.restock(fruit: fruit, amount: amount, key: key, by: owner, at: now), at: now, into: &result)
-            case .set(let fruit, let amount, let key):
-                if isNew(key), refused(into: &result) { continue }
-                let now = wallClock(), owner = key == nil ? nil : client.host
-                written(ledger.set(fruit: fruit, amount: amount, key: key, by: owner, at: now), at: now, into: &result)
+                let outcome = if case .restock = command {
+                    ledger.restock(fruit: fruit, amount: amount, key: key, by: owner, at: now)
+                } else {
+                    ledger.set(fruit: fruit, amount: amount, key: key, by: owner, at: now)
+                }
+                written(outcome, at: now, into: &result)
             case .since(let after, let store):
                 since(after, store: store, into: &result)
                 if result.catchUp != nil {
