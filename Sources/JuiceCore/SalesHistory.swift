@@ -84,8 +84,6 @@ public struct SalesHistory: Sendable {
         public mutating func add(_ other: Counters) {
             for i in values.indices { values[i] &+= other.values[i] }
         }
-
-        public var isEmpty: Bool { values.allSatisfy { $0 == 0 } }
     }
 
     public let menu: Menu
