@@ -1,4 +1,4 @@
-/// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the reply each got, so
+/// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the outcome each got, so
 /// a till that lost its answer can retry safely and gets the first answer again.
 ///
 /// The promise is an age, not a count: a key younger than `Policy.retentionSeconds` is never
@@ -33,15 +33,14 @@ public struct KeyMemory: Sendable {
 
     public struct Entry: Sendable, Equatable {
         public let request: Request
-        /// The original reply line as `Wire` built it, without CRLF, repeated (with ` dup`) to a
-        /// retry.
-        public let reply: [UInt8]
+        /// The first outcome (applied, or out of stock), given again, as a duplicate, to a retry.
+        public let first: WriteOutcome
         /// When the key was first used (unix seconds).
         public let time: Int64
 
-        public init(request: Request, reply: [UInt8], time: Int64) {
+        public init(request: Request, first: WriteOutcome, time: Int64) {
             self.request = request
-            self.reply = reply
+            self.first = first
             self.time = time
         }
     }

@@ -35,24 +35,22 @@ public struct StockLedger: Sendable {
     /// An order, all or nothing: every fruit of the recipe (times the count) is checked before any
     /// is taken, so a two-fruit juice can never take the first fruit and fail on the second.
     ///
-    /// A keyed order's key is remembered with its reply, refused or not, under `owner`'s share
+    /// A keyed order's key is remembered with its outcome, refused or not, under `owner`'s share
     /// of the key memory, aged from `now` (unix seconds); a new key that does not fit is `.busy`
     /// and changes nothing. `countingRefusal`, asked only when the order is refused, says whether
     /// the refusal counts; false answers it the same but leaves it out of the sales figures (the
     /// store's bound on what one client may add to them).
     public mutating func order(_ request: OrderRequest, by owner: String? = nil, at now: Int64 = 0,
-                               countingRefusal: () -> Bool = { true }) -> OrderOutcome {
+                               countingRefusal: () -> Bool = { true }) -> WriteOutcome {
         let asked = KeyMemory.Request.order(juice: request.juice, count: request.count)
         if let key = request.key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
         let juice = menu.juices[request.juice]
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             let have = juice.recipe.map { stock[$0.fruit] }
             if countingRefusal() { countRefusal(request, have: have, at: now) }
-            let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
-            if let key = request.key {
-                keys.remember(key, KeyMemory.Entry(request: asked, reply: Array(error.line.utf8), time: now), owner: owner)
-            }
-            return .refused(error, have: have)
+            let refused = WriteOutcome.outOfStock(request, have: have)
+            if let key = request.key { keys.remember(key, KeyMemory.Entry(request: asked, first: refused, time: now), owner: owner) }
+            return refused
         }
         var touched: [FruitValue] = []
         touched.reserveCapacity(juice.recipe.count)
@@ -65,59 +63,52 @@ public struct StockLedger: Sendable {
         sold[request.juice] += UInt64(request.count)
         let change = Change(seq: seq, kind: .order(request), touched: touched)
         history.orderServed(juice: request.juice, count: request.count, touched: touched, at: now)
-        if let key = request.key {
-            keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner)
-        }
+        if let key = request.key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
         return .applied(change)
     }
 
     /// A keyed RESTOCK: applied once per key, as an order is. A refused one (OVER_LIMIT) is not
     /// remembered: it changed nothing, and its retry is judged afresh.
-    public mutating func restock(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> OrderOutcome {
+    public mutating func restock(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> WriteOutcome {
         let asked = KeyMemory.Request.restock(fruit: fruit, amount: amount)
         if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
-        switch restock(fruit: fruit, amount: amount) {
-        case .failure(let error):
-            return .refused(error, have: [stock[fruit]])
-        case .success(let change):
-            let change = Change(seq: change.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: change.touched)
-            history.restocked(fruit: fruit, amount: amount, at: now)
-            if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
-            return .applied(change)
+        guard let plain = restock(fruit: fruit, amount: amount) else {
+            return .overLimit(fruit: fruit, stock: stock[fruit], adding: amount)
         }
+        let change = Change(seq: plain.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: plain.touched)
+        history.restocked(fruit: fruit, amount: amount, at: now)
+        if let key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
+        return .applied(change)
     }
 
     /// A keyed SET: applied once per key.
-    public mutating func set(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> OrderOutcome {
+    public mutating func set(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> WriteOutcome {
         let asked = KeyMemory.Request.set(fruit: fruit, amount: amount)
         if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
         let plain = set(fruit: fruit, amount: amount)
         let change = Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.set(fruit: fruit, to: amount, at: now)
-        if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
+        if let key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
         return .applied(change)
     }
 
     /// What a key already decides: a retry's first answer, a key used for something else, or
     /// no room for a new key. Nil: a new key that fits.
-    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, owner: String?, now: Int64) -> OrderOutcome? {
+    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, owner: String?, now: Int64) -> WriteOutcome? {
         if let seen = keys[key] {
-            guard seen.request == asked else { return .keyReused(Wire.keyReused(key: key, for: seen.request, menu: menu)) }
-            return .duplicate(reply: seen.reply)
+            guard seen.request == asked else { return .keyReused(key: key, first: seen.request) }
+            return .duplicate(of: seen.first)
         }
-        if let refusal = keys.admit(owner: owner, now: now) { return .busy(refusal) }
+        if let refusal = keys.admit(owner: owner, now: now) { return .unavailable(.keyMemoryFull(refusal)) }
         return nil
     }
 
-    /// Adds to a fruit's stock; refused when it would pass the ceiling.
-    public mutating func restock(fruit: Int, amount: Int) -> Result<Change, ProtocolError> {
-        guard stock[fruit] <= Limits.maxStock - amount else {
-            return .failure(Wire.overLimit(fruit: fruit, stock: stock[fruit], adding: amount, menu: menu))
-        }
+    /// Adds to a fruit's stock; nil (nothing changes) when it would pass the ceiling.
+    public mutating func restock(fruit: Int, amount: Int) -> Change? {
+        guard stock[fruit] <= Limits.maxStock - amount else { return nil }
         stock[fruit] += amount
         seq += 1
-        return .success(Change(seq: seq, kind: .restock(fruit: fruit, amount: amount),
-                               touched: [FruitValue(fruit: fruit, value: stock[fruit])]))
+        return Change(seq: seq, kind: .restock(fruit: fruit, amount: amount), touched: [FruitValue(fruit: fruit, value: stock[fruit])])
     }
 
     /// The stock editor's absolute value (already range-checked by the parser).
@@ -159,16 +150,6 @@ public struct Change: Sendable, Equatable {
     }
 }
 
-public enum OrderOutcome: Sendable, Equatable {
-    case applied(Change)
-    /// Out of stock; `have` is the stock of each recipe fruit at the time (for the journal).
-    case refused(ProtocolError, have: [Int])
-    /// A retry of a keyed order: the original reply line (without CRLF), to send with ` dup`.
-    case duplicate(reply: [UInt8])
-    case keyReused(ProtocolError)
-    /// A new key that the key memory cannot take now: nothing was applied; retry later.
-    case busy(KeyMemory.Refusal)
-}
 
 extension StockLedger {
     /// Replays one journal or snapshot fact at startup. Values are taken as recorded, so replay
@@ -222,9 +203,7 @@ extension StockLedger {
             keyed = key.map { ($0, .set(fruit: fruit, amount: amount)) }
             if let time { history.set(fruit: fruit, to: amount, at: time) }
         }
-        if let (key, request) = keyed {
-            keys.remember(key, KeyMemory.Entry(request: request, reply: Wire.replyLine(for: change, menu: menu), time: keyTime))
-        }
+        if let (key, request) = keyed { keys.remember(key, KeyMemory.Entry(request: request, first: .applied(change), time: keyTime)) }
     }
 
     /// A replay of a change as it is live, at `time` (tests; a record always says its own).
@@ -275,8 +254,7 @@ extension StockLedger {
                                        keyTime: Int64 = 0) {
         if counted { countRefusal(request, have: have, at: time) }
         guard let key = request.key else { return }
-        let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
         keys.remember(key, KeyMemory.Entry(request: .order(juice: request.juice, count: request.count),
-                                           reply: Array(error.line.utf8), time: keyTime))
+                                           first: .outOfStock(request, have: have), time: keyTime))
     }
 }

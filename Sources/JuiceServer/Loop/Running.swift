@@ -6,23 +6,16 @@ import JuiceCore
 /// the output path, the fan-out and the idle reaper, wired together. It lives in
 /// `Server.State.running`/`.draining` and only ever runs on the loop.
 ///
-/// It knows no protocol by name: each listener's connections go to its `ConnectionHandler`
-/// (`protocols` below lists them), and everything around them — sockets, output path,
-/// fan-out, durability gate, closing — is shared.
+/// It knows no protocol by name: each listener's protocol (`ServedProtocol`, listed in
+/// `ServerConfig.protocols`) makes a session for each connection it accepts, and everything
+/// around them — sockets, output path, fan-out, durability gate, closing — is shared.
 final class Running: ConnectionHost, @unchecked Sendable {
     // @unchecked: loop-confined; created on and only touched from the loop queue.
 
-    /// The protocols this server speaks, each on the port its option names (none: off).
-    /// A new protocol is one line here.
-    static var protocols: [(port: KeyPath<ServerConfig, Int?>, make: (LoopServices) -> any ConnectionHandler)] {[
-        (\.linePort, { LineProtocol($0) }),
-        (\.httpPort, { HTTPProtocol($0) }),
-    ]}
-
     struct Listener {
-        let port: KeyPath<ServerConfig, Int?>
+        let name: String
         let acceptor: Acceptor
-        let handler: any ConnectionHandler
+        let served: any ServedProtocol
     }
 
     private(set) var listeners: [Listener] = []
@@ -30,6 +23,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     var poller: any ClientPoller
     let gate: DurabilityGate
     private let output: OutputPath
+    private let passes: FlushPasses
     private let fanOut: FanOut
     private var reaper: IdleReaper?
     private let config: ServerConfig
@@ -53,33 +47,37 @@ final class Running: ConnectionHost, @unchecked Sendable {
     init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SystemError) {
         self.config = config
         proxies = TrustedProxies(config.trustedProxies)
-        var acceptors: [(KeyPath<ServerConfig, Int?>, Acceptor)] = []
-        for (key, _) in Running.protocols {
-            guard let port = config[keyPath: key] else { continue }
-            acceptors.append((key, try Acceptor(host: config.host, port: port, queue: queue)))
+        var acceptors: [(ProtocolListing, Acceptor)] = []
+        for listing in config.protocols {
+            guard let port = listing.port else { continue }
+            acceptors.append((listing, try Acceptor(host: config.host, port: port, queue: queue)))
         }
         poller = try ClientPollers.make(queue: queue)
         gate = DurabilityGate(durableLSN: durableLSN)
         output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
+        passes = FlushPasses(queue: queue, output: output)
         // Everything recovered is on disk: a catch-up may run up to it.
-        fanOut = FanOut(queue: queue, output: output, store: store, seq: store.assumeIsolated { $0.ledger.seq })
+        fanOut = FanOut(output: output, passes: passes, seq: store.assumeIsolated { $0.ledger.seq })
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
-        let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut,
+        let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut, passes: passes,
+                                    catchUp: CatchUpPump(store: store, fanOut: fanOut, output: output, passes: passes),
                                     auth: ManagerAuth(token: config.managerToken, policy: AuthTestHook.policy(config.authFailurePolicy), clock: config.authClock),
                                     queue: queue, startedAt: startedAt, host: self)
-        for (key, acceptor) in acceptors {
-            let make = Running.protocols.first { $0.port == key }!.make
+        for (listing, acceptor) in acceptors {
             let index = listeners.count
-            listeners.append(Listener(port: key, acceptor: acceptor, handler: make(services)))
+            let served = listing.make(services)
+            listeners.append(Listener(name: listing.name, acceptor: acceptor, served: served))
+            fanOut.encoders.append { [unowned served] seq, touched, out in served.appendEvent(seq: seq, touched, to: &out) }
             acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, listener: index) }
             acceptor.clientCount = { [unowned self] in connections.count }
         }
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
-        fanOut.onWritten = { [unowned self] conn in written(conn) }
+        passes.onWritten = { [unowned self] conn in written(conn) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
-        // The durable path: the journal tells the gate, the gate releases to the fan-out.
-        gate.released = { [unowned self] conn in fanOut.markDirty(conn) }
+        // The durable path: the journal tells the gate; the gate releases held replies, which
+        // are written at once (direct write, as for any reply), then the events that may go.
+        gate.released = { [unowned self] conn in if output.flush(conn) { written(conn) } }
         gate.ready = { [unowned self] events in fanOut.broadcast(events, to: connections.values) }
         store.journal?.whenDurable = { [weak gate] lsn in gate?.durable(upTo: lsn) }
     }
@@ -93,40 +91,39 @@ final class Running: ConnectionHost, @unchecked Sendable {
         for listener in listeners { listener.acceptor.start() }
     }
 
-    /// The port a listener got (the one its option asked for, or the pick for 0); nil if off.
-    func port(of key: KeyPath<ServerConfig, Int?>) -> Int? {
-        listeners.first { $0.port == key }?.acceptor.port
+    /// The port a protocol's listener got (the one its option asked for, or the pick for 0);
+    /// nil if it is off.
+    func port(of name: String) -> Int? {
+        listeners.first { $0.name == name }?.acceptor.port
     }
 
     var clientCount: Int { connections.count }
     var isAccepting: Bool { accepting }
 
-    private func handler(_ conn: Connection) -> any ConnectionHandler {
-        listeners[Int(conn.listener)].handler
-    }
-
     // MARK: Accepting and reading
 
     private func accepted(fd: Int32, peer: String, listener index: Int) {
-        let handler = listeners[index].handler
+        let served = listeners[index].served
         let limit = config.maxClientsPerAddress
         let address = countedAddress(peer)
         var addressFull = false
         if let limit, let address { addressFull = perAddress[address, default: 0] >= limit }
-        guard accepting || handler.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
+        guard accepting || served.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
             if accepting {
                 Log.warning(addressFull ? "refused \(peer): max clients per address (\(limit ?? 0)) reached"
                                         : "refused \(peer): max clients (\(config.maxClients)) reached", category: .busy)
             }
-            refuse(fd, with: handler.busyRefusal(perAddress: addressFull))
+            refuse(fd, with: served.busyRefusal(perAddress: addressFull))
             return
         }
         if let address { perAddress[address, default: 0] += 1 }
         Socket.configureClient(fd)
         let id = connections.nextID
-        let conn = handler.makeConnection(id: id, fd: fd, peer: peer, listener: UInt8(index), now: DispatchTime.now().uptimeNanoseconds)
+        let conn = Connection(id: id, fd: fd, peer: peer, listener: UInt8(index), eventsOn: served.eventsFromStart,
+                              now: DispatchTime.now().uptimeNanoseconds)
+        conn.session = served.session(for: conn)
         connections.insert(conn)
-        Log.info("connect \(peer)\(handler.logName.isEmpty ? "" : " (\(handler.logName))") (clients: \(connections.count))", category: .connections)
+        Log.info("connect \(peer)\(served.logName.isEmpty ? "" : " (\(served.logName))") (clients: \(connections.count))", category: .connections)
         do {
             try poller.add(fd: fd, id: id)
         } catch {
@@ -135,7 +132,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
             close(conn, reason: "cannot watch")
             return
         }
-        handler.accepted(conn)
+        conn.session.accepted()
+        output.updateInterest(conn)
     }
 
     /// The address a connection counts toward for `--max-clients-per-address`; nil without the
@@ -174,11 +172,14 @@ final class Running: ConnectionHost, @unchecked Sendable {
         switch Socket.receive(conn.fd, into: readBuffer) {
         case .done(let count):
             conn.lastInputSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
-            handler(conn).received(conn, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            conn.session.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            output.updateInterest(conn)
         case .wouldBlock:
             return
         case .closed:
-            handler(conn).inputEnded(conn)
+            conn.endInput()
+            conn.session.inputEnded()
+            output.updateInterest(conn)
         case .failed(let code):
             close(conn, reason: code == ECONNRESET ? "reset by peer" : Platform.describe(code))
         }
@@ -189,7 +190,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
         if conn.isFinishing {
             finish(conn)
         } else {
-            handler(conn).drained(conn)
+            conn.session.drained()
+            output.updateInterest(conn)
         }
     }
 
@@ -207,7 +209,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     /// with unread input makes the kernel send a reset, which can destroy the last replies
     /// (an `ERR LINE_TOO_LONG`, an `OK BYE`) before the client reads them.
     func finish(_ conn: Connection) {
-        if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
+        conn.stopInput()
         output.updateInterest(conn)
         guard conn.phase == .closing, conn.outbox.isEmpty, !fanOut.isOwed(conn) else { return }
         var discarded = 0
@@ -218,14 +220,14 @@ final class Running: ConnectionHost, @unchecked Sendable {
 
     func close(_ conn: Connection, reason: String?) {
         guard !conn.isClosed else { return }
-        conn.phase = .closed
+        conn.markClosed()
         connections.remove(conn)
         if let address = countedAddress(conn.peer) {
             perAddress[address, default: 1] -= 1
             if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
         }
         gate.forget(conn)
-        handler(conn).closed(conn)
+        conn.session.closed()
         poller.removeAndClose(fd: conn.fd, id: conn.id)
         for listener in listeners { listener.acceptor.descriptorFreed() }
         Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
@@ -249,11 +251,11 @@ final class Running: ConnectionHost, @unchecked Sendable {
         accepting = false
         // A protocol that answers while draining keeps its listener until the end (HTTP:
         // `/healthz` answers 503 meanwhile, so a load balancer sees the drain).
-        for listener in listeners where !listener.handler.acceptsWhileDraining { listener.acceptor.stop() }
+        for listener in listeners where !listener.served.acceptsWhileDraining { listener.acceptor.stop() }
         reaper?.stop()
         for conn in connections.values {
-            if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
-            handler(conn).shuttingDown(conn, byeAfter: lsn)
+            conn.stopInput()
+            conn.session.shuttingDown(byeAfter: lsn)
             finish(conn)
         }
     }
@@ -266,7 +268,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     func stopPolling() {
         for listener in listeners {
             listener.acceptor.stop()
-            listener.handler.stop()
+            listener.served.stop()
         }
         poller.cancel()
     }
