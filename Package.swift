@@ -52,6 +52,9 @@ let package = Package(
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server (and juice-till, driven in tmux and by pipe).
         .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "JuiceTill", "juice-server", "juice-till", "JuiceTestSupport"]),
+        // A third protocol (JSON lines), added from outside the server's code: the proof that the
+        // loop, the store and the storage name no protocol.
+        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]
