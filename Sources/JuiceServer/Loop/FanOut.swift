@@ -24,11 +24,13 @@ final class FanOut {
     func broadcast(_ events: [StockEvent], to connections: some Sequence<Connection>) {
         guard let last = events.last else { return }
         lastBroadcastSeq = last.seq
-        var worded: [[[UInt8]]?] = Array(repeating: nil, count: encoders.count)
+        // Made when the first listener is met: most orders reach none (tills turn events off).
+        var worded: [[[UInt8]]?] = []
         // A display in a catch-up is skipped: its catch-up streams these from the history after
         // what it still owes, in order. A closing one gets only the events still owed to it.
         for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isClosed {
             let listener = Int(conn.listener)
+            if worded.isEmpty { worded = Array(repeating: nil, count: encoders.count) }
             if worded[listener] == nil {
                 worded[listener] = events.map { event in
                     var bytes: [UInt8] = []
