@@ -30,7 +30,7 @@ final class Connection: @unchecked Sendable {
     }
 
     let id: UInt64
-    let fd: Int32
+    let socket: Socket
     private(set) var phase = Phase.open
     var interest = Interest()
     /// Queued for the next flush pass.
@@ -52,9 +52,9 @@ final class Connection: @unchecked Sendable {
     /// Its protocol's side, set once, right after it is made (`Running.accepted`).
     var session: (any ConnectionSession)!
 
-    init(id: UInt64, fd: Int32, peer: String, listener: UInt8, eventsOn: Bool, now: UInt64) {
+    init(id: UInt64, socket: Socket, peer: String, listener: UInt8, eventsOn: Bool, now: UInt64) {
         self.id = id
-        self.fd = fd
+        self.socket = socket
         self.peer = peer
         self.listener = listener
         self.eventsOn = eventsOn
@@ -99,6 +99,9 @@ final class Connection: @unchecked Sendable {
         cursor = made
         return made
     }
+
+    /// Its descriptor, as the poller knows it.
+    var fd: Int32 { socket.fd }
 
     /// Uptime nanoseconds (`DispatchTime`) as whole seconds.
     static func second(_ uptimeNanoseconds: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: uptimeNanoseconds / 1_000_000_000) }

@@ -22,7 +22,7 @@ final class OutputPath {
     func send(_ conn: Connection, _ bytes: UnsafeRawBufferPointer, after lsn: UInt64) {
         var rest = bytes
         if conn.outbox.isEmpty && gate.isDurable(lsn) {
-            switch Socket.send(conn.fd, bytes) {
+            switch conn.socket.send(bytes) {
             case .done(let n):
                 if n == bytes.count { return }
                 rest = UnsafeRawBufferPointer(rebasing: bytes[n...])
@@ -72,7 +72,7 @@ final class OutputPath {
     func flush(_ conn: Connection) -> Bool {
         var failed = false
         conn.outbox.drain { bytes in
-            switch Socket.send(conn.fd, bytes) {
+            switch conn.socket.send(bytes) {
             case .done(let n): return n
             case .wouldBlock: return nil
             case .closed, .failed:

@@ -69,7 +69,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
             let served = listing.make(services)
             listeners.append(Listener(name: listing.name, acceptor: acceptor, served: served))
             fanOut.encoders.append { [unowned served] seq, touched, out in served.appendEvent(seq: seq, touched, to: &out) }
-            acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, listener: index) }
+            acceptor.onConnection = { [unowned self] socket, peer in accepted(socket, peer: peer, listener: index) }
             acceptor.clientCount = { [unowned self] in connections.count }
         }
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
@@ -102,7 +102,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
 
     // MARK: Accepting and reading
 
-    private func accepted(fd: Int32, peer: String, listener index: Int) {
+    private func accepted(_ socket: Socket, peer: String, listener index: Int) {
         let served = listeners[index].served
         let limit = config.maxClientsPerAddress
         let address = countedAddress(peer)
@@ -113,19 +113,19 @@ final class Running: ConnectionHost, @unchecked Sendable {
                 Log.warning(addressFull ? "refused \(peer): max clients per address (\(limit ?? 0)) reached"
                                         : "refused \(peer): max clients (\(config.maxClients)) reached", category: .busy)
             }
-            refuse(fd, with: served.busyRefusal(perAddress: addressFull))
+            refuse(socket, with: served.busyRefusal(perAddress: addressFull))
             return
         }
         if let address { perAddress[address, default: 0] += 1 }
-        Socket.configureClient(fd)
+        socket.configureAsClient()
         let id = connections.nextID
-        let conn = Connection(id: id, fd: fd, peer: peer, listener: UInt8(index), eventsOn: served.eventsFromStart,
+        let conn = Connection(id: id, socket: socket, peer: peer, listener: UInt8(index), eventsOn: served.eventsFromStart,
                               now: DispatchTime.now().uptimeNanoseconds)
         conn.session = served.session(for: conn)
         connections.insert(conn)
         Log.info("connect \(peer)\(served.logName.isEmpty ? "" : " (\(served.logName))") (clients: \(connections.count))", category: .connections)
         do {
-            try poller.add(fd: fd, id: id)
+            try poller.add(fd: socket.fd, id: id)
         } catch {
             // Nothing would ever tell us this client is ready: it must go.
             Log.error("cannot watch \(peer): \(error); closing it")
@@ -145,13 +145,13 @@ final class Running: ConnectionHost, @unchecked Sendable {
     }
 
     /// The protocol's BUSY to a connection over a limit, then closed.
-    private func refuse(_ fd: Int32, with busy: [UInt8]) {
-        busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
+    private func refuse(_ socket: Socket, with busy: [UInt8]) {
+        busy.withUnsafeBytes { _ = socket.send($0) }
         // Discard what it already sent and end our side first: closing with unread input
         // would make the kernel reset the connection, which can destroy the answer.
-        _ = Socket.receive(fd, into: readBuffer)
-        Platform.shutdownWrite(fd)
-        Platform.close(fd)
+        _ = socket.receive(into: readBuffer)
+        Platform.shutdownWrite(socket.fd)
+        Platform.close(socket.fd)
     }
 
     /// One batch of ready clients (the poller's source fired).
@@ -169,7 +169,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     }
 
     private func read(_ conn: Connection) {
-        switch Socket.receive(conn.fd, into: readBuffer) {
+        switch conn.socket.receive(into: readBuffer) {
         case .done(let count):
             conn.lastInputSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
             conn.session.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
@@ -213,7 +213,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         output.updateInterest(conn)
         guard conn.phase == .closing, conn.outbox.isEmpty, !fanOut.isOwed(conn) else { return }
         var discarded = 0
-        while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
+        while discarded < 1 << 20, case .done(let n) = conn.socket.receive(into: readBuffer) { discarded += n }
         Platform.shutdownWrite(conn.fd)
         close(conn, reason: nil)
     }
