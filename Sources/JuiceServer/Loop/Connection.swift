@@ -35,9 +35,9 @@ final class Connection: @unchecked Sendable {
     var interest = Interest()
     /// Queued for the next flush pass.
     var dirty = false
-    /// Whether it takes live events now. Set by `FanOut` (`listen`, `setEvents`), which owns
-    /// subscriptions.
-    var eventsOn: Bool
+    /// Its place in `FanOut`'s list of listeners, or -1: it takes no live events. Only `FanOut`,
+    /// which owns subscriptions, sets it.
+    var subscriberSlot: Int32 = -1
     /// Which of the server's listeners (and so which protocol) accepted it: the fan-out words
     /// its events in that protocol's form.
     let listener: UInt8
@@ -52,12 +52,11 @@ final class Connection: @unchecked Sendable {
     /// Its protocol's side, set once, right after it is made (`Running.accepted`).
     var session: (any ConnectionSession)!
 
-    init(id: UInt64, socket: Socket, peer: String, listener: UInt8, eventsOn: Bool, now: UInt64) {
+    init(id: UInt64, socket: Socket, peer: String, listener: UInt8, now: UInt64) {
         self.id = id
         self.socket = socket
         self.peer = peer
         self.listener = listener
-        self.eventsOn = eventsOn
         self.lastInputSecond = Connection.second(now)
     }
 
@@ -99,6 +98,9 @@ final class Connection: @unchecked Sendable {
         cursor = made
         return made
     }
+
+    /// Whether it takes live events now.
+    var eventsOn: Bool { subscriberSlot >= 0 }
 
     /// Its descriptor, as the poller knows it.
     var fd: Int32 { socket.fd }

@@ -1,6 +1,7 @@
 import JuiceCore
 
-/// Who takes which events, and the broadcast of each change to them. A publisher never waits on
+/// Who takes which events (a list of the connections that listen), and the broadcast of each
+/// change to them. A publisher never waits on
 /// a subscriber: a display whose socket is full only queues, and the output path drops it once
 /// what its socket refused passes the cap.
 final class FanOut {
@@ -9,6 +10,9 @@ final class FanOut {
     private let passes: FlushPasses
     /// Each listener's protocol's wording of an event, by listener index (`Connection.listener`).
     var encoders: [(_ seq: UInt64, _ touched: [FruitValue], _ out: inout [UInt8]) -> Void] = []
+    /// The connections that take live events: a broadcast visits these, not every client (most
+    /// clients, tills among them, turn events off).
+    private var subscribers: [Connection] = []
     /// The seq of the last change broadcast: a catch-up runs on to here before the display
     /// takes live events again.
     private(set) var lastBroadcastSeq: UInt64
@@ -21,14 +25,15 @@ final class FanOut {
 
     /// Sends a batch of (durable) changes to every client listening for them, each change
     /// worded once per protocol that has a listener.
-    func broadcast(_ events: [StockEvent], to connections: some Sequence<Connection>) {
+    func broadcast(_ events: [StockEvent]) {
         guard let last = events.last else { return }
         lastBroadcastSeq = last.seq
         // Made when the first listener is met: most orders reach none (tills turn events off).
         var worded: [[[UInt8]]?] = []
         // A display in a catch-up is skipped: its catch-up streams these from the history after
         // what it still owes, in order. A closing one gets only the events still owed to it.
-        for conn in connections where conn.eventsOn && conn.catchUp == nil && !conn.isClosed {
+        // A copy: one that passes its output cap is closed, and leaves the list, meanwhile.
+        for conn in subscribers where conn.catchUp == nil && !conn.isClosed {
             let listener = Int(conn.listener)
             if worded.isEmpty { worded = Array(repeating: nil, count: encoders.count) }
             if worded[listener] == nil {
@@ -49,13 +54,27 @@ final class FanOut {
     /// Turns live events on for `conn` from seq `from` on, after the catch-up `catchUp` if any
     /// (a browser's event stream once its start is sent).
     func listen(_ conn: Connection, from: UInt64, catchUp: CatchUp?) {
-        conn.eventsOn = true
+        setEvents(conn, on: true)
         resume(conn, from: from, catchUp: catchUp)
     }
 
-    /// `EVENTS ON` / `EVENTS OFF`.
+    /// `EVENTS ON` / `EVENTS OFF`; on at accept for a protocol whose clients listen from the
+    /// start; off once it is closed.
     func setEvents(_ conn: Connection, on: Bool) {
-        conn.eventsOn = on
+        guard on != conn.eventsOn else { return }
+        if on {
+            conn.subscriberSlot = Int32(subscribers.count)
+            subscribers.append(conn)
+        } else {
+            // The last one takes its place.
+            let slot = Int(conn.subscriberSlot)
+            let last = subscribers.removeLast()
+            if slot < subscribers.count {
+                subscribers[slot] = last
+                last.subscriberSlot = Int32(slot)
+            }
+            conn.subscriberSlot = -1
+        }
     }
 
     /// After a SINCE: live events from `from` on, once `catchUp` (if any) is streamed.

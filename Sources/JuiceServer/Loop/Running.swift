@@ -78,7 +78,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         // The durable path: the journal tells the gate; the gate releases held replies, which
         // are written at once (direct write, as for any reply), then the events that may go.
         gate.released = { [unowned self] conn in if output.flush(conn) { written(conn) } }
-        gate.ready = { [unowned self] events in fanOut.broadcast(events, to: connections.values) }
+        gate.ready = { [unowned self] events in fanOut.broadcast(events) }
         store.journal?.whenDurable = { [weak gate] lsn in gate?.durable(upTo: lsn) }
     }
 
@@ -119,8 +119,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
         if let address { perAddress[address, default: 0] += 1 }
         socket.configureAsClient()
         let id = connections.nextID
-        let conn = Connection(id: id, socket: socket, peer: peer, listener: UInt8(index), eventsOn: served.eventsFromStart,
-                              now: DispatchTime.now().uptimeNanoseconds)
+        let conn = Connection(id: id, socket: socket, peer: peer, listener: UInt8(index), now: DispatchTime.now().uptimeNanoseconds)
+        if served.eventsFromStart { fanOut.setEvents(conn, on: true) }
         conn.session = served.session(for: conn)
         connections.insert(conn)
         Log.info("connect \(peer)\(served.logName.isEmpty ? "" : " (\(served.logName))") (clients: \(connections.count))", category: .connections)
@@ -199,7 +199,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
 
     func publish(_ events: [StockEvent]) {
         let ready = gate.admit(events)
-        if !ready.isEmpty { fanOut.broadcast(ready, to: connections.values) }
+        if !ready.isEmpty { fanOut.broadcast(ready) }
     }
 
     // MARK: Closing
@@ -227,6 +227,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
             if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
         }
         gate.forget(conn)
+        fanOut.setEvents(conn, on: false)
         conn.session.closed()
         poller.removeAndClose(fd: conn.fd, id: conn.id)
         for listener in listeners { listener.acceptor.descriptorFreed() }
