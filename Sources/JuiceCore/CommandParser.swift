@@ -1,5 +1,5 @@
 /// What one request line asks for. Parsing never allocates for the common commands.
-public enum ParsedLine: Sendable, Equatable {
+package enum ParsedLine: Sendable, Equatable {
     /// A blank line: ignored, no reply.
     case empty
     case command(Command)
@@ -11,14 +11,14 @@ public enum ParsedLine: Sendable, Equatable {
 /// Turns one line (without its line end) into a `Command`, checking, in order: the bytes
 /// (UTF-8, no control characters), the verb, the caller's permission, then each argument's
 /// form and range. Stock limits are the store's business, checked later.
-public struct CommandParser: Sendable {
-    public let menu: Menu
+package struct CommandParser: Sendable {
+    package let menu: Menu
 
-    public init(menu: Menu) {
+    package init(menu: Menu) {
         self.menu = menu
     }
 
-    public func parse(_ line: UnsafeRawBufferPointer, isManager: Bool = true) -> ParsedLine {
+    package func parse(_ line: UnsafeRawBufferPointer, isManager: Bool = true) -> ParsedLine {
         if let problem = LineCheck.problem(in: line) {
             return .refused(ProtocolError(.badRequest, problem), close: false)
         }
@@ -142,7 +142,7 @@ public struct CommandParser: Sendable {
 
     /// An ORDER from values already read (HTTP's JSON body), refused with the same codes and
     /// messages as the line `ORDER <juice> <count> [key=<key>]` (the key already checked).
-    public func order(juice name: String, count: Int, key: String?) -> Result<Command, ProtocolError> {
+    package func order(juice name: String, count: Int, key: String?) -> Result<Command, ProtocolError> {
         var name = name
         return name.withUTF8 { bytes in
             guard let juice = menu.juiceIndex(UnsafeRawBufferPointer(bytes)) else {
@@ -156,7 +156,7 @@ public struct CommandParser: Sendable {
     }
 
     /// A RESTOCK or SET from values already read (HTTP's JSON body), refused as its line would be.
-    public func stockWrite(_ verb: Verb, fruit name: String, amount: Int, key: String?) -> Result<Command, ProtocolError> {
+    package func stockWrite(_ verb: Verb, fruit name: String, amount: Int, key: String?) -> Result<Command, ProtocolError> {
         precondition(verb == .restock || verb == .set, "RESTOCK or SET")
         var name = name
         return name.withUTF8 { bytes in
@@ -171,7 +171,7 @@ public struct CommandParser: Sendable {
         }
     }
 
-    public static let keyRule = "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -"
+    package static let keyRule = "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -"
 
     private enum KeyToken {
         case key(String)
@@ -210,7 +210,7 @@ public struct CommandParser: Sendable {
         return !tooBig && range.contains(value) ? value : nil
     }
 
-    public static func isValidKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isValidKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard (1...Limits.maxKeyBytes).contains(bytes.count) else { return false }
         for b in bytes {
             switch b {

@@ -1,12 +1,12 @@
 /// The reply text a `K` record keeps for a remembered key (PROTOCOL.md, Storage), read back into
 /// the outcome it says: encoded once when a snapshot is written (`Wire.replyLine(to:)`), decoded
 /// once when it is read, so the key memory itself holds values, never text.
-public enum RecordedReply {
+package enum RecordedReply {
     /// The outcome of `text` (`OK ORDER mango 1 seq=3 mango=7`, `ERR OUT_OF_STOCK needs banana=2
     /// has banana=1`, `OK RESTOCK seq=2 kiwi=13`, `OK SET seq=3 kiwi=2`) for the write `request`
     /// made with `key`; nil if it does not read as one. A fruit the menu no longer has is left
     /// out of the stock it names; an `OUT_OF_STOCK` fruit it does not name counts as not short.
-    public static func outcome(_ text: String, request: KeyMemory.Request, key: String, menu: Menu) -> WriteOutcome? {
+    package static func outcome(_ text: String, request: KeyMemory.Request, key: String, menu: Menu) -> WriteOutcome? {
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
         switch request {
         case .order(let juice, let count):

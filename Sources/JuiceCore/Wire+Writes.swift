@@ -3,7 +3,7 @@
 extension Wire {
     /// `OK ORDER mango 1 seq=3 mango=7`, `ERR OUT_OF_STOCK needs ... has ...`, and a retry's
     /// first reply with ` dup`. Without `lineEnd` it is the form a `K` record keeps.
-    public static func appendReply(to outcome: WriteOutcome, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
+    package static func appendReply(to outcome: WriteOutcome, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
         switch outcome {
         case .applied(let change):
             appendReply(for: change, menu: menu, to: &out, lineEnd: lineEnd)
@@ -23,7 +23,7 @@ extension Wire {
     }
 
     /// A write's reply line without CRLF (the text of a `K` record).
-    public static func replyLine(to outcome: WriteOutcome, menu: Menu) -> [UInt8] {
+    package static func replyLine(to outcome: WriteOutcome, menu: Menu) -> [UInt8] {
         var line: [UInt8] = []
         appendReply(to: outcome, menu: menu, to: &line, lineEnd: false)
         return line
@@ -32,7 +32,7 @@ extension Wire {
     private static let dupWord: [UInt8] = Array(" dup".utf8)
 
     /// The refusal an outcome is (a duplicate's: its first one's), or nil if it applied.
-    public static func refusal(_ outcome: WriteOutcome, menu: Menu) -> ProtocolError? {
+    package static func refusal(_ outcome: WriteOutcome, menu: Menu) -> ProtocolError? {
         switch outcome {
         case .applied:
             return nil

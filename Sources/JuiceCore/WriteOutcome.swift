@@ -2,7 +2,7 @@
 /// protocol puts it into words. The line protocol writes it as a reply line (`Wire`), HTTP as
 /// JSON, and the key memory keeps it, so a retry gets the same answer in whichever protocol
 /// it comes back by.
-public enum WriteOutcome: Sendable, Equatable {
+package enum WriteOutcome: Sendable, Equatable {
     /// Applied: its seq and the stock it left (the fruits it touched, with their new values).
     case applied(Change)
     /// An order the stock cannot fill; `have` is the stock of each recipe fruit then, in recipe
@@ -18,7 +18,7 @@ public enum WriteOutcome: Sendable, Equatable {
     case unavailable(Unavailable)
 
     /// Why a write could not be taken now: the server's state, not the write's fault.
-    public enum Unavailable: Sendable, Equatable {
+    package enum Unavailable: Sendable, Equatable {
         /// The key memory has no room for a new key (`KeyMemory.admit`).
         case keyMemoryFull(KeyMemory.Refusal)
         /// The journal has no room for the record (a full disk): `reason` says what failed.
@@ -28,7 +28,7 @@ public enum WriteOutcome: Sendable, Equatable {
     }
 
     /// Whether it changed the stock (a first application, not a retry's repeat).
-    public var change: Change? {
+    package var change: Change? {
         if case .applied(let change) = self { return change }
         return nil
     }

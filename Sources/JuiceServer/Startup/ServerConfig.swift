@@ -44,9 +44,9 @@ public struct ServerConfig: Sendable {
     public var logLevel = LogLevel.info
     /// The idempotency key memory: how long a key is kept at least (`--key-retention`), how many
     /// keys it holds, and one address's share of them (`--keys-per-address`).
-    public var keyPolicy = KeyMemory.Policy()
+    package var keyPolicy = KeyMemory.Policy()
     /// The shop's business day: its time zone (`--timezone`) and when it starts (`--day-starts`).
-    public var calendar = BusinessCalendar()
+    package var calendar = BusinessCalendar()
     /// What one client address may add to the lost-sales figures (`LostSalesAllowance`).
     public var lostSalesPerMinute = LostSalesAllowance.defaultPerMinute
     /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` names the client (`--trusted-proxy`,
