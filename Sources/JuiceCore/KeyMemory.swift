@@ -31,18 +31,22 @@ package struct KeyMemory: Sendable {
         case set(fruit: Int, amount: Int)
     }
 
+    /// A remembered key's first outcome and when it was used. What the key was used for (a
+    /// retry must ask the same) is read off the outcome: an applied change or a refusal names
+    /// its write.
     package struct Entry: Sendable, Equatable {
-        package let request: Request
         /// The first outcome (applied, or out of stock), given again, as a duplicate, to a retry.
         package let first: WriteOutcome
         /// When the key was first used (unix seconds).
         package let time: Int64
 
-        package init(request: Request, first: WriteOutcome, time: Int64) {
-            self.request = request
+        package init(first: WriteOutcome, at time: Int64) {
+            precondition(first.remembered != nil, "a key remembers an applied write or an order out of stock")
             self.first = first
             self.time = time
         }
+
+        package var request: Request { first.remembered! }
     }
 
     /// Why a new key does not fit now.

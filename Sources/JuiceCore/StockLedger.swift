@@ -49,7 +49,7 @@ package struct StockLedger: Sendable {
             let have = juice.recipe.map { stock[$0.fruit] }
             if countingRefusal() { countRefusal(request, have: have, at: now) }
             let refused = WriteOutcome.outOfStock(request, have: have)
-            if let key = request.key { keys.remember(key, KeyMemory.Entry(request: asked, first: refused, time: now), owner: owner) }
+            if let key = request.key { keys.remember(key, KeyMemory.Entry(first: refused, at: now), owner: owner) }
             return refused
         }
         var touched: [FruitValue] = []
@@ -63,7 +63,7 @@ package struct StockLedger: Sendable {
         sold[request.juice] += UInt64(request.count)
         let change = Change(seq: seq, kind: .order(request), touched: touched)
         history.orderServed(juice: request.juice, count: request.count, touched: touched, at: now)
-        if let key = request.key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
+        if let key = request.key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), owner: owner) }
         return .applied(change)
     }
 
@@ -77,7 +77,7 @@ package struct StockLedger: Sendable {
         }
         let change = Change(seq: plain.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.restocked(fruit: fruit, amount: amount, at: now)
-        if let key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
+        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), owner: owner) }
         return .applied(change)
     }
 
@@ -88,7 +88,7 @@ package struct StockLedger: Sendable {
         let plain = set(fruit: fruit, amount: amount)
         let change = Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.set(fruit: fruit, to: amount, at: now)
-        if let key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
+        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), owner: owner) }
         return .applied(change)
     }
 
@@ -189,21 +189,21 @@ extension StockLedger {
     package mutating func replay(_ change: Change, at time: Int64?, keyTime: Int64) {
         for t in change.touched { stock[t.fruit] = t.value }
         seq = change.seq
-        let keyed: (String, KeyMemory.Request)?
+        let key: String?
         switch change.kind {
         case .order(let request):
             ordersServed += 1
             sold[request.juice] += UInt64(request.count)
-            keyed = request.key.map { ($0, .order(juice: request.juice, count: request.count)) }
+            key = request.key
             if let time { history.orderServed(juice: request.juice, count: request.count, touched: change.touched, at: time) }
-        case .restock(let fruit, let amount, let key):
-            keyed = key.map { ($0, .restock(fruit: fruit, amount: amount)) }
+        case .restock(let fruit, let amount, let keyed):
+            key = keyed
             if let time { history.restocked(fruit: fruit, amount: amount, at: time) }
-        case .set(let fruit, let amount, let key):
-            keyed = key.map { ($0, .set(fruit: fruit, amount: amount)) }
+        case .set(let fruit, let amount, let keyed):
+            key = keyed
             if let time { history.set(fruit: fruit, to: amount, at: time) }
         }
-        if let (key, request) = keyed { keys.remember(key, KeyMemory.Entry(request: request, first: .applied(change), time: keyTime)) }
+        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: keyTime)) }
     }
 
     /// A replay of a change as it is live, at `time` (tests; a record always says its own).
@@ -254,7 +254,6 @@ extension StockLedger {
                                        keyTime: Int64 = 0) {
         if counted { countRefusal(request, have: have, at: time) }
         guard let key = request.key else { return }
-        keys.remember(key, KeyMemory.Entry(request: .order(juice: request.juice, count: request.count),
-                                           first: .outOfStock(request, have: have), time: keyTime))
+        keys.remember(key, KeyMemory.Entry(first: .outOfStock(request, have: have), at: keyTime))
     }
 }

@@ -32,4 +32,21 @@ package enum WriteOutcome: Sendable, Equatable {
         if case .applied(let change) = self { return change }
         return nil
     }
+
+    /// What a key that keeps this outcome was used for: the write an applied change or an order
+    /// out of stock answers; nil for an outcome no key keeps.
+    package var remembered: KeyMemory.Request? {
+        switch self {
+        case .applied(let change):
+            switch change.kind {
+            case .order(let request): return .order(juice: request.juice, count: request.count)
+            case .restock(let fruit, let amount, _): return .restock(fruit: fruit, amount: amount)
+            case .set(let fruit, let amount, _): return .set(fruit: fruit, amount: amount)
+            }
+        case .outOfStock(let request, _):
+            return .order(juice: request.juice, count: request.count)
+        case .overLimit, .duplicate, .keyReused, .unavailable:
+            return nil
+        }
+    }
 }

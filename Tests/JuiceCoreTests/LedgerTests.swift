@@ -319,7 +319,7 @@ struct LedgerTests {
         l.restore(juice: J.kiwi, lost: 5)
         l.restore(fruit: F.kiwi, short: 2)
         let first = RecordedReply.outcome("OK ORDER mango 1 seq=1 mango=7", request: .order(juice: J.mango, count: 1), key: "k", menu: .standard)
-        l.restoreKey("k", KeyMemory.Entry(request: .order(juice: J.mango, count: 1), first: try #require(first), time: 0))
+        l.restoreKey("k", KeyMemory.Entry(first: try #require(first), at: 0))
         #expect(l.seq == 42)
         #expect(l.ordersServed == 7)
         #expect(l.ordersRefused == 3)
@@ -334,8 +334,7 @@ struct LedgerTests {
 @Suite("KeyMemory", .onOwnThreads)
 struct KeyMemoryTests {
     static func entry(_ n: Int, at time: Int64 = 1000) -> KeyMemory.Entry {
-        KeyMemory.Entry(request: .order(juice: n % 7, count: n + 1),
-                        first: .applied(Change(seq: UInt64(n), kind: .order(OrderRequest(juice: n % 7, count: n + 1)), touched: [])), time: time)
+        KeyMemory.Entry(first: .applied(Change(seq: UInt64(n), kind: .order(OrderRequest(juice: n % 7, count: n + 1)), touched: [])), at: time)
     }
 
     static func policy(retention: Int64 = 100, capacity: Int = 10, share: Int = 3) -> KeyMemory.Policy {

@@ -20,12 +20,8 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
         ProtocolListing(name: name, port: port) { HTTPProtocol($0) }
     }
 
-    let store: FruitStore
-    let output: OutputPath
-    let fanOut: FanOut
-    let passes: FlushPasses
-    let catchUp: CatchUpPump
-    unowned let host: any ConnectionHost
+    /// What the loop shares: the store, the output path, the fan-out, the host.
+    let loop: LoopServices
     private(set) var routes: HTTPRoutes
     /// Whose word on a request's client is taken (`--trusted-proxy`).
     let proxies: TrustedProxies
@@ -53,13 +49,8 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
     private let pingEvery: Int
 
     init(_ services: LoopServices) {
-        store = services.store
+        loop = services
         menu = services.store.menu
-        output = services.output
-        fanOut = services.fanOut
-        passes = services.passes
-        catchUp = services.catchUp
-        host = services.host
         requestDeadline = services.config.httpRequestDeadline
         pingEvery = services.config.eventStreamPingEvery
         proxies = TrustedProxies(services.config.trustedProxies)
@@ -69,6 +60,7 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
         timer.setEventHandler { [weak self] in self?.tick() }
         timer.resume()
         self.timer = timer
+        let host = services.host
         routes.isDraining = { [unowned host] in !host.isAccepting }
         // `/metrics` counts line clients (everyone not on HTTP) and event streams.
         routes.clientCounts = { [unowned self, unowned host] in (host.clientCount - open, streams.count) }

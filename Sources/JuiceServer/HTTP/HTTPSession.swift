@@ -59,7 +59,7 @@ final class HTTPSession: ConnectionSession {
     /// The peer finished sending: what it is owed still goes out, then it closes.
     func inputEnded() {
         http.awaiting.removeValue(forKey: conn.id)
-        http.host.finish(conn)
+        http.loop.host.finish(conn)
     }
 
     /// Answers what the reader made of the input: requests one at a time, each read only once
@@ -99,7 +99,7 @@ final class HTTPSession: ConnectionSession {
                     // More requests are pipelined behind it: they wait, unread, for its next turn
                     // (`drained`), after the connections already waiting.
                     answering = true
-                    http.passes.markDirty(conn)
+                    http.loop.passes.markDirty(conn)
                     return
                 }
                 outcome = readNext()
@@ -119,7 +119,7 @@ final class HTTPSession: ConnectionSession {
     /// `Connection: close`, under the cap, and not while the server drains.
     private func keepsAlive(_ request: HTTPRequest) -> Bool {
         let close = request.header("connection")?.lowercased().split(separator: ",").contains { $0.filter { $0 != " " } == "close" } ?? false
-        return request.minorVersion == 1 && !close && served < HTTPProtocol.maxRequestsPerConnection && http.host.isAccepting
+        return request.minorVersion == 1 && !close && served < HTTPProtocol.maxRequestsPerConnection && http.loop.host.isAccepting
     }
 
     /// Answers one request; returns the bytes of its answer (for the turn's output; 0 for an
@@ -138,7 +138,7 @@ final class HTTPSession: ConnectionSession {
             // answer before the event of its change goes anywhere.
             let bytes = response.bytes(keepAlive: keepAlive)
             send(bytes, after: lsn, keepAlive: keepAlive)
-            if !events.isEmpty { http.host.publish(events) }
+            if !events.isEmpty { http.loop.host.publish(events) }
             return bytes.count
         case .eventStream(let lastEventID):
             guard !head else {
@@ -152,11 +152,11 @@ final class HTTPSession: ConnectionSession {
 
     /// One response; without keep-alive the connection then closes (once its output is out).
     private func send(_ bytes: [UInt8], after lsn: UInt64 = 0, keepAlive: Bool) {
-        http.output.send(conn, bytes, after: lsn)
+        http.loop.output.send(conn, bytes, after: lsn)
         // A failed send (the peer reset) closed it already: closing again would act on a
         // descriptor number that may be someone else's by now.
         if conn.isClosed || keepAlive { return }
-        http.host.finish(conn)
+        http.loop.host.finish(conn)
     }
 
     /// The stream starts with the full state (or, with `Last-Event-ID`, the changes after it,
@@ -165,16 +165,12 @@ final class HTTPSession: ConnectionSession {
     private func openStream(after lastEventID: EventID?) {
         isStream = true
         http.streams[conn.id] = self
-        let (plan, lsn) = http.store.assumeIsolated { ($0.catchUpPlan(resuming: lastEventID), $0.lastLSN) }
+        let (plan, lsn) = http.loop.store.assumeIsolated { ($0.catchUpPlan(resuming: lastEventID), $0.lastLSN) }
         var start = HTTPProtocol.streamStart
         if case .fullState(let all) = plan.start { http.appendEvent(seq: plan.current, all, to: &start) }
-        http.output.send(conn, start, after: lsn)
+        http.loop.output.send(conn, start, after: lsn)
         if conn.isClosed { return }
-        if case .stream(let catchUp) = plan.start {
-            http.fanOut.listen(conn, from: plan.current + 1, catchUp: catchUp)
-        } else {
-            http.fanOut.listen(conn, from: plan.current + 1, catchUp: nil)
-        }
+        http.loop.fanOut.listen(conn, from: plan.current + 1, catchUp: plan.catchUp)
         drained()
     }
 
@@ -182,30 +178,30 @@ final class HTTPSession: ConnectionSession {
     /// answered request closes, or, kept alive, reads its next request.
     func drained() {
         if conn.isFinishing {
-            http.host.finish(conn)
+            http.loop.host.finish(conn)
             return
         }
         if answering {
             if conn.outbox.isEmpty { handle(readNext()) }
             return
         }
-        _ = http.catchUp.pump(conn)
+        _ = http.loop.catchUp.pump(conn)
     }
 
     /// Closes it if its request is overdue (or, kept alive, it stayed idle too long).
     func checkDeadline(now: UInt64, deadline: UInt64, idle: UInt64) {
         if reader.hasStarted {
             if now - requestStartedAt > deadline {
-                http.host.close(conn, reason: "no complete request within \(http.requestDeadline) s")
+                http.loop.host.close(conn, reason: "no complete request within \(http.requestDeadline) s")
             }
         } else if now - requestStartedAt > (served == 0 ? deadline : idle) {
-            http.host.close(conn, reason: served == 0 ? "no request within \(http.requestDeadline) s" : "idle keep-alive")
+            http.loop.host.close(conn, reason: served == 0 ? "no request within \(http.requestDeadline) s" : "idle keep-alive")
         }
     }
 
     /// A `: ping` comment on an open stream that is not catching up.
     func ping() {
         guard conn.catchUp == nil, !conn.isFinishing else { return }
-        if http.output.enqueue(conn, Wire.streamPing) { http.passes.markDirty(conn) }
+        if http.loop.output.enqueue(conn, Wire.streamPing) { http.loop.passes.markDirty(conn) }
     }
 }

@@ -13,9 +13,12 @@ struct LineCodec {
             Wire.appendReply(to: write, menu: menu, to: &out)
         case .stock(let seq, let stock, let only):
             Wire.appendStock(seq: seq, stock: stock, only: only, menu: menu, to: &out)
-        case .stats(let stats):
+        case .stats(let ledger, let journal):
             let (clients, uptime) = figures()
-            Wire.stats(stats.values(clients: clients, uptimeSeconds: uptime), menu: menu, to: &out)
+            let values = StatsValues(clients: clients, uptimeSeconds: uptime, seq: ledger.seq, ordersServed: ledger.ordersServed,
+                                     ordersRefused: ledger.ordersRefused, sold: ledger.sold, lost: ledger.lost, short: ledger.short,
+                                     keys: ledger.keys.count, journal: journal)
+            Wire.stats(values, menu: menu, to: &out)
         case .report(let report):
             Wire.report(report, to: &out)
         case .since(let plan):

@@ -13,18 +13,13 @@ final class LineProtocol: ServedProtocol, @unchecked Sendable {
         ProtocolListing(name: name, port: port) { LineProtocol($0) }
     }
 
-    let store: FruitStore
+    /// What the loop shares: the store, the output path, the fan-out, the host.
+    let loop: LoopServices
     let parser: CommandParser
     let codec: LineCodec
     let commands: SessionCommands
-    let output: OutputPath
-    let fanOut: FanOut
-    let passes: FlushPasses
-    let catchUp: CatchUpPump
-    unowned let host: any ConnectionHost
     /// Without a token every client may manage stock.
     let isManagerByDefault: Bool
-    let startedAt: UInt64
     /// Commands stop running for a client once this much of its output is pending (replies
     /// waiting for its socket or for the journal), and go on once it is down to a quarter.
     let outputBudget: Int
@@ -36,18 +31,12 @@ final class LineProtocol: ServedProtocol, @unchecked Sendable {
     static let storeRunMax = 16
 
     init(_ services: LoopServices) {
-        store = services.store
+        loop = services
         parser = CommandParser(menu: services.store.menu)
         codec = LineCodec(menu: services.store.menu)
         commands = SessionCommands(menu: services.store.menu, auth: services.auth)
-        output = services.output
-        fanOut = services.fanOut
-        passes = services.passes
-        catchUp = services.catchUp
-        host = services.host
         isManagerByDefault = services.config.managerToken == nil
-        startedAt = services.startedAt
-        outputBudget = min(LineProtocol.defaultBudget, output.maxOutputBytes / 4)
+        outputBudget = min(LineProtocol.defaultBudget, services.output.maxOutputBytes / 4)
     }
 
     var logName: String { "" }
@@ -69,6 +58,6 @@ final class LineProtocol: ServedProtocol, @unchecked Sendable {
 
     /// What only the server knows, for STATS: clients connected and seconds up.
     var figures: (clients: Int, uptimeSeconds: UInt64) {
-        (host.clientCount, (DispatchTime.now().uptimeNanoseconds - startedAt) / 1_000_000_000)
+        (loop.host.clientCount, (DispatchTime.now().uptimeNanoseconds - loop.startedAt) / 1_000_000_000)
     }
 }

@@ -38,15 +38,15 @@ final class LineSession: ConnectionSession {
     /// The greeting, sent on connect. It reflects no state: it need not wait for the journal.
     func accepted() {
         var hello: [UInt8] = []
-        Wire.hello(store: line.store.storeID, to: &hello)
-        line.output.send(conn, hello)
+        Wire.hello(store: line.loop.store.storeID, to: &hello)
+        line.loop.output.send(conn, hello)
     }
 
     func closed() {}
 
     /// `EVENT BYE`, after the replies it is owed.
     func shuttingDown(byeAfter lsn: UInt64) {
-        line.output.send(conn, Wire.byeEvent, after: lsn)
+        line.loop.output.send(conn, Wire.byeEvent, after: lsn)
     }
 
     /// Output went out, or its next turn came: go on with its deferred work.
@@ -101,12 +101,12 @@ final class LineSession: ConnectionSession {
                 runStore(&batch)
                 switch line.commands.answer(command, session: &state, peer: conn.peer, to: &batch.out) {
                 case .none: break
-                case .events(let on): line.fanOut.setEvents(conn, on: on)
+                case .events(let on): line.loop.fanOut.setEvents(conn, on: on)
                 case .close:
                     conn.stopInput()
                     // QUIT closes after everything owed: the events of every change applied
                     // before it (this batch's too, which the gate may still hold) go first.
-                    line.fanOut.oweEvents(conn, through: line.store.assumeIsolated { $0.ledger.seq })
+                    line.loop.fanOut.oweEvents(conn, through: line.loop.store.assumeIsolated { $0.ledger.seq })
                 }
             case .refused(let error, let hangUp):
                 runStore(&batch)
@@ -132,8 +132,8 @@ final class LineSession: ConnectionSession {
             conn.stopInput()
         }
         turn.countOutput(batch.out.count)
-        if !batch.out.isEmpty { line.output.send(conn, batch.out, after: batch.lsn) }
-        if !batch.events.isEmpty { line.host.publish(batch.events) }
+        if !batch.out.isEmpty { line.loop.output.send(conn, batch.out, after: batch.lsn) }
+        if !batch.events.isEmpty { line.loop.host.publish(batch.events) }
         return progress.consumed
     }
 
@@ -144,16 +144,10 @@ final class LineSession: ConnectionSession {
         let commands = batch.commands
         batch.commands = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
         let (line, conn) = (self.line, self.conn)
-        let end = line.store.assumeIsolated { store in
+        let end = line.loop.store.assumeIsolated { store in
             store.run(commands, peer: conn.peer) { outcome in
                 line.codec.append(outcome, figures: { line.figures }, to: &batch.out)
-                if case .since(let plan) = outcome {
-                    if case .stream(let catchUp) = plan.start {
-                        line.fanOut.resume(conn, from: plan.current + 1, catchUp: catchUp)
-                    } else {
-                        line.fanOut.resume(conn, from: plan.current + 1, catchUp: nil)
-                    }
-                }
+                if case .since(let plan) = outcome { line.loop.fanOut.resume(conn, from: plan.current + 1, catchUp: plan.catchUp) }
             }
         }
         batch.lsn = max(batch.lsn, end.lsn)
@@ -169,7 +163,7 @@ final class LineSession: ConnectionSession {
             // A SINCE's catch-up goes first: the commands after it wait for it. A piece of it
             // is a turn's worth of output.
             if conn.catchUp != nil {
-                let done = line.catchUp.pump(conn)
+                let done = line.loop.catchUp.pump(conn)
                 turn.countOutput(CatchUpPump.chunk)
                 if !done { break }
             }
@@ -184,7 +178,7 @@ final class LineSession: ConnectionSession {
             if turn.isOver() {
                 // Its share for now: the others' turns come first, then the next flush pass
                 // gives it its next one.
-                line.passes.markDirty(conn)
+                line.loop.passes.markDirty(conn)
                 break
             }
             let consumed = backlog.bytes.withUnsafeBytes { runLines(UnsafeRawBufferPointer(rebasing: $0[backlog.start...]), &turn) }
@@ -193,8 +187,8 @@ final class LineSession: ConnectionSession {
         }
         if conn.isFinishing {
             backlog = nil
-            line.catchUp.drop(conn)
-            line.host.finish(conn)
+            line.loop.catchUp.drop(conn)
+            line.loop.host.finish(conn)
         }
     }
 }

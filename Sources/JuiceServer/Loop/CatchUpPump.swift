@@ -83,3 +83,17 @@ final class CatchUpPump {
         if !out.isEmpty { output.send(conn, out) }
     }
 }
+
+/// A catch-up in progress: the next seq to send, and the seq the plan promised.
+struct CatchUp: Sendable, Equatable {
+    var next: UInt64
+    var through: UInt64
+}
+
+extension CatchUpPlan {
+    /// The catch-up to stream, if the plan is one.
+    var catchUp: CatchUp? {
+        guard case .stream = start else { return nil }
+        return CatchUp(next: after + 1, through: current)
+    }
+}

@@ -119,7 +119,7 @@ struct Recovery {
             case .key(let key, let juice, let count, let reply):
                 if let j = menu.juiceIndex(juice) {
                     let request = KeyMemory.Request.order(juice: j, count: count)
-                    ledger.restoreKey(key, KeyMemory.Entry(request: request, first: try firstOutcome(reply, request, key), time: now))
+                    ledger.restoreKey(key, KeyMemory.Entry(first: try firstOutcome(reply, request, key), at: now))
                 }
             case .rememberedKey(let key, let write, let name, let number, let reply, let time):
                 let request: KeyMemory.Request? = switch write {
@@ -128,7 +128,7 @@ struct Recovery {
                 case .set: menu.fruitIndex(name).map { .set(fruit: $0, amount: number) }
                 }
                 if let request {
-                    ledger.restoreKey(key, KeyMemory.Entry(request: request, first: try firstOutcome(reply, request, key), time: time))
+                    ledger.restoreKey(key, KeyMemory.Entry(first: try firstOutcome(reply, request, key), at: time))
                 }
             case .hour(let start, let day, let utcOffset, let served, let refused, let counts):
                 // Written in time order (`SalesHistory.inOrder`).

@@ -88,9 +88,7 @@ actor FruitStore {
         case .since(let after, let store):
             return .since(catchUpPlan(after: after, store: store))
         case .stats:
-            return .stats(StoreStats(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused,
-                                     sold: ledger.sold, lost: ledger.lost, short: ledger.short, keys: ledger.keys.count,
-                                     journal: journal?.counts))
+            return .stats(ledger, journal: journal?.counts)
         case .report(let day):
             return .report(report(day: day))
         case .help, .ping, .menu, .menuAliases, .events, .auth, .quit:
@@ -173,7 +171,7 @@ actor FruitStore {
         } else if history.reaches(after: after, current: current) {
             // Not built here: up to 10,000 events, times every SINCE a client pipelines, is
             // what let one unread client balloon the server. The server streams them.
-            start = .stream(CatchUp(next: after + 1, through: current))
+            start = .stream
         } else {
             start = .fullState(fullState)
         }

@@ -7,8 +7,9 @@ enum StoreOutcome {
     case write(WriteOutcome)
     /// STOCK: the stock at `seq`, every fruit or only `only`.
     case stock(seq: UInt64, stock: [Int], only: Int?)
-    /// STATS: the store's figures (the connection adds its own: clients, uptime).
-    case stats(StoreStats)
+    /// STATS: the store's figures, as its ledger and journal have them now (the connection adds
+    /// its own: clients, uptime).
+    case stats(StockLedger, journal: JournalCounts?)
     /// REPORT: one business day.
     case report(DayReport)
     /// SINCE: where the client's events resume.
@@ -23,37 +24,14 @@ struct CatchUpPlan: Equatable {
         case upToDate
         /// One event with every fruit (the history cannot reach, or the seq is another store's).
         case fullState([FruitValue])
-        /// The missed changes, streamed from the history as the client's socket takes them.
-        case stream(CatchUp)
+        /// The missed changes, after+1 through current, streamed from the history as the
+        /// client's socket takes them.
+        case stream
     }
 
     let after: UInt64
     let current: UInt64
     let start: Start
-}
-
-/// A catch-up in progress: the next seq to send, and the seq the plan promised.
-struct CatchUp: Sendable, Equatable {
-    var next: UInt64
-    var through: UInt64
-}
-
-/// The store's figures of a STATS reply.
-struct StoreStats {
-    let seq: UInt64
-    let ordersServed: UInt64
-    let ordersRefused: UInt64
-    let sold: [UInt64]
-    let lost: [UInt64]
-    let short: [UInt64]
-    let keys: Int
-    let journal: JournalCounts?
-
-    /// With what only the server knows, as `STATS` reports it.
-    func values(clients: Int, uptimeSeconds: UInt64) -> StatsValues {
-        StatsValues(clients: clients, uptimeSeconds: uptimeSeconds, seq: seq, ordersServed: ordersServed,
-                    ordersRefused: ordersRefused, sold: sold, lost: lost, short: short, keys: keys, journal: journal)
-    }
 }
 
 /// What a run of store commands leaves for its connection: the journal position its answers
