@@ -140,4 +140,19 @@ import Testing
         sleeper.signal(SIGTERM)
         #expect(sleeper.waitForExit() == -SIGTERM)
     }
+
+    /// Children are started one way, `ChildProcess`: no test source makes a Foundation Process
+    /// or a Pipe (whose reader, draining one pipe to its end, can deadlock on the other).
+    @Test func noTestStartsAChildAnotherWay() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 20, "the test sources were not found at \(tests.path)")
+        let other = try #require(try? Regex(#"\b(Process|Pipe)\(\)|Foundation\.Process"#))
+        let found = try files.filter { file in
+            try String(contentsOfFile: tests.path + "/" + file, encoding: .utf8).split(separator: "\n")
+                .contains { !$0.contains("///") && $0.contains(other) }
+        }
+        #expect(found.isEmpty, "a child started without ChildProcess in \(found)")
+    }
 }
