@@ -50,8 +50,14 @@ let package = Package(
         .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
-        // The client library against the real server (and juice-till, driven in tmux and by pipe).
-        .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "JuiceTill", "juice-server", "juice-till", "JuiceTestSupport"]),
+        // The client library against the real server.
+        .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"]),
+        // The till's library (screen, keys) and juice-till itself, driven in tmux and by pipe.
+        .testTarget(name: "JuiceTillTests", dependencies: ["JuiceTill", "JuiceBoard", "JuiceClient", "JuiceCore", "juice-till", "juice-server", "JuiceTestSupport"]),
+        // The platform seam on its own: addresses, connects.
+        .testTarget(name: "JuicePlatformTests", dependencies: ["JuicePlatform", "JuiceTestSupport"]),
+        // The demo script (scripts/demo.sh): it parses, passes shellcheck and answers --help.
+        .testTarget(name: "ScriptTests", dependencies: ["JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]

@@ -131,7 +131,7 @@ import Testing
             #expect(eventually { printedSeqs(display.output).contains(3) })
 
             // The server's own menu file, plus one fruit and one juice made from it.
-            let printed = try DemoScriptTests.run([executable("juice-server"), "--print-menu"])
+            let printed = try Executables.run(executable("juice-server"), ["--print-menu"])
             var menu = try #require(try JSONSerialization.jsonObject(with: Data(printed.output.utf8)) as? [String: Any])
             menu["fruits"] = (menu["fruits"] as? [Any] ?? []) + [["name": "lemon", "aliases": ["레몬"], "initial_stock": 7]]
             menu["juices"] = (menu["juices"] as? [Any] ?? []) + [["name": "lemonade", "aliases": ["레모네이드"],
