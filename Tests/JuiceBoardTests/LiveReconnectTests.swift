@@ -49,7 +49,7 @@ import Testing
             //    changes made at once, before the board's backoff lets it back in: only SINCE
             //    can tell the board about them.
             live.stop()
-            live = try Self.restart(data: data, port: port)
+            live = try ExecutableServer.restart(["--data", data], port: port)
             try Self.makeChanges(20..<40, port: port)
             #expect(eventually { boardReached(40) }, "board did not catch up to 40: \(display.output) \(display.errors)")
 
@@ -71,7 +71,7 @@ import Testing
             }
             usleep(50_000)
             live.stop()
-            live = try Self.restart(data: data, port: port)
+            live = try ExecutableServer.restart(["--data", data], port: port)
             busy.wait()
             try Self.makeChanges(70..<90, port: port)
 
@@ -104,18 +104,6 @@ import Testing
         defer { board.stop(); server.stop() }
         try body(&server, board, work)
     }
-
-    /// Starts the server again on the same port, retrying while the old socket lets go.
-    static func restart(data: String, port: Int, extraArguments: [String] = []) throws -> ExecutableServer {
-        var server: ExecutableServer? = nil
-        var lastError: Error? = nil
-        let restarted = eventually {
-            do { server = try ExecutableServer(["--data", data, "--port", String(port)] + extraArguments) } catch { lastError = error }
-            return server != nil
-        }
-        guard restarted, let server else { throw lastError ?? TestError("server did not restart") }
-        return server
-    }
 }
 
 /// A shop that changes its menu while the board is away: on reconnect the board sees the new
@@ -140,7 +128,7 @@ import Testing
             try JSONSerialization.data(withJSONObject: menu).write(to: URL(fileURLWithPath: menuPath))
 
             live.stop()
-            live = try LiveReconnectTests.restart(data: data, port: port, extraArguments: ["--menu", menuPath])
+            live = try ExecutableServer.restart(["--data", data, "--menu", menuPath], port: port)
             try LiveReconnectTests.makeChanges(3..<5, port: port)
 
             let truth = try LineClient(port: port).command("STOCK")
