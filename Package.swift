@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuicePlatform"]),
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
         // It follows the stock with JuiceClient's stock() (JuiceCore's Menu and readers underneath).
-        .target(name: "JuiceBoard", dependencies: ["JuiceCore", "JuiceClient"]),
+        .target(name: "JuiceBoard", dependencies: ["JuiceCore", "JuiceClient", "JuicePlatform"]),
         // The terminal the board and the till share: raw mode, size, signals, a wake-up pipe.
         .target(name: "JuiceTerminal", dependencies: ["JuiceBoard", "JuicePlatform"]),
         .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuiceTerminal", "JuicePlatform"]),
