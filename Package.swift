@@ -58,6 +58,9 @@ let package = Package(
         .testTarget(name: "JuicePlatformTests", dependencies: ["JuicePlatform", "JuiceTestSupport"]),
         // The demo script (scripts/demo.sh): it parses, passes shellcheck and answers --help.
         .testTarget(name: "ScriptTests", dependencies: ["JuiceTestSupport"]),
+        // A third protocol (JSON lines), added from outside the server's code: the proof that the
+        // loop, the store and the storage name no protocol.
+        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]

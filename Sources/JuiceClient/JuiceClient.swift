@@ -132,7 +132,7 @@ public final class JuiceClient: Sendable {
     /// The server's counters (`STATS`), read against its menu: clients, uptime, seq, orders
     /// served and refused, juices sold and lost per juice (menu order), refusals each fruit was
     /// short in (fruit order), remembered keys and the journal's counters.
-    public func stats() async throws -> StatsValues {
+    public func stats() async throws -> Stats {
         async let menuReply = call("MENU", kind: .read)
         async let statsReply = call("STATS", kind: .read)
         let (menuLine, statsLine) = try await (menuReply, statsReply)

@@ -10,14 +10,14 @@ import Foundation
 ///
 /// Only `TimeZone` comes from Foundation (the IANA database under /usr/share/zoneinfo); dates
 /// are counted as days since 1970-01-01 and printed by hand.
-public struct BusinessCalendar: Sendable, Equatable {
-    public let timeZone: TimeZone
+package struct BusinessCalendar: Sendable, Equatable {
+    package let timeZone: TimeZone
     /// Minutes after local midnight at which a business day starts (0...1439).
-    public let dayStartMinutes: Int
+    package let dayStartMinutes: Int
 
-    public static let defaultDayStartMinutes = 4 * 60
+    package static let defaultDayStartMinutes = 4 * 60
 
-    public init(timeZone: TimeZone = .current, dayStartMinutes: Int = BusinessCalendar.defaultDayStartMinutes) {
+    package init(timeZone: TimeZone = .current, dayStartMinutes: Int = BusinessCalendar.defaultDayStartMinutes) {
         precondition((0..<1440).contains(dayStartMinutes))
         self.timeZone = timeZone
         self.dayStartMinutes = dayStartMinutes
@@ -25,36 +25,36 @@ public struct BusinessCalendar: Sendable, Equatable {
 
     /// The slot a moment is counted in: its start (unix seconds), its business day (days since
     /// 1970-01-01) and the local clock's offset from UTC then (seconds).
-    public struct Slot: Sendable, Equatable, Hashable {
-        public let start: Int64
-        public let day: Int32
-        public let offset: Int32
+    package struct Slot: Sendable, Equatable, Hashable {
+        package let start: Int64
+        package let day: Int32
+        package let offset: Int32
 
-        public init(start: Int64, day: Int32, offset: Int32) {
+        package init(start: Int64, day: Int32, offset: Int32) {
             self.start = start
             self.day = day
             self.offset = offset
         }
 
         /// The local clock time the slot starts at, "HH:MM".
-        public var label: String { BusinessCalendar.clock(Int((start + Int64(offset)).modulo(86_400)) / 60) }
+        package var label: String { BusinessCalendar.clock(Int((start + Int64(offset)).modulo(86_400)) / 60) }
 
         /// ISO 8601 with the offset: "2026-11-25T04:00:00+09:00".
-        public var isoStart: String {
+        package var isoStart: String {
             let local = start + Int64(offset)
             let date = BusinessCalendar.dateText(Int32(local.floorDivided(by: 86_400)))
             return date + "T" + label + ":00" + BusinessCalendar.offsetText(offset, colon: true)
         }
     }
 
-    public func slot(at unixSeconds: Int64) -> Slot {
+    package func slot(at unixSeconds: Int64) -> Slot {
         slotAndEnd(at: unixSeconds).slot
     }
 
     /// The slot of a moment and the moment it ends (unix seconds, exclusive): the next local hour,
     /// the next day start, or the zone's next offset change, whichever comes first. Every moment
     /// before it is in the same slot, so a caller may keep it (asking the zone costs far more).
-    public func slotAndEnd(at unixSeconds: Int64) -> (slot: Slot, end: Int64) {
+    package func slotAndEnd(at unixSeconds: Int64) -> (slot: Slot, end: Int64) {
         let date = Date(timeIntervalSince1970: TimeInterval(unixSeconds))
         let offset = Int64(timeZone.secondsFromGMT(for: date))
         let local = unixSeconds + offset
@@ -70,10 +70,10 @@ public struct BusinessCalendar: Sendable, Equatable {
     }
 
     /// The business day a moment belongs to (days since 1970-01-01).
-    public func day(at unixSeconds: Int64) -> Int32 { slot(at: unixSeconds).day }
+    package func day(at unixSeconds: Int64) -> Int32 { slot(at: unixSeconds).day }
 
     /// "04:00"
-    public var dayStartText: String { Self.clock(dayStartMinutes) }
+    package var dayStartText: String { Self.clock(dayStartMinutes) }
 
     // MARK: - Text
 
@@ -83,7 +83,7 @@ public struct BusinessCalendar: Sendable, Equatable {
     }
 
     /// "+09:00" or "-0500".
-    public static func offsetText(_ seconds: Int32, colon: Bool) -> String {
+    package static func offsetText(_ seconds: Int32, colon: Bool) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let minutes = Int(seconds.magnitude) / 60
         let text = clock(minutes)
@@ -91,7 +91,7 @@ public struct BusinessCalendar: Sendable, Equatable {
     }
 
     /// "HH:MM", 00:00 to 23:59, as `--day-starts` takes it: minutes after midnight.
-    public static func minutes(ofClock text: String) -> Int? {
+    package static func minutes(ofClock text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60 else { return nil }
@@ -99,7 +99,7 @@ public struct BusinessCalendar: Sendable, Equatable {
     }
 
     /// Days since 1970-01-01 as "YYYY-MM-DD" (proleptic Gregorian; Howard Hinnant's algorithm).
-    public static func dateText(_ day: Int32) -> String {
+    package static func dateText(_ day: Int32) -> String {
         let (y, m, d) = civil(fromDays: Int64(day))
         func pad(_ n: Int64, _ width: Int) -> String {
             let s = String(n)
@@ -109,7 +109,7 @@ public struct BusinessCalendar: Sendable, Equatable {
     }
 
     /// "YYYY-MM-DD" (a real date, years 1970-9999) as days since 1970-01-01; nil otherwise.
-    public static func day(ofDate text: String) -> Int32? {
+    package static func day(ofDate text: String) -> Int32? {
         let b = Array(text.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
         func number(_ r: Range<Int>) -> Int64? {
@@ -126,7 +126,7 @@ public struct BusinessCalendar: Sendable, Equatable {
     }
 
     /// The weekday of a day, "Monday" ... "Sunday" (1970-01-01 was a Thursday).
-    public static func weekday(_ day: Int32) -> String {
+    package static func weekday(_ day: Int32) -> String {
         let names = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
         return names[Int(Int64(day).modulo(7))]
     }

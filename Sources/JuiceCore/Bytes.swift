@@ -3,18 +3,18 @@
 
 extension Array where Element == UInt8 {
     
-    public mutating func append(ascii string: StaticString) {
+    package mutating func append(ascii string: StaticString) {
         string.withUTF8Buffer { self.append(contentsOf: $0) }
     }
 
     
-    public mutating func append(_ string: String) {
+    package mutating func append(_ string: String) {
         self.append(contentsOf: string.utf8)
     }
 
     /// Appends the decimal digits of `value` without going through String.
     
-    public mutating func append(decimal value: Int) {
+    package mutating func append(decimal value: Int) {
         if value < 0 {
             append(UInt8(ascii: "-"))
             append(decimal: UInt64(value.magnitude))
@@ -24,7 +24,7 @@ extension Array where Element == UInt8 {
     }
 
     
-    public mutating func append(decimal value: UInt64) {
+    package mutating func append(decimal value: UInt64) {
         if value < 10 {
             append(UInt8(truncatingIfNeeded: value) &+ 48)
             return
@@ -51,7 +51,7 @@ extension Array where Element == UInt8 {
 
     /// Ends a line the way the server always does: CRLF.
     
-    public mutating func appendLineEnd() {
+    package mutating func appendLineEnd() {
         append(13)
         append(10)
     }

@@ -1,12 +1,12 @@
 /// CRC-32 (IEEE 802.3, the one zlib and PNG use), to tell a torn or damaged journal record.
-public enum CRC32 {
+package enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
         var c = UInt32(n)
         for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
 
-    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { t in
             for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
@@ -14,7 +14,7 @@ public enum CRC32 {
         return c ^ 0xFFFF_FFFF
     }
 
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 }

@@ -1,6 +1,6 @@
 /// A parsed request line. Names are already resolved to menu indices and numbers range-checked,
 /// so executing a command never has to re-validate its arguments.
-public enum Command: Sendable, Equatable {
+package enum Command: Sendable, Equatable {
     case help
     case ping
     case menu
@@ -22,7 +22,7 @@ public enum Command: Sendable, Equatable {
     case quit
 
     /// The idempotency key of a write, if it carries one.
-    public var key: String? {
+    package var key: String? {
         switch self {
         case .order(let request): return request.key
         case .restock(_, _, let key), .set(_, _, let key): return key
@@ -31,7 +31,7 @@ public enum Command: Sendable, Equatable {
     }
 
     /// Commands the `FruitStore` answers; the rest are answered by the connection itself.
-    public var needsStore: Bool {
+    package var needsStore: Bool {
         switch self {
         case .stock, .order, .restock, .set, .since, .stats, .report: return true
         case .help, .ping, .menu, .menuAliases, .events, .auth, .quit: return false
@@ -40,13 +40,13 @@ public enum Command: Sendable, Equatable {
 }
 
 /// `ORDER <juice> [count] [key=<token>]`.
-public struct OrderRequest: Sendable, Equatable {
-    public let juice: Int
-    public let count: Int
+package struct OrderRequest: Sendable, Equatable {
+    package let juice: Int
+    package let count: Int
     /// The idempotency key, if the cashier sent one.
-    public let key: String?
+    package let key: String?
 
-    public init(juice: Int, count: Int, key: String? = nil) {
+    package init(juice: Int, count: Int, key: String? = nil) {
         self.juice = juice
         self.count = count
         self.key = key
@@ -55,13 +55,13 @@ public struct OrderRequest: Sendable, Equatable {
 
 /// The verbs, recognised before any argument is looked at: permission is checked on the verb,
 /// so `RESTOCK durian -1` from a client that may not restock is FORBIDDEN, not BAD_ARGUMENT.
-public enum Verb: String, Sendable, CaseIterable {
+package enum Verb: String, Sendable, CaseIterable {
     case help = "HELP", ping = "PING", menu = "MENU", stock = "STOCK", order = "ORDER"
     case restock = "RESTOCK", set = "SET", events = "EVENTS", stats = "STATS", since = "SINCE"
     case report = "REPORT", auth = "AUTH", quit = "QUIT"
 
     /// Changing stock by hand is the manager's job, and so is reading the day's sales.
-    public var needsManager: Bool { self == .restock || self == .set || self == .report }
+    package var needsManager: Bool { self == .restock || self == .set || self == .report }
 
     static let folded: [(Verb, [UInt8])] = Verb.allCases.map { ($0, Array($0.rawValue.lowercased().utf8)) }
 }

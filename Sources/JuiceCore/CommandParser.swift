@@ -1,5 +1,5 @@
 /// What one request line asks for. Parsing never allocates for the common commands.
-public enum ParsedLine: Sendable, Equatable {
+package enum ParsedLine: Sendable, Equatable {
     /// A blank line: ignored, no reply.
     case empty
     case command(Command)
@@ -11,14 +11,14 @@ public enum ParsedLine: Sendable, Equatable {
 /// Turns one line (without its line end) into a `Command`, checking, in order: the bytes
 /// (UTF-8, no control characters), the verb, the caller's permission, then each argument's
 /// form and range. Stock limits are the store's business, checked later.
-public struct CommandParser: Sendable {
-    public let menu: Menu
+package struct CommandParser: Sendable {
+    package let menu: Menu
 
-    public init(menu: Menu) {
+    package init(menu: Menu) {
         self.menu = menu
     }
 
-    public func parse(_ line: UnsafeRawBufferPointer, isManager: Bool = true) -> ParsedLine {
+    package func parse(_ line: UnsafeRawBufferPointer, isManager: Bool = true) -> ParsedLine {
         if let problem = LineCheck.problem(in: line) {
             return .refused(ProtocolError(.badRequest, problem), close: false)
         }
@@ -140,7 +140,38 @@ public struct CommandParser: Sendable {
         return .command(verb == .set ? .set(fruit: fruit, amount: amount, key: key) : .restock(fruit: fruit, amount: amount, key: key))
     }
 
-    public static let keyRule = "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -"
+    /// An ORDER from values already read (HTTP's JSON body), refused with the same codes and
+    /// messages as the line `ORDER <juice> <count> [key=<key>]` (the key already checked).
+    package func order(juice name: String, count: Int, key: String?) -> Result<Command, ProtocolError> {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let juice = menu.juiceIndex(UnsafeRawBufferPointer(bytes)) else {
+                return .failure(ProtocolError(.unknownJuice, "no juice named '\(Self.shown(UnsafeRawBufferPointer(bytes)))', see MENU"))
+            }
+            guard (1...Limits.maxOrderCount).contains(count) else {
+                return .failure(ProtocolError(.badArgument, "count must be a whole number from 1 to \(Limits.maxOrderCount)"))
+            }
+            return .success(.order(OrderRequest(juice: juice, count: count, key: key)))
+        }
+    }
+
+    /// A RESTOCK or SET from values already read (HTTP's JSON body), refused as its line would be.
+    package func stockWrite(_ verb: Verb, fruit name: String, amount: Int, key: String?) -> Result<Command, ProtocolError> {
+        precondition(verb == .restock || verb == .set, "RESTOCK or SET")
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let fruit = menu.fruitIndex(UnsafeRawBufferPointer(bytes)) else {
+                return .failure(ProtocolError(.unknownFruit, "no fruit named '\(Self.shown(UnsafeRawBufferPointer(bytes)))', see STOCK"))
+            }
+            let lowest = verb == .set ? 0 : 1
+            guard (lowest...Limits.maxStock).contains(amount) else {
+                return .failure(ProtocolError(.badArgument, "amount must be a whole number from \(lowest) to \(Limits.maxStock)"))
+            }
+            return .success(verb == .set ? .set(fruit: fruit, amount: amount, key: key) : .restock(fruit: fruit, amount: amount, key: key))
+        }
+    }
+
+    package static let keyRule = "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -"
 
     private enum KeyToken {
         case key(String)
@@ -179,7 +210,7 @@ public struct CommandParser: Sendable {
         return !tooBig && range.contains(value) ? value : nil
     }
 
-    public static func isValidKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isValidKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard (1...Limits.maxKeyBytes).contains(bytes.count) else { return false }
         for b in bytes {
             switch b {

@@ -1,29 +1,29 @@
 /// One business day of the shop's history, as the manager reads it: the day's totals, its hours,
 /// the same weekday a week before, and the 30 days up to it. Made by `SalesHistory.report`;
 /// written as a line (`Wire.report`), as JSON (`json`) and as CSV (`ReportCSV`).
-public struct DayReport: Sendable {
-    public typealias Counters = SalesHistory.Counters
-    public let menu: Menu
-    public let calendar: BusinessCalendar
-    public let day: Int32
-    public let isToday: Bool
-    public let totals: Counters
-    public let hours: [(slot: BusinessCalendar.Slot, counters: Counters)]
-    public let weekBefore: Counters
+package struct DayReport: Sendable {
+    package typealias Counters = SalesHistory.Counters
+    package let menu: Menu
+    package let calendar: BusinessCalendar
+    package let day: Int32
+    package let isToday: Bool
+    package let totals: Counters
+    package let hours: [(slot: BusinessCalendar.Slot, counters: Counters)]
+    package let weekBefore: Counters
     /// The 30 days ending with `day`, oldest first.
-    public let trend: [(day: Int32, counters: Counters)]
+    package let trend: [(day: Int32, counters: Counters)]
 
-    public static let trendDays: Int32 = 30
+    package static let trendDays: Int32 = 30
 
-    public var date: String { BusinessCalendar.dateText(day) }
+    package var date: String { BusinessCalendar.dateText(day) }
 
     /// The label of the first hour a fruit ran out in (a change left it at 0), or nil.
-    public func ranOut(fruit: Int) -> String? {
+    package func ranOut(fruit: Int) -> String? {
         hours.first { $0.counters[.ranOut, fruit] > 0 }?.slot.label
     }
 
     /// `GET /reports/day` (PROTOCOL.md, "Reports"), keys in the contract's order.
-    public var json: String {
+    package var json: String {
         func juices(_ c: Counters) -> String {
             JSONText.array(menu.juices.indices.map { j in
                 JSONText.object([("juice", JSONText.string(menu.juices[j].name)), ("sold", JSONText.number(c[.sold, j])),
@@ -81,7 +81,7 @@ public struct DayReport: Sendable {
 
 extension SalesHistory {
     /// The report of business day `day`; `today` is the business day now.
-    public func report(day: Int32, today: Int32) -> DayReport {
+    package func report(day: Int32, today: Int32) -> DayReport {
         DayReport(menu: menu, calendar: calendar, day: day, isToday: day == today, totals: total(of: day), hours: hours(of: day),
                   weekBefore: total(of: day - 7), trend: totals(from: day - DayReport.trendDays + 1, through: day))
     }
@@ -90,7 +90,7 @@ extension SalesHistory {
 extension Wire {
     /// `OK REPORT date=2026-11-25 orders_served=12 orders_refused=3 sold_<juice>=N ... lost_<juice>=N ...`,
     /// every juice of the menu, in the STATS style.
-    public static func report(_ report: DayReport, to out: inout [UInt8]) {
+    package static func report(_ report: DayReport, to out: inout [UInt8]) {
         out.append(ascii: "OK REPORT date=")
         out.append(report.date)
         out.append(ascii: " orders_served=")

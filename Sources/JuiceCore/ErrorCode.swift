@@ -1,5 +1,5 @@
 /// Every `ERR <CODE>` the server can send. PROTOCOL.md lists the same set, with examples.
-public enum ErrorCode: String, Sendable, CaseIterable {
+package enum ErrorCode: String, Sendable, CaseIterable {
     case unknownCommand = "UNKNOWN_COMMAND"
     case unknownJuice = "UNKNOWN_JUICE"
     case unknownFruit = "UNKNOWN_FRUIT"
@@ -16,20 +16,20 @@ public enum ErrorCode: String, Sendable, CaseIterable {
 }
 
 /// A refusal: the code for programs, the message for people. Refusals change nothing.
-public struct ProtocolError: Error, Sendable, Equatable {
-    public let code: ErrorCode
-    public let message: String
+package struct ProtocolError: Error, Sendable, Equatable {
+    package let code: ErrorCode
+    package let message: String
 
-    public init(_ code: ErrorCode, _ message: String) {
+    package init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// `ERR <CODE> <message>` + CRLF (the form is `Wire`'s).
-    public func append(to out: inout [UInt8]) {
+    package func append(to out: inout [UInt8]) {
         Wire.appendError(self, to: &out)
     }
 
     /// `ERR <CODE> <message>`, without CRLF.
-    public var line: String { Wire.errorLine(self) }
+    package var line: String { Wire.errorLine(self) }
 }

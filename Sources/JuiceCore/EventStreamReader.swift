@@ -8,8 +8,8 @@
 /// Byte-level, and by default keeps only what a load generator needs (whether a block carried
 /// data, and its `id` as a seq), so 10,000 streams cost little; `keepsFields` also keeps each
 /// block's fields as text (`block`), for tests.
-public struct EventStreamReader {
-    public enum Outcome: Equatable, Sendable {
+package struct EventStreamReader {
+    package enum Outcome: Equatable, Sendable {
         /// Nothing to act on yet (a head line, a field, a comment).
         case none
         /// The server did not answer with a 200 event stream: the status line or the reason.
@@ -32,24 +32,24 @@ public struct EventStreamReader {
     private var hasLines = false
     private var fields = EventStreamBlock()
     /// With `keepsFields`: the block the last `.message` or `.emptyBlock` ended.
-    public private(set) var block = EventStreamBlock()
+    package private(set) var block = EventStreamBlock()
 
     /// `readsHead: false` starts at the body, for a caller that read the response head itself.
-    public init(readsHead: Bool = true, keepsFields: Bool = false) {
+    package init(readsHead: Bool = true, keepsFields: Bool = false) {
         stage = readsHead ? .statusLine : .body
         self.keepsFields = keepsFields
     }
 
-    public mutating func line(_ text: String) -> Outcome {
+    package mutating func line(_ text: String) -> Outcome {
         var text = text
         return text.withUTF8 { line(UnsafeRawBufferPointer($0)) }
     }
 
-    public mutating func line(_ start: UnsafeRawPointer, length: Int) -> Outcome {
+    package mutating func line(_ start: UnsafeRawPointer, length: Int) -> Outcome {
         line(UnsafeRawBufferPointer(start: start, count: length))
     }
 
-    public mutating func line(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+    package mutating func line(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         let length = bytes.count
         switch stage {
         case .statusLine:
@@ -128,16 +128,16 @@ public struct EventStreamReader {
 
 /// One event-stream block as an `EventSource` reads it (kept by `EventStreamReader` with
 /// `keepsFields`).
-public struct EventStreamBlock: Sendable, Equatable {
-    public var id: String?
-    public var event: String?
+package struct EventStreamBlock: Sendable, Equatable {
+    package var id: String?
+    package var event: String?
     /// The `data:` lines joined with LF, or nil if the block had none.
-    public var data: String?
-    public var retry: String?
+    package var data: String?
+    package var retry: String?
     /// Comment lines (`: ping`), without the colon and the space after it.
-    public var comments: [String] = []
+    package var comments: [String] = []
 
-    public init(id: String? = nil, event: String? = nil, data: String? = nil, retry: String? = nil, comments: [String] = []) {
+    package init(id: String? = nil, event: String? = nil, data: String? = nil, retry: String? = nil, comments: [String] = []) {
         self.id = id
         self.event = event
         self.data = data
@@ -146,9 +146,9 @@ public struct EventStreamBlock: Sendable, Equatable {
     }
 
     /// The id's seq: the id is `<store>:<seq>` (or a bare seq, from a server without store ids).
-    public var seq: UInt64? { id.flatMap { UInt64($0.split(separator: ":").last ?? "") } }
+    package var seq: UInt64? { id.flatMap { UInt64($0.split(separator: ":").last ?? "") } }
     /// The store the id names, if it names one.
-    public var store: String? {
+    package var store: String? {
         guard let id, let colon = id.lastIndex(of: ":") else { return nil }
         return String(id[..<colon])
     }

@@ -3,7 +3,7 @@
 /// only whitespace around it, no trailing commas, no comments, no leading zeros or `+`, strings
 /// with valid escapes and no raw control characters, nesting at most `maxDepth` deep. Numbers
 /// are kept as written (`.number("2")`): a route takes a whole number only if it is one.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case object([(key: String, value: JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -11,7 +11,7 @@ public enum JSONValue: Equatable, Sendable {
     case bool(Bool)
     case null
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -24,31 +24,31 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// A member of an object (keys are unique: the reader refuses a repeated one), or nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// A whole number in -10^18...10^18 written without fraction or exponent, else nil.
-    public var integer: Int? {
+    package var integer: Int? {
         guard case .number(let text) = self, text.utf8.count <= 19, !text.contains("."),
               !text.contains("e"), !text.contains("E") else { return nil }
         return Int(text)
     }
 }
 
-public struct JSONReader {
-    public struct Failure: Error, Equatable, Sendable {
-        public let message: String
+package struct JSONReader {
+    package struct Failure: Error, Equatable, Sendable {
+        package let message: String
     }
 
-    public static let maxDepth = 16
+    package static let maxDepth = 16
 
     private let bytes: [UInt8]
     private var i = 0
 
     /// Parses a whole document, or says what is wrong with it (and where).
-    public static func parse(_ bytes: [UInt8]) -> Result<JSONValue, Failure> {
+    package static func parse(_ bytes: [UInt8]) -> Result<JSONValue, Failure> {
         var reader = JSONReader(bytes: bytes)
         do throws(Failure) {
             reader.skipSpace()

@@ -13,7 +13,7 @@
 /// wall-clock time as `@<unix seconds>` right after the tag (the shop's reports, and the age of
 /// an idempotency key, come from it), RESTOCK and SET a key field, and remembered keys their time
 /// and the write they answered. A version-1 record (no `@`) has no time: it is "before history".
-public enum JournalRecord: Sendable, Equatable {
+package enum JournalRecord: Sendable, Equatable {
     /// `O [@<time>] <lsn> <seq> <juice> <count> <key=token|-> <fruit>=<left> ...`: an order that was applied.
     case order(lsn: UInt64, seq: UInt64, juice: String, count: Int, key: String?, left: [NamedValue], time: Int64? = nil)
     /// `R [@<time>] <lsn> <juice> <count> <key=token|-> <fruit>=<had> ...`: an order refused for
@@ -47,11 +47,11 @@ public enum JournalRecord: Sendable, Equatable {
     /// `E <records>`: the last record of a snapshot, with the number of records before it.
     case end(records: Int)
 
-    public struct HourCount: Sendable, Equatable {
-        public let kind: SalesHistory.Counters.Kind
-        public let name: String
-        public let value: UInt64
-        public init(_ kind: SalesHistory.Counters.Kind, _ name: String, _ value: UInt64) {
+    package struct HourCount: Sendable, Equatable {
+        package let kind: SalesHistory.Counters.Kind
+        package let name: String
+        package let value: UInt64
+        package init(_ kind: SalesHistory.Counters.Kind, _ name: String, _ value: UInt64) {
             self.kind = kind
             self.name = name
             self.value = value
@@ -59,27 +59,27 @@ public enum JournalRecord: Sendable, Equatable {
     }
 
     /// The UTC offsets an hour may have: ±18:00, as ISO 8601 allows.
-    public static let offsets: ClosedRange<Int32> = -64_800...64_800
+    package static let offsets: ClosedRange<Int32> = -64_800...64_800
 
     /// The write a remembered key answered.
-    public enum KeyedWrite: String, Sendable, Equatable {
+    package enum KeyedWrite: String, Sendable, Equatable {
         case order = "ORDER", restock = "RESTOCK", set = "SET"
     }
 
     /// The times a record may carry: unix seconds from 1970 to the end of year 9999, as a
     /// canonical decimal. The writer clamps into it, so it never writes what the reader refuses.
-    public static let times: ClosedRange<Int64> = 0...253_402_300_799
+    package static let times: ClosedRange<Int64> = 0...253_402_300_799
 
-    public struct NamedValue: Sendable, Equatable {
-        public let name: String
-        public let value: Int
-        public init(_ name: String, _ value: Int) {
+    package struct NamedValue: Sendable, Equatable {
+        package let name: String
+        package let value: Int
+        package init(_ name: String, _ value: Int) {
             self.name = name
             self.value = value
         }
     }
 
-    public var lsn: UInt64? {
+    package var lsn: UInt64? {
         switch self {
         case .order(let lsn, _, _, _, _, _, _), .refusal(let lsn, _, _, _, _, _, _), .restock(let lsn, _, _, _, _, _, _),
              .set(let lsn, _, _, _, _, _), .header(let lsn, _, _, _):
@@ -90,7 +90,7 @@ public enum JournalRecord: Sendable, Equatable {
     }
 
     /// The store's seq after the change, for the records of applied changes.
-    public var seq: UInt64? {
+    package var seq: UInt64? {
         switch self {
         case .order(_, let seq, _, _, _, _, _), .restock(_, let seq, _, _, _, _, _), .set(_, let seq, _, _, _, _):
             return seq
@@ -99,13 +99,13 @@ public enum JournalRecord: Sendable, Equatable {
         }
     }
 
-    public var isRefusal: Bool {
+    package var isRefusal: Bool {
         if case .refusal = self { return true }
         return false
     }
 
     /// When a change or refusal happened (unix seconds); nil for a version-1 record.
-    public var time: Int64? {
+    package var time: Int64? {
         switch self {
         case .order(_, _, _, _, _, _, let time), .refusal(_, _, _, _, _, let time, _), .restock(_, _, _, _, _, _, let time),
              .set(_, _, _, _, _, let time):
@@ -117,7 +117,7 @@ public enum JournalRecord: Sendable, Equatable {
         }
     }
 
-    public var payload: String {
+    package var payload: String {
         switch self {
         case let .order(lsn, seq, juice, count, key, left, time):
             return "O\(Self.stamp(time)) \(lsn) \(seq) \(juice) \(count) \(Self.keyField(key))" + Self.values(left)
@@ -163,7 +163,7 @@ public enum JournalRecord: Sendable, Equatable {
     }
 
     /// The framed record, ready to append to a file.
-    public func framed() -> [UInt8] {
+    package func framed() -> [UInt8] {
         let body = Array(payload.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(body.count + 20)

@@ -1,4 +1,4 @@
-/// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the reply each got, so
+/// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the outcome each got, so
 /// a till that lost its answer can retry safely and gets the first answer again.
 ///
 /// The promise is an age, not a count: a key younger than `Policy.retentionSeconds` is never
@@ -10,13 +10,13 @@
 /// Ages are wall-clock unix seconds, as the journal records them, so a key stays young across a
 /// restart. Keys recovered from disk belong to no address (the records do not say whose they
 /// were): they count against the whole memory, not against any address's share.
-public struct KeyMemory: Sendable {
-    public struct Policy: Sendable, Equatable {
-        public var retentionSeconds: Int64
-        public var capacity: Int
-        public var sharePerAddress: Int
+package struct KeyMemory: Sendable {
+    package struct Policy: Sendable, Equatable {
+        package var retentionSeconds: Int64
+        package var capacity: Int
+        package var sharePerAddress: Int
 
-        public init(retentionSeconds: Int64 = Limits.keyRetentionSeconds, capacity: Int = Limits.rememberedKeys,
+        package init(retentionSeconds: Int64 = Limits.keyRetentionSeconds, capacity: Int = Limits.rememberedKeys,
                     sharePerAddress: Int = Limits.keysPerAddress) {
             self.retentionSeconds = retentionSeconds
             self.capacity = capacity
@@ -25,35 +25,34 @@ public struct KeyMemory: Sendable {
     }
 
     /// What a key was first used for: a retry must ask for the same thing, or it is KEY_REUSED.
-    public enum Request: Sendable, Equatable {
+    package enum Request: Sendable, Equatable {
         case order(juice: Int, count: Int)
         case restock(fruit: Int, amount: Int)
         case set(fruit: Int, amount: Int)
     }
 
-    public struct Entry: Sendable, Equatable {
-        public let request: Request
-        /// The original reply line as `Wire` built it, without CRLF, repeated (with ` dup`) to a
-        /// retry.
-        public let reply: [UInt8]
+    package struct Entry: Sendable, Equatable {
+        package let request: Request
+        /// The first outcome (applied, or out of stock), given again, as a duplicate, to a retry.
+        package let first: WriteOutcome
         /// When the key was first used (unix seconds).
-        public let time: Int64
+        package let time: Int64
 
-        public init(request: Request, reply: [UInt8], time: Int64) {
+        package init(request: Request, first: WriteOutcome, time: Int64) {
             self.request = request
-            self.reply = reply
+            self.first = first
             self.time = time
         }
     }
 
     /// Why a new key does not fit now.
-    public enum Refusal: Sendable, Equatable {
+    package enum Refusal: Sendable, Equatable {
         /// The address holds its whole share.
         case addressFull(retryAfterSeconds: Int)
         /// The whole memory is full of young keys.
         case full(retryAfterSeconds: Int)
 
-        public var retryAfterSeconds: Int {
+        package var retryAfterSeconds: Int {
             switch self {
             case .addressFull(let s), .full(let s): return s
             }
@@ -94,25 +93,25 @@ public struct KeyMemory: Sendable {
         }
     }
 
-    public let policy: Policy
+    package let policy: Policy
     private var entries: [String: Held] = [:]
     private var slots: [Slot] = []
     private var nextSerial: UInt64 = 0
     private var head = 0
     private var shares: [String: Share] = [:]
 
-    public init(policy: Policy = Policy()) {
+    package init(policy: Policy = Policy()) {
         precondition(policy.retentionSeconds >= 1 && policy.capacity >= 1 && policy.sharePerAddress >= 1)
         self.policy = policy
     }
 
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
-    public subscript(key: String) -> Entry? { entries[key]?.entry }
+    package subscript(key: String) -> Entry? { entries[key]?.entry }
 
     /// Nil if a new key from `owner` fits now, else why not. Forgets the keys that aged out
     /// first: only those ever make room.
-    public mutating func admit(owner: String?, now: Int64) -> Refusal? {
+    package mutating func admit(owner: String?, now: Int64) -> Refusal? {
         forgetExpired(now: now)
         if let owner, let share = shares[owner], share.count >= policy.sharePerAddress {
             return .addressFull(retryAfterSeconds: secondsUntilExpiry(of: share.oldest, now: now))
@@ -130,7 +129,7 @@ public struct KeyMemory: Sendable {
     /// wins, and its age starts at its own time: it gets a new slot at the back of the queue, and
     /// the one left behind forgets nothing when it comes out (else the restart would forget a
     /// young key at once, and its retry would apply twice).
-    public mutating func remember(_ key: String, _ entry: Entry, owner: String? = nil) {
+    package mutating func remember(_ key: String, _ entry: Entry, owner: String? = nil) {
         if let held = entries[key], held.entry == entry { return }
         nextSerial += 1
         entries[key] = Held(entry: entry, serial: nextSerial)
@@ -145,7 +144,7 @@ public struct KeyMemory: Sendable {
     /// A key stamped ahead of now (a clock that jumped forward, then back) would hold up every
     /// key behind it until its future time came: when it reaches the front it is aged from now
     /// instead, so it holds the queue for at most one window, and is still never forgotten early.
-    public mutating func forgetExpired(now: Int64) {
+    package mutating func forgetExpired(now: Int64) {
         while head < slots.count {
             if slots[head].time > now { slots[head].time = now }
             guard now - slots[head].time >= policy.retentionSeconds else { break }
@@ -172,10 +171,10 @@ public struct KeyMemory: Sendable {
     }
 
     /// The keys an address holds now (for tests and the log).
-    public func held(by owner: String) -> Int { shares[owner]?.count ?? 0 }
+    package func held(by owner: String) -> Int { shares[owner]?.count ?? 0 }
 
     /// Oldest first: the order a snapshot writes them in, so a reload ages them out alike.
-    public var inOrder: [(key: String, entry: Entry)] {
+    package var inOrder: [(key: String, entry: Entry)] {
         slots[head...].compactMap { slot in
             entries[slot.key].flatMap { $0.serial == slot.serial ? (slot.key, $0.entry) : nil }
         }

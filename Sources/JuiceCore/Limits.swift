@@ -1,25 +1,25 @@
 /// The numbers the protocol promises. PROTOCOL.md and `--help` quote these; change them together.
-public enum Limits {
+package enum Limits {
     /// No fruit is ever stocked above this (and never below 0).
-    public static let maxStock = 1_000_000_000
+    package static let maxStock = 1_000_000_000
     /// `ORDER <juice> [count]`: count is 1...maxOrderCount.
-    public static let maxOrderCount = 1000
+    package static let maxOrderCount = 1000
     /// A line is at most this many bytes, not counting its LF or CRLF.
-    public static let maxLineBytes = 4096
+    package static let maxLineBytes = 4096
     /// `key=<token>` of an idempotent ORDER: 1...maxKeyBytes of [A-Za-z0-9._:-].
-    public static let maxKeyBytes = 64
+    package static let maxKeyBytes = 64
     /// How many idempotency keys the server remembers (durably) at most, all clients together
     /// (`KeyMemory`); a new key past it is refused with BUSY, never by forgetting a young one.
-    public static let rememberedKeys = 100_000
+    package static let rememberedKeys = 100_000
     /// How many of them one client address may hold (an IPv6 client counts by its /64).
-    public static let keysPerAddress = 10_000
+    package static let keysPerAddress = 10_000
     /// A key younger than this is never forgotten (`--key-retention`): 24 hours.
-    public static let keyRetentionSeconds: Int64 = 86_400
+    package static let keyRetentionSeconds: Int64 = 86_400
     /// How many recent changes `SINCE` can replay line by line; older gaps get a full snapshot event.
-    public static let historyEvents = 10_000
+    package static let historyEvents = 10_000
 }
 
 /// The version the server reports in `EVENT HELLO` and `--version`.
-public enum JuiceVersion {
-    public static let current = "1.0.0"
+package enum JuiceVersion {
+    package static let current = "1.0.0"
 }

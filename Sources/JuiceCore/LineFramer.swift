@@ -8,8 +8,8 @@
 /// alters a well-formed line from `nc`. `IAC DO TIMING-MARK`, which a telnet client sends after
 /// Ctrl-C and then hides all output until it is answered, is reported through `onTimingMark`
 /// so the server can answer it (`IAC WONT TIMING-MARK`, RFC 860).
-public struct LineFramer: Sendable {
-    public enum Outcome: Sendable, Equatable {
+package struct LineFramer: Sendable {
+    package enum Outcome: Sendable, Equatable {
         case ok
         /// The current line passed `maxLineBytes`; the caller replies `ERR LINE_TOO_LONG` and closes.
         case lineTooLong
@@ -20,7 +20,7 @@ public struct LineFramer: Sendable {
     }
 
     /// The answer to `IAC DO TIMING-MARK`: "will not", which still marks the point in the stream.
-    public static let timingMarkReply: [UInt8] = [0xFF, 0xFC, 0x06]
+    package static let timingMarkReply: [UInt8] = [0xFF, 0xFC, 0x06]
 
     /// The partial line carried over between reads; empty (and unallocated) for an idle client.
     private var partial: [UInt8] = []
@@ -29,34 +29,34 @@ public struct LineFramer: Sendable {
     private var telnet: TelnetState = .data
     private var failed = false
 
-    public var maxLineBytes: Int { Int(lineLimit) }
+    package var maxLineBytes: Int { Int(lineLimit) }
 
-    public init(maxLineBytes: Int = Limits.maxLineBytes) {
+    package init(maxLineBytes: Int = Limits.maxLineBytes) {
         precondition(maxLineBytes > 0 && maxLineBytes < Int(Int32.max) - 1, "a line limit is a few KiB")
         self.lineLimit = Int32(maxLineBytes)
     }
 
     /// Bytes of a line not yet ended, for tests and diagnostics.
-    public var pendingBytes: Int { partial.count }
+    package var pendingBytes: Int { partial.count }
 
     /// Feeds received bytes; calls `onLine` for each complete line (without LF and trailing CR).
     /// Stops at the first over-long line and reports it; after that the framer accepts nothing.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void,
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer, onLine: (UnsafeRawBufferPointer) -> Void,
                               onTimingMark: () -> Void = {}) -> Outcome {
         feed(chunk, until: { onLine($0); return true }, onTimingMark: onTimingMark).outcome
     }
 
     /// What a feed that may stop early did: its outcome, and how many bytes of the chunk it
     /// took. Bytes past `consumed` were not looked at; feed them again later, in order.
-    public struct Progress: Sendable, Equatable {
-        public var outcome: Outcome
-        public var consumed: Int
+    package struct Progress: Sendable, Equatable {
+        package var outcome: Outcome
+        package var consumed: Int
     }
 
     /// Like `feed(_:onLine:)`, but `onLine` returns whether to go on: false stops right after
     /// that line, so the caller can run the rest of the chunk later (when a client's pending
     /// output has drained) instead of all the lines one read carried.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, until onLine: (UnsafeRawBufferPointer) -> Bool,
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer, until onLine: (UnsafeRawBufferPointer) -> Bool,
                               onTimingMark: () -> Void = {}) -> Progress {
         if failed { return Progress(outcome: .lineTooLong, consumed: chunk.count) }
         guard chunk.count > 0 else { return Progress(outcome: .ok, consumed: chunk.count) }

@@ -36,11 +36,11 @@ public struct Menu: Sendable {
     public let fruits: [Fruit]
     public let juices: [Juice]
     /// Per-fruit stock for a brand-new store, when the menu file gives one.
-    public let initialStock: [Int?]
+    package let initialStock: [Int?]
     /// Per-fruit par level, when the menu file gives one: the count the shelf should hold at
     /// opening. The stock editor fills up to it and the board measures "low" against it; the
     /// store itself never acts on it, so a menu without par runs as before.
-    public let par: [Int?]
+    package let par: [Int?]
     let fruitNames: NameTable
     let juiceNames: NameTable
     /// The reply and event fragments of this menu, encoded once by `Wire` (see `WireFragments`).
@@ -113,9 +113,9 @@ public struct Menu: Sendable {
 
     /// The fruit a client named (canonical name or alias, ASCII case-insensitive), if any.
     
-    public func fruitIndex(_ name: UnsafeRawBufferPointer) -> Int? { fruitNames.lookup(name) }
+    package func fruitIndex(_ name: UnsafeRawBufferPointer) -> Int? { fruitNames.lookup(name) }
     
-    public func juiceIndex(_ name: UnsafeRawBufferPointer) -> Int? { juiceNames.lookup(name) }
+    package func juiceIndex(_ name: UnsafeRawBufferPointer) -> Int? { juiceNames.lookup(name) }
 
     public func fruitIndex(_ name: String) -> Int? {
         var n = name
@@ -128,7 +128,7 @@ public struct Menu: Sendable {
     }
 
     /// For each fruit, the largest amount any single recipe takes: below it, some juice cannot be made.
-    public var thirstiestNeed: [Int] {
+    package var thirstiestNeed: [Int] {
         var need = Array(repeating: 0, count: fruits.count)
         for juice in juices {
             for ingredient in juice.recipe { need[ingredient.fruit] = max(need[ingredient.fruit], ingredient.amount) }
@@ -153,7 +153,7 @@ public struct MenuError: Error, Equatable, CustomStringConvertible {
 
 extension Menu {
     /// The original Juice Maker menu: five fruits and seven juices, with Korean names as aliases.
-    public static let standard: Menu = {
+    package static let standard: Menu = {
         let fruits = [
             Fruit(name: "strawberry", aliases: ["딸기"]),
             Fruit(name: "banana", aliases: ["바나나"]),
@@ -184,12 +184,12 @@ extension Menu {
 extension Menu {
     /// How many of juice `juice` the stock can make: the minimum over its recipe of
     /// stock / amount (`stock` per fruit, in menu order).
-    public func canMake(juice: Int, stock: [Int]) -> Int {
+    package func canMake(juice: Int, stock: [Int]) -> Int {
         canMake(juices[juice], stock: stock)
     }
 
     /// The same rule for a juice of this menu (`/state`, the terminal board and JuiceClient use it).
-    public func canMake(_ juice: Juice, stock: [Int]) -> Int {
+    package func canMake(_ juice: Juice, stock: [Int]) -> Int {
         juice.recipe.map { max(0, stock[$0.fruit]) / $0.amount }.min() ?? 0
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// Recipes are arrays, not objects, because their order is the order replies list the fruits.
 /// `initial_stock` and `par` are optional; an absent one is left out of the printed file too, so
 /// a menu without them prints as it did before they existed.
-public enum MenuFile {
+package enum MenuFile {
     struct FileFruit: Codable {
         var name: String
         var aliases: [String]?
@@ -54,14 +54,14 @@ public enum MenuFile {
         var juices: [FileJuice]
     }
 
-    public static func load(path: String) -> Result<Menu, MenuError> {
+    package static func load(path: String) -> Result<Menu, MenuError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(MenuError("cannot read menu file \(path)"))
         }
         return parse(data).mapError { MenuError("menu file \(path): \($0.message)") }
     }
 
-    public static func parse(_ data: Data) -> Result<Menu, MenuError> {
+    package static func parse(_ data: Data) -> Result<Menu, MenuError> {
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
@@ -107,7 +107,7 @@ public enum MenuFile {
     }
 
     /// The menu as a JSON starting file.
-    public static func json(_ menu: Menu) -> String {
+    package static func json(_ menu: Menu) -> String {
         let file = File(
             fruits: menu.fruits.enumerated().map { i, f in
                 FileFruit(name: f.name, aliases: f.aliases, initial_stock: menu.initialStock[i], par: menu.par[i]) },

@@ -1,16 +1,16 @@
 /// What `GET /metrics` reports beyond the store's figures: who is connected, and the process.
-public struct MetricsValues: Sendable, Equatable {
-    public var sales: SalesValues
+package struct MetricsValues: Sendable, Equatable {
+    package var sales: SalesValues
     /// Clients of the line protocol (cashiers, displays, `nc`) and of the HTTP event stream.
-    public var lineClients: Int
-    public var eventClients: Int
+    package var lineClients: Int
+    package var eventClients: Int
     /// Whether the store refuses changes for lack of room on the disk (PROTOCOL.md, "Full disk").
-    public var readOnly: Bool
+    package var readOnly: Bool
     /// When the process started (unix seconds), and its resident memory; nil where unknown.
-    public var processStartSeconds: Double?
-    public var residentBytes: UInt64?
+    package var processStartSeconds: Double?
+    package var residentBytes: UInt64?
 
-    public init(sales: SalesValues, lineClients: Int, eventClients: Int, readOnly: Bool = false,
+    package init(sales: SalesValues, lineClients: Int, eventClients: Int, readOnly: Bool = false,
                 processStartSeconds: Double?, residentBytes: UInt64?) {
         self.sales = sales
         self.lineClients = lineClients
@@ -25,10 +25,10 @@ public struct MetricsValues: Sendable, Equatable {
 /// (https://prometheus.io/docs/instrumenting/exposition_formats/): each family as `# HELP`,
 /// `# TYPE`, then its samples, one per line, LF-terminated. Menu names are label values, escaped
 /// as the format says (`\` `"` and newline), so any name a menu allows comes through.
-public enum Metrics {
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+package enum Metrics {
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    public static func text(_ values: MetricsValues) -> String {
+    package static func text(_ values: MetricsValues) -> String {
         let sales = values.sales
         let menu = sales.menu
         var out = ""
@@ -80,7 +80,7 @@ public enum Metrics {
     }
 
     /// A label value: backslash, double quote and line feed escaped, as the format requires.
-    public static func escapeLabelValue(_ s: String) -> String { escape(s, quote: true) }
+    package static func escapeLabelValue(_ s: String) -> String { escape(s, quote: true) }
 
     /// HELP text: backslash and line feed escaped (a quote stays as it is).
     static func escapeHelp(_ s: String) -> String { escape(s, quote: false) }

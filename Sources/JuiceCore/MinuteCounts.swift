@@ -3,9 +3,9 @@
 /// it counts, so recording is O(1), memory never grows, and a slot left over from an hour ago (the
 /// server was idle) reads as zero instead of as this hour's count. In memory only: after a
 /// restart it starts empty ("since start"); the lasting counters are in `StockLedger`.
-public struct MinuteCounts: Sendable, Equatable {
+package struct MinuteCounts: Sendable, Equatable {
     /// The last 60 whole minutes plus the current one.
-    public static let minutes = 61
+    package static let minutes = 61
 
     private struct Slot: Sendable, Equatable {
         /// Unix time / 60 of the minute this slot counts; `Int64.min` for never used.
@@ -16,12 +16,12 @@ public struct MinuteCounts: Sendable, Equatable {
 
     private var slots = Array(repeating: Slot(), count: MinuteCounts.minutes)
 
-    public init() {}
+    package init() {}
 
     /// Counts one order outcome at `unixSeconds` (wall clock). A time more than an hour older
     /// than what the slot already counts (the clock was set back) is not counted: it would
     /// overwrite a newer minute.
-    public mutating func record(served: Bool, at unixSeconds: Int64) {
+    package mutating func record(served: Bool, at unixSeconds: Int64) {
         let minute = Self.minute(of: unixSeconds)
         let i = Self.slot(of: minute)
         if slots[i].minute < minute {
@@ -34,7 +34,7 @@ public struct MinuteCounts: Sendable, Equatable {
 
     /// The 61 minutes ending with the one holding `unixSeconds`, oldest first, each with its
     /// start (unix seconds) and counts; minutes with no orders are listed with zeros.
-    public func window(at unixSeconds: Int64) -> [MinuteCount] {
+    package func window(at unixSeconds: Int64) -> [MinuteCount] {
         let now = Self.minute(of: unixSeconds)
         return ((now - Int64(Self.minutes) + 1)...now).map { minute in
             let slot = slots[Self.slot(of: minute)]
@@ -55,12 +55,12 @@ public struct MinuteCounts: Sendable, Equatable {
 }
 
 /// One minute of `MinuteCounts`: its start in unix seconds and the orders served and refused in it.
-public struct MinuteCount: Sendable, Equatable {
-    public let start: Int64
-    public let served: UInt64
-    public let refused: UInt64
+package struct MinuteCount: Sendable, Equatable {
+    package let start: Int64
+    package let served: UInt64
+    package let refused: UInt64
 
-    public init(start: Int64, served: UInt64, refused: UInt64) {
+    package init(start: Int64, served: UInt64, refused: UInt64) {
         self.start = start
         self.served = served
         self.refused = refused

@@ -16,11 +16,11 @@ import Foundation
 /// that ends with a prepended concatenation mark with the one after it); and it must be in
 /// Unicode NFC, so that String equality (canonical equivalence) and byte equality agree and a
 /// name typed on a keyboard (composed) matches the bytes the server holds.
-public enum NameRule {
-    public static let maxBytes = 64
+package enum NameRule {
+    package static let maxBytes = 64
 
     /// The full rule, checked when a menu is loaded: a message, or nil if `name` is fine.
-    public static func problem(_ name: String) -> String? {
+    package static func problem(_ name: String) -> String? {
         if let problem = wellFormedProblem(name) { return problem }
         for separator in ["=", ":", "+", ",", " "] {
             let joined = separator + name + separator
@@ -40,7 +40,7 @@ public enum NameRule {
     /// What every version of the server has required of a name: a record naming anything else
     /// was not written by juice-server. (A menu name must also pass `problem`; a record may still
     /// name something an older menu allowed, which replay skips when the menu no longer has it.)
-    public static func wellFormedProblem(_ name: String) -> String? {
+    package static func wellFormedProblem(_ name: String) -> String? {
         guard !name.isEmpty else { return "a name is empty" }
         guard name.utf8.count <= maxBytes else { return "the name \"\(name)\" is longer than \(maxBytes) bytes" }
         for scalar in name.unicodeScalars {

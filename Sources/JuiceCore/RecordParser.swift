@@ -10,16 +10,16 @@
 /// - an order or refusal lists at least one fruit (recipes are never empty).
 extension JournalRecord {
     /// Why a payload is not a record this version writes.
-    public struct Defect: Error, Equatable, CustomStringConvertible {
-        public let description: String
+    package struct Defect: Error, Equatable, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 
     /// The largest lsn, seq or counter a record holds: `SINCE` takes seqs up to this, and a
     /// counter that far below 2^64 cannot overflow however long the store runs.
-    public static let maxCounter = UInt64(Int64.max)
+    package static let maxCounter = UInt64(Int64.max)
 
-    public static func parse(_ payload: [UInt8]) -> Result<JournalRecord, Defect> {
+    package static func parse(_ payload: [UInt8]) -> Result<JournalRecord, Defect> {
         do {
             return .success(try parseFields(payload))
         } catch {
@@ -28,12 +28,12 @@ extension JournalRecord {
     }
 
     /// The record, or nil if `parse` refuses it.
-    public init?(payload: [UInt8]) {
+    package init?(payload: [UInt8]) {
         guard case .success(let record) = Self.parse(payload) else { return nil }
         self = record
     }
 
-    public init?(payload: Substring) {
+    package init?(payload: Substring) {
         self.init(payload: Array(payload.utf8))
     }
 

@@ -8,8 +8,8 @@
 ///   checksum-valid record whose payload this version would never write (an unknown kind, a
 ///   field out of range; see `JournalRecord.parse`), wherever it is, last or not: that record was
 ///   written whole, so it may be an acknowledged change. Never cut off.
-public enum RecordReader {
-    public enum Problem: Sendable, Equatable {
+package enum RecordReader {
+    package enum Problem: Sendable, Equatable {
         /// The file ends in a partial or damaged record with nothing valid after it: a write a
         /// crash cut short. Safe to cut off at `offset`.
         case tornTail(offset: Int, reason: String)
@@ -17,14 +17,14 @@ public enum RecordReader {
         case corrupt(offset: Int, reason: String)
     }
 
-    public struct Result: Sendable {
-        public var records: [(offset: Int, record: JournalRecord)] = []
-        public var problem: Problem?
+    package struct Result: Sendable {
+        package var records: [(offset: Int, record: JournalRecord)] = []
+        package var problem: Problem?
         /// Bytes up to the end of the last good record.
-        public var validLength = 0
+        package var validLength = 0
     }
 
-    public static func read(_ bytes: [UInt8]) -> Result {
+    package static func read(_ bytes: [UInt8]) -> Result {
         var result = Result()
         var offset = 0
         while offset < bytes.count {

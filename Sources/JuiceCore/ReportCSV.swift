@@ -6,10 +6,10 @@
 ///     hours.csv: date,hour,juice,sold,lost,start            one row per hour (that saw a change) and juice
 ///
 /// `start` tells apart the two "01:00" hours of a day that falls back from daylight saving.
-public enum ReportCSV {
-    public static let contentType = "text/csv; charset=utf-8; header=present"
+package enum ReportCSV {
+    package static let contentType = "text/csv; charset=utf-8; header=present"
 
-    public static func days(_ history: SalesHistory, from first: Int32, through last: Int32) -> String {
+    package static func days(_ history: SalesHistory, from first: Int32, through last: Int32) -> String {
         var out = "date,juice,sold,lost\r\n"
         let menu = history.menu
         for (day, counters) in history.totals(from: first, through: last) {
@@ -21,7 +21,7 @@ public enum ReportCSV {
         return out
     }
 
-    public static func hours(_ history: SalesHistory, of day: Int32) -> String {
+    package static func hours(_ history: SalesHistory, of day: Int32) -> String {
         var out = "date,hour,juice,sold,lost,start\r\n"
         let menu = history.menu
         let date = BusinessCalendar.dateText(day)

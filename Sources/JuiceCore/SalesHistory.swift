@@ -9,8 +9,8 @@
 /// saw a change. An hour keeps the day and clock
 /// label it was given when it was recorded: changing `--timezone` or `--day-starts` later never
 /// moves it.
-public struct SalesHistory: Sendable {
-    public static let keptDays: Int32 = 400
+package struct SalesHistory: Sendable {
+    package static let keptDays: Int32 = 400
 
     /// The moments the history dates: those whose hour, business day and offset a snapshot's
     /// `Y` record holds (an hour starting from 1970 on, a day from 1970-01-01 to 9999-12-31).
@@ -18,28 +18,28 @@ public struct SalesHistory: Sendable {
     /// or day start takes a moment's hour or day past them. A moment outside, from a clock never
     /// set (a board without a battery starts at 1970), counts in STATS but in no day: the
     /// snapshot used to write its hour as 1969-12-31, and the next start refused it.
-    public static let datable: ClosedRange<Int64> =
+    package static let datable: ClosedRange<Int64> =
         (JournalRecord.times.lowerBound + 2 * 86_400)...(JournalRecord.times.upperBound - 2 * 86_400)
 
     /// One slot's counters, flat: `[served, refused, sold×J, lost×J, short×F, used×F,
     /// restocked×F, sets×F, ranOut×F]` (J juices and F fruits of the menu). One array per hour
     /// is what keeps 400 days of a busy shop in a few megabytes.
-    public struct Counters: Sendable, Equatable {
-        public let juices: Int
-        public let fruits: Int
+    package struct Counters: Sendable, Equatable {
+        package let juices: Int
+        package let fruits: Int
         var values: [UInt64]
 
-        public init(juices: Int, fruits: Int) {
+        package init(juices: Int, fruits: Int) {
             self.juices = juices
             self.fruits = fruits
             values = Array(repeating: 0, count: 2 + 2 * juices + 5 * fruits)
         }
 
-        public enum Kind: Int, CaseIterable, Sendable {
+        package enum Kind: Int, CaseIterable, Sendable {
             case sold, lost, short, used, restocked, sets, ranOut
 
             /// The letter a snapshot `Y` record writes before a name: `s:mango=3`.
-            public var letter: Character {
+            package var letter: Character {
                 switch self {
                 case .sold: "s"
                 case .lost: "l"
@@ -51,19 +51,19 @@ public struct SalesHistory: Sendable {
                 }
             }
 
-            public var perJuice: Bool { self == .sold || self == .lost }
+            package var perJuice: Bool { self == .sold || self == .lost }
 
-            public init?(letter: Character) {
+            package init?(letter: Character) {
                 guard let kind = Kind.allCases.first(where: { $0.letter == letter }) else { return nil }
                 self = kind
             }
         }
 
-        public var served: UInt64 {
+        package var served: UInt64 {
             get { values[0] }
             set { values[0] = newValue }
         }
-        public var refused: UInt64 {
+        package var refused: UInt64 {
             get { values[1] }
             set { values[1] = newValue }
         }
@@ -76,19 +76,19 @@ public struct SalesHistory: Sendable {
             }
         }
 
-        public subscript(kind: Kind, i: Int) -> UInt64 {
+        package subscript(kind: Kind, i: Int) -> UInt64 {
             get { values[index(kind, i)] }
             set { values[index(kind, i)] = newValue }
         }
 
-        public mutating func add(_ other: Counters) {
+        package mutating func add(_ other: Counters) {
             for i in values.indices { values[i] &+= other.values[i] }
         }
     }
 
-    public let menu: Menu
+    package let menu: Menu
     /// The calendar new changes are counted by.
-    public var calendar: BusinessCalendar {
+    package var calendar: BusinessCalendar {
         didSet { current = nil }
     }
     /// The slot the last change went into, and when it ends.
@@ -99,16 +99,16 @@ public struct SalesHistory: Sendable {
     /// stamped by a clock years ahead cannot wipe the history (it takes one day's place).
     private var slotsPerDay: [Int32: Int] = [:]
 
-    public init(menu: Menu, calendar: BusinessCalendar = BusinessCalendar()) {
+    package init(menu: Menu, calendar: BusinessCalendar = BusinessCalendar()) {
         self.menu = menu
         self.calendar = calendar
     }
 
-    public var hourCount: Int { slots.count }
+    package var hourCount: Int { slots.count }
 
     // MARK: - Recording
 
-    public mutating func orderServed(juice: Int, count: Int, touched: [FruitValue], at time: Int64) {
+    package mutating func orderServed(juice: Int, count: Int, touched: [FruitValue], at time: Int64) {
         let recipe = menu.juices[juice].recipe
         update(at: time) { c in
             c.served += 1
@@ -119,7 +119,7 @@ public struct SalesHistory: Sendable {
     }
 
     /// A counted refusal: `short` lists the recipe fruits that were short.
-    public mutating func orderRefused(juice: Int, count: Int, short: [Int], at time: Int64) {
+    package mutating func orderRefused(juice: Int, count: Int, short: [Int], at time: Int64) {
         update(at: time) { c in
             c.refused += 1
             c[.lost, juice] += UInt64(count)
@@ -127,11 +127,11 @@ public struct SalesHistory: Sendable {
         }
     }
 
-    public mutating func restocked(fruit: Int, amount: Int, at time: Int64) {
+    package mutating func restocked(fruit: Int, amount: Int, at time: Int64) {
         update(at: time) { c in c[.restocked, fruit] += UInt64(amount) }
     }
 
-    public mutating func set(fruit: Int, to value: Int, at time: Int64) {
+    package mutating func set(fruit: Int, to value: Int, at time: Int64) {
         update(at: time) { c in
             c[.sets, fruit] += 1
             if value == 0 { c[.ranOut, fruit] += 1 }
@@ -156,7 +156,7 @@ public struct SalesHistory: Sendable {
     }
 
     /// A slot as a snapshot recorded it (`Y`), under the current menu.
-    public mutating func restore(_ slot: BusinessCalendar.Slot, _ counters: Counters) {
+    package mutating func restore(_ slot: BusinessCalendar.Slot, _ counters: Counters) {
         let isNew = slots[slot] == nil
         slots[slot, default: Counters(juices: menu.juices.count, fruits: menu.fruits.count)].add(counters)
         if isNew { noteSlot(slot.day) }
@@ -175,7 +175,7 @@ public struct SalesHistory: Sendable {
     /// Every slot, in time order (for the snapshot and the hour reports); slots of two calendars
     /// that start at one moment (a changed --timezone) by day, then offset, so a snapshot is the
     /// same bytes for the same history.
-    public var inOrder: [(slot: BusinessCalendar.Slot, counters: Counters)] {
+    package var inOrder: [(slot: BusinessCalendar.Slot, counters: Counters)] {
         slots.sorted { Self.inTimeOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 
@@ -184,12 +184,12 @@ public struct SalesHistory: Sendable {
     }
 
     /// The slots of one business day, in time order.
-    public func hours(of day: Int32) -> [(slot: BusinessCalendar.Slot, counters: Counters)] {
+    package func hours(of day: Int32) -> [(slot: BusinessCalendar.Slot, counters: Counters)] {
         slots.filter { $0.key.day == day }.sorted { Self.inTimeOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// One business day's totals.
-    public func total(of day: Int32) -> Counters {
+    package func total(of day: Int32) -> Counters {
         var sum = Counters(juices: menu.juices.count, fruits: menu.fruits.count)
         for (slot, counters) in slots where slot.day == day { sum.add(counters) }
         return sum
@@ -197,7 +197,7 @@ public struct SalesHistory: Sendable {
 
     /// Totals for every day from `first` through `last` (inclusive), oldest first; days without
     /// a change are zero.
-    public func totals(from first: Int32, through last: Int32) -> [(day: Int32, counters: Counters)] {
+    package func totals(from first: Int32, through last: Int32) -> [(day: Int32, counters: Counters)] {
         guard first <= last else { return [] }
         var byDay: [Int32: Counters] = [:]
         for (slot, counters) in slots where slot.day >= first && slot.day <= last {

@@ -4,10 +4,10 @@
 ///      "juices":[{"name":"mango","aliases":["망고쥬스"],"sold":4,"lost":2}, ...],
 ///      "fruits":[{"name":"mango","aliases":["망고"],"stock":3,"short":2}, ...],
 ///      "per_minute":[{"t":1763900000,"served":3,"refused":1}, ...]}
-public enum SalesJSON {
-    public static let contentType = "application/json; charset=utf-8"
+package enum SalesJSON {
+    package static let contentType = "application/json; charset=utf-8"
 
-    public static func body(_ sales: SalesValues) -> String {
+    package static func body(_ sales: SalesValues) -> String {
         let menu = sales.menu
         let juices = menu.juices.indices.map { j in
             JSONText.object([("name", JSONText.string(menu.juices[j].name)), ("aliases", JSONText.strings(menu.juices[j].aliases)),

@@ -1,25 +1,25 @@
 /// Everything the manager's views (`/sales`, `/metrics`, the dashboard) show about the store, as
 /// domain values read at one moment: `FruitStore.salesSnapshot()` fills it, and `SalesJSON`,
 /// `StateJSON` and `Metrics` only format it. Per-juice and per-fruit lists are in menu order.
-public struct SalesValues: Sendable, Equatable {
-    public var menu: Menu
-    public var seq: UInt64
-    public var ordersServed: UInt64
-    public var ordersRefused: UInt64
+package struct SalesValues: Sendable, Equatable {
+    package var menu: Menu
+    package var seq: UInt64
+    package var ordersServed: UInt64
+    package var ordersRefused: UInt64
     /// Stock per fruit.
-    public var stock: [Int]
+    package var stock: [Int]
     /// Juices sold and juices refused for stock (lost sales), per juice, counting `count`.
-    public var sold: [UInt64]
-    public var lost: [UInt64]
+    package var sold: [UInt64]
+    package var lost: [UInt64]
     /// Refused orders each fruit was short in, per fruit.
-    public var short: [UInt64]
+    package var short: [UInt64]
     /// Orders per minute since the server started: the last 60 whole minutes and the current
     /// one, oldest first (see `MinuteCounts`).
-    public var perMinute: [MinuteCount]
+    package var perMinute: [MinuteCount]
     /// The journal's group-commit counters; nil without a data directory.
-    public var journal: JournalCounts?
+    package var journal: JournalCounts?
 
-    public init(menu: Menu, seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64, stock: [Int], sold: [UInt64],
+    package init(menu: Menu, seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64, stock: [Int], sold: [UInt64],
                 lost: [UInt64], short: [UInt64], perMinute: [MinuteCount], journal: JournalCounts?) {
         self.menu = menu
         self.seq = seq

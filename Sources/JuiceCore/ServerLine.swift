@@ -20,7 +20,7 @@ public struct StockUpdate: Equatable, Sendable {
 
     /// Parses `seq=<n> fruit=value ...` (the fields after `EVENT STOCK` or `OK STOCK`, or after
     /// `OK ORDER <juice> <count>`).
-    public static func parse(fields: [Substring]) -> StockUpdate? {
+    package static func parse(fields: [Substring]) -> StockUpdate? {
         guard let first = fields.first, first.hasPrefix("seq="),
               let seq = Int(first.dropFirst(4)) else { return nil }
         var values: [(fruit: String, count: Int)] = []

@@ -12,12 +12,12 @@
 /// `read_only` is null, or why the store refuses changes (a full disk): the pages show it. A
 /// fruit has `par` only when the menu gives it one, so a menu without par gives the document it
 /// gave before par existed, byte for byte.
-public enum StateJSON {
-    public static let contentType = SalesJSON.contentType
+package enum StateJSON {
+    package static let contentType = SalesJSON.contentType
 
     /// `stock` is per fruit of `menu`, in menu order.
     /// `store` is the store's id (nil leaves the member out).
-    public static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil, store: String? = nil) -> String {
+    package static func body(menu: Menu, seq: UInt64, stock: [Int], readOnly: String? = nil, store: String? = nil) -> String {
         let fruits = menu.fruits.indices.map { i in
             var fields = [("name", JSONText.string(menu.fruits[i].name)), ("aliases", JSONText.strings(menu.fruits[i].aliases))]
             if let par = menu.par[i] { fields.append(("par", JSONText.number(par))) }

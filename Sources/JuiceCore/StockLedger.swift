@@ -2,26 +2,26 @@
 /// the sales ledger and the remembered order keys. `FruitStore` (an actor) owns one and is the
 /// only thing that mutates it; keeping the rules here, free of I/O and concurrency, lets them be
 /// unit-tested directly and replayed from the journal at startup.
-public struct StockLedger: Sendable {
-    public let menu: Menu
-    public private(set) var stock: [Int]
+package struct StockLedger: Sendable {
+    package let menu: Menu
+    package private(set) var stock: [Int]
     /// The number of applied changes (successful ORDER, RESTOCK, SET) since the store was new.
-    public private(set) var seq: UInt64 = 0
-    public private(set) var ordersServed: UInt64 = 0
-    public private(set) var ordersRefused: UInt64 = 0
+    package private(set) var seq: UInt64 = 0
+    package private(set) var ordersServed: UInt64 = 0
+    package private(set) var ordersRefused: UInt64 = 0
     /// Juices sold, per juice of the menu.
-    public private(set) var sold: [UInt64]
+    package private(set) var sold: [UInt64]
     /// Lost sales: juices refused for stock (counting `count`), per juice of the menu.
-    public private(set) var lost: [UInt64]
+    package private(set) var lost: [UInt64]
     /// Refused orders each fruit was short in (one per order, whatever the count), per fruit.
-    public private(set) var short: [UInt64]
-    public private(set) var keys: KeyMemory
+    package private(set) var short: [UInt64]
+    package private(set) var keys: KeyMemory
     /// The shop's days and hours, from the times of the changes (`SalesHistory`).
-    public internal(set) var history: SalesHistory
+    package internal(set) var history: SalesHistory
 
     /// A new store: each fruit at the menu's initial stock, else `initialStock` (which, with
     /// `overridingMenu`, applies to every fruit).
-    public init(menu: Menu, initialStock: Int = 10, overridingMenu: Bool = false, keyPolicy: KeyMemory.Policy = KeyMemory.Policy(),
+    package init(menu: Menu, initialStock: Int = 10, overridingMenu: Bool = false, keyPolicy: KeyMemory.Policy = KeyMemory.Policy(),
                 calendar: BusinessCalendar = BusinessCalendar()) {
         self.history = SalesHistory(menu: menu, calendar: calendar)
         self.menu = menu
@@ -35,24 +35,22 @@ public struct StockLedger: Sendable {
     /// An order, all or nothing: every fruit of the recipe (times the count) is checked before any
     /// is taken, so a two-fruit juice can never take the first fruit and fail on the second.
     ///
-    /// A keyed order's key is remembered with its reply, refused or not, under `owner`'s share
+    /// A keyed order's key is remembered with its outcome, refused or not, under `owner`'s share
     /// of the key memory, aged from `now` (unix seconds); a new key that does not fit is `.busy`
     /// and changes nothing. `countingRefusal`, asked only when the order is refused, says whether
     /// the refusal counts; false answers it the same but leaves it out of the sales figures (the
     /// store's bound on what one client may add to them).
-    public mutating func order(_ request: OrderRequest, by owner: String? = nil, at now: Int64 = 0,
-                               countingRefusal: () -> Bool = { true }) -> OrderOutcome {
+    package mutating func order(_ request: OrderRequest, by owner: String? = nil, at now: Int64 = 0,
+                               countingRefusal: () -> Bool = { true }) -> WriteOutcome {
         let asked = KeyMemory.Request.order(juice: request.juice, count: request.count)
         if let key = request.key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
         let juice = menu.juices[request.juice]
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             let have = juice.recipe.map { stock[$0.fruit] }
             if countingRefusal() { countRefusal(request, have: have, at: now) }
-            let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
-            if let key = request.key {
-                keys.remember(key, KeyMemory.Entry(request: asked, reply: Array(error.line.utf8), time: now), owner: owner)
-            }
-            return .refused(error, have: have)
+            let refused = WriteOutcome.outOfStock(request, have: have)
+            if let key = request.key { keys.remember(key, KeyMemory.Entry(request: asked, first: refused, time: now), owner: owner) }
+            return refused
         }
         var touched: [FruitValue] = []
         touched.reserveCapacity(juice.recipe.count)
@@ -65,63 +63,56 @@ public struct StockLedger: Sendable {
         sold[request.juice] += UInt64(request.count)
         let change = Change(seq: seq, kind: .order(request), touched: touched)
         history.orderServed(juice: request.juice, count: request.count, touched: touched, at: now)
-        if let key = request.key {
-            keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner)
-        }
+        if let key = request.key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
         return .applied(change)
     }
 
     /// A keyed RESTOCK: applied once per key, as an order is. A refused one (OVER_LIMIT) is not
     /// remembered: it changed nothing, and its retry is judged afresh.
-    public mutating func restock(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> OrderOutcome {
+    package mutating func restock(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> WriteOutcome {
         let asked = KeyMemory.Request.restock(fruit: fruit, amount: amount)
         if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
-        switch restock(fruit: fruit, amount: amount) {
-        case .failure(let error):
-            return .refused(error, have: [stock[fruit]])
-        case .success(let change):
-            let change = Change(seq: change.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: change.touched)
-            history.restocked(fruit: fruit, amount: amount, at: now)
-            if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
-            return .applied(change)
+        guard let plain = restock(fruit: fruit, amount: amount) else {
+            return .overLimit(fruit: fruit, stock: stock[fruit], adding: amount)
         }
+        let change = Change(seq: plain.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: plain.touched)
+        history.restocked(fruit: fruit, amount: amount, at: now)
+        if let key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
+        return .applied(change)
     }
 
     /// A keyed SET: applied once per key.
-    public mutating func set(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> OrderOutcome {
+    package mutating func set(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> WriteOutcome {
         let asked = KeyMemory.Request.set(fruit: fruit, amount: amount)
         if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
         let plain = set(fruit: fruit, amount: amount)
         let change = Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.set(fruit: fruit, to: amount, at: now)
-        if let key { keys.remember(key, KeyMemory.Entry(request: asked, reply: Wire.replyLine(for: change, menu: menu), time: now), owner: owner) }
+        if let key { keys.remember(key, KeyMemory.Entry(request: asked, first: .applied(change), time: now), owner: owner) }
         return .applied(change)
     }
 
     /// What a key already decides: a retry's first answer, a key used for something else, or
     /// no room for a new key. Nil: a new key that fits.
-    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, owner: String?, now: Int64) -> OrderOutcome? {
+    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, owner: String?, now: Int64) -> WriteOutcome? {
         if let seen = keys[key] {
-            guard seen.request == asked else { return .keyReused(Wire.keyReused(key: key, for: seen.request, menu: menu)) }
-            return .duplicate(reply: seen.reply)
+            guard seen.request == asked else { return .keyReused(key: key, first: seen.request) }
+            return .duplicate(of: seen.first)
         }
-        if let refusal = keys.admit(owner: owner, now: now) { return .busy(refusal) }
+        if let refusal = keys.admit(owner: owner, now: now) { return .unavailable(.keyMemoryFull(refusal)) }
         return nil
     }
 
-    /// Adds to a fruit's stock; refused when it would pass the ceiling.
-    public mutating func restock(fruit: Int, amount: Int) -> Result<Change, ProtocolError> {
-        guard stock[fruit] <= Limits.maxStock - amount else {
-            return .failure(Wire.overLimit(fruit: fruit, stock: stock[fruit], adding: amount, menu: menu))
-        }
+    /// Adds to a fruit's stock; nil (nothing changes) when it would pass the ceiling.
+    package mutating func restock(fruit: Int, amount: Int) -> Change? {
+        guard stock[fruit] <= Limits.maxStock - amount else { return nil }
         stock[fruit] += amount
         seq += 1
-        return .success(Change(seq: seq, kind: .restock(fruit: fruit, amount: amount),
-                               touched: [FruitValue(fruit: fruit, value: stock[fruit])]))
+        return Change(seq: seq, kind: .restock(fruit: fruit, amount: amount), touched: [FruitValue(fruit: fruit, value: stock[fruit])])
     }
 
     /// The stock editor's absolute value (already range-checked by the parser).
-    public mutating func set(fruit: Int, amount: Int) -> Change {
+    package mutating func set(fruit: Int, amount: Int) -> Change {
         precondition((0...Limits.maxStock).contains(amount), "SET amount out of range")
         stock[fruit] = amount
         seq += 1
@@ -130,82 +121,72 @@ public struct StockLedger: Sendable {
 }
 
 /// A fruit and its stock after a change.
-public struct FruitValue: Sendable, Equatable {
-    public let fruit: Int
-    public let value: Int
-    public init(fruit: Int, value: Int) {
+package struct FruitValue: Sendable, Equatable {
+    package let fruit: Int
+    package let value: Int
+    package init(fruit: Int, value: Int) {
         self.fruit = fruit
         self.value = value
     }
 }
 
 /// One applied change: what the journal records, the reply reports and the event broadcasts.
-public struct Change: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct Change: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case order(OrderRequest)
         /// A keyed one carries its key, for the journal.
         case restock(fruit: Int, amount: Int, key: String? = nil)
         case set(fruit: Int, amount: Int, key: String? = nil)
     }
-    public let seq: UInt64
-    public let kind: Kind
+    package let seq: UInt64
+    package let kind: Kind
     /// The fruits the change touched, with their new values, in recipe order for an order.
-    public let touched: [FruitValue]
+    package let touched: [FruitValue]
 
-    public init(seq: UInt64, kind: Kind, touched: [FruitValue]) {
+    package init(seq: UInt64, kind: Kind, touched: [FruitValue]) {
         self.seq = seq
         self.kind = kind
         self.touched = touched
     }
 }
 
-public enum OrderOutcome: Sendable, Equatable {
-    case applied(Change)
-    /// Out of stock; `have` is the stock of each recipe fruit at the time (for the journal).
-    case refused(ProtocolError, have: [Int])
-    /// A retry of a keyed order: the original reply line (without CRLF), to send with ` dup`.
-    case duplicate(reply: [UInt8])
-    case keyReused(ProtocolError)
-    /// A new key that the key memory cannot take now: nothing was applied; retry later.
-    case busy(KeyMemory.Refusal)
-}
 
 extension StockLedger {
     /// Replays one journal or snapshot fact at startup. Values are taken as recorded, so replay
     /// does not depend on the rules that produced them.
-    public mutating func restore(seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64) {
+    package mutating func restore(seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64) {
         self.seq = seq
         self.ordersServed = ordersServed
         self.ordersRefused = ordersRefused
     }
 
-    public mutating func restore(fruit: Int, value: Int) {
+    package mutating func restore(fruit: Int, value: Int) {
         stock[fruit] = value
     }
 
-    public mutating func restore(juice: Int, sold: UInt64) {
+    package mutating func restore(juice: Int, sold: UInt64) {
         self.sold[juice] = sold
     }
 
     /// An hour of history as a snapshot recorded it.
-    public mutating func restoreHistory(_ slot: BusinessCalendar.Slot, _ counters: SalesHistory.Counters) {
+    package mutating func restoreHistory(_ slot: BusinessCalendar.Slot, _ counters: SalesHistory.Counters) {
         history.restore(slot, counters)
     }
 
     /// The calendar new changes are counted by (a setting changed at start: the hours already
     /// recorded keep theirs).
-    public mutating func setCalendar(_ calendar: BusinessCalendar) {
+    package mutating func setCalendar(_ calendar: BusinessCalendar) {
         history.calendar = calendar
     }
 
-    public mutating func restoreKey(_ key: String, _ entry: KeyMemory.Entry) {
+    package mutating func restoreKey(_ key: String, _ entry: KeyMemory.Entry) {
         keys.remember(key, entry)
     }
 
     /// Re-applies a recorded change; a keyed one's key is remembered as first used at
     /// `keyTime`. `time` is when it happened, from a version-2 record (nil: before history, so
     /// it counts in no day or hour).
-    public mutating func replay(_ change: Change, at time: Int64?, keyTime: Int64) {
+    package mutating func replay(_ change: Change, at time: Int64?, keyTime: Int64) {
         for t in change.touched { stock[t.fruit] = t.value }
         seq = change.seq
         let keyed: (String, KeyMemory.Request)?
@@ -222,18 +203,16 @@ extension StockLedger {
             keyed = key.map { ($0, .set(fruit: fruit, amount: amount)) }
             if let time { history.set(fruit: fruit, to: amount, at: time) }
         }
-        if let (key, request) = keyed {
-            keys.remember(key, KeyMemory.Entry(request: request, reply: Wire.replyLine(for: change, menu: menu), time: keyTime))
-        }
+        if let (key, request) = keyed { keys.remember(key, KeyMemory.Entry(request: request, first: .applied(change), time: keyTime)) }
     }
 
     /// A replay of a change as it is live, at `time` (tests; a record always says its own).
-    public mutating func replay(_ change: Change) {
+    package mutating func replay(_ change: Change) {
         replay(change, at: nil, keyTime: 0)
     }
 
     /// Forgets the keys older than the retention window (after recovery).
-    public mutating func forgetExpiredKeys(now: Int64) {
+    package mutating func forgetExpiredKeys(now: Int64) {
         keys.forgetExpired(now: now)
     }
 
@@ -252,17 +231,17 @@ extension StockLedger {
     }
 
     /// Snapshot values of the lost-sales counters.
-    public mutating func restore(juice: Int, lost: UInt64) {
+    package mutating func restore(juice: Int, lost: UInt64) {
         self.lost[juice] = lost
     }
 
-    public mutating func restore(fruit: Int, short: UInt64) {
+    package mutating func restore(fruit: Int, short: UInt64) {
         self.short[fruit] = short
     }
 
     /// A recorded change about a fruit or juice the current menu no longer has: it still took
     /// its seq (and counts as an order served).
-    public mutating func skip(toSeq seq: UInt64, order: Bool) {
+    package mutating func skip(toSeq seq: UInt64, order: Bool) {
         self.seq = seq
         if order { ordersServed += 1 }
     }
@@ -271,12 +250,11 @@ extension StockLedger {
     /// `have` is the stock of each fruit of the juice's current recipe, in recipe order, as
     /// recorded; `Int.max` for a fruit the record does not list (the recipe changed since), which
     /// is then not counted as short.
-    public mutating func replayRefusal(_ request: OrderRequest, have: [Int], counted: Bool = true, at time: Int64? = nil,
+    package mutating func replayRefusal(_ request: OrderRequest, have: [Int], counted: Bool = true, at time: Int64? = nil,
                                        keyTime: Int64 = 0) {
         if counted { countRefusal(request, have: have, at: time) }
         guard let key = request.key else { return }
-        let error = Wire.outOfStock(juice: request.juice, count: request.count, have: have, menu: menu)
         keys.remember(key, KeyMemory.Entry(request: .order(juice: request.juice, count: request.count),
-                                           reply: Array(error.line.utf8), time: keyTime))
+                                           first: .outOfStock(request, have: have), time: keyTime))
     }
 }

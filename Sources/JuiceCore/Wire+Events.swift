@@ -21,7 +21,7 @@ extension Wire {
     /// `id` is the seq alone (a reader, the conformance kit's among them, takes it as a number);
     /// the store a resume belongs to travels in the stream's URL (`/events?store=<id>`), which
     /// the browser sends again, with `Last-Event-ID`, on every reconnect.
-    public static func appendStreamEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
+    package static func appendStreamEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
         out.append(ascii: "id: ")
         out.append(decimal: seq)
         out.append(ascii: "\nevent: stock\ndata: {")
@@ -36,12 +36,12 @@ extension Wire {
     }
 
     /// The full state as one stream message: every fruit.
-    public static func appendFullStreamEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
+    package static func appendFullStreamEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
         appendStreamEvent(seq: seq, stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }, menu: menu, to: &out)
     }
 
     /// A comment line: keeps proxies and browsers from timing the stream out.
-    public static let streamPing: [UInt8] = Array(": ping\n\n".utf8)
+    package static let streamPing: [UInt8] = Array(": ping\n\n".utf8)
     /// Sent first on every stream: how long a browser waits before reconnecting (ms).
-    public static let streamRetry: [UInt8] = Array("retry: 1000\n\n".utf8)
+    package static let streamRetry: [UInt8] = Array("retry: 1000\n\n".utf8)
 }

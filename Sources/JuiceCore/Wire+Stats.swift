@@ -36,7 +36,7 @@ extension Wire {
     /// `OK STATS clients=3 uptime_s=42 seq=4 ... sold_<juice>=.. lost_<juice>=.. short_<fruit>=.. durable=yes keys=1
     /// journal_syncs=.. journal_records=..`.
     /// Not a hot path (one line per STATS command), so it is built as a String.
-    public static func stats(_ stats: StatsValues, menu: Menu, to out: inout [UInt8]) {
+    package static func stats(_ stats: StatsValues, menu: Menu, to out: inout [UInt8]) {
         var line = "OK STATS clients=\(stats.clients) uptime_s=\(stats.uptimeSeconds) seq=\(stats.seq)"
         line += " orders_served=\(stats.ordersServed) orders_refused=\(stats.ordersRefused)"
         for (i, juice) in menu.juices.enumerated() { line += " sold_\(juice.name)=\(stats.sold[i])" }

@@ -1,7 +1,7 @@
 /// Per-menu byte fragments of the stock lines, encoded once when a `Menu` is built (and held by
 /// it), so a reply or event is a few block copies and digits: measured on the order hot path,
 /// where building the text per reply cost a String and a UTF-8 pass each time.
-public struct WireFragments: Sendable {
+package struct WireFragments: Sendable {
     /// `" <fruit>="` for each fruit of the menu.
     let fruitValue: [[UInt8]]
     /// `"OK ORDER <juice> "` for each juice of the menu.
@@ -21,7 +21,7 @@ extension Wire {
 
     /// `OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8`, `OK RESTOCK seq=2 kiwi=15`, `OK SET seq=3 kiwi=2`.
     /// Without `lineEnd` it is the form a keyed order is remembered in (`KeyMemory`).
-    public static func appendReply(for change: Change, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
+    package static func appendReply(for change: Change, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
         switch change.kind {
         case .order(let request):
             out.append(contentsOf: menu.wire.orderReplyPrefix[request.juice])
@@ -36,28 +36,28 @@ extension Wire {
     }
 
     /// The reply line of an applied change without CRLF, as `KeyMemory` keeps it.
-    public static func replyLine(for change: Change, menu: Menu) -> [UInt8] {
+    package static func replyLine(for change: Change, menu: Menu) -> [UInt8] {
         var line: [UInt8] = []
         appendReply(for: change, menu: menu, to: &line, lineEnd: false)
         return line
     }
 
     /// `EVENT STOCK seq=<n> fruit=value ...`: the fruits a change touched, in the reply's order.
-    public static func appendEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
+    package static func appendEvent(seq: UInt64, _ touched: [FruitValue], menu: Menu, to out: inout [UInt8]) {
         out.append(ascii: "EVENT STOCK")
         appendValues(seq: seq, touched, menu: menu, to: &out)
         out.appendLineEnd()
     }
 
     /// `OK STOCK seq=<n> fruit=value ...` (all fruits, or one).
-    public static func appendStock(seq: UInt64, stock: [Int], only fruit: Int?, menu: Menu, to out: inout [UInt8]) {
+    package static func appendStock(seq: UInt64, stock: [Int], only fruit: Int?, menu: Menu, to out: inout [UInt8]) {
         out.append(ascii: "OK STOCK")
         appendValues(seq: seq, values(stock, only: fruit), menu: menu, to: &out)
         out.appendLineEnd()
     }
 
     /// The event that carries every fruit: what `SINCE` sends when its history cannot reach back.
-    public static func appendFullEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
+    package static func appendFullEvent(seq: UInt64, stock: [Int], menu: Menu, to out: inout [UInt8]) {
         appendEvent(seq: seq, values(stock, only: nil), menu: menu, to: &out)
     }
 
@@ -80,7 +80,7 @@ extension Wire {
     /// The one `OUT_OF_STOCK` text, live and on replay (a ` dup` must repeat it byte for byte):
     /// `needs strawberry=20 has strawberry=10`, naming only the short fruits, in recipe order.
     /// `have` is the stock of each recipe fruit, by recipe position, when the order was refused.
-    public static func outOfStock(juice: Int, count: Int, have: [Int], menu: Menu) -> ProtocolError {
+    package static func outOfStock(juice: Int, count: Int, have: [Int], menu: Menu) -> ProtocolError {
         var needs: [String] = []
         var has: [String] = []
         for (i, ingredient) in menu.juices[juice].recipe.enumerated() where i < have.count {
@@ -94,7 +94,7 @@ extension Wire {
     }
 
     /// A key sent again for another request than the one it was first used for.
-    public static func keyReused(key: String, for request: KeyMemory.Request, menu: Menu) -> ProtocolError {
+    package static func keyReused(key: String, for request: KeyMemory.Request, menu: Menu) -> ProtocolError {
         let first = switch request {
         case .order(let juice, let count): "ORDER \(menu.juices[juice].name) \(count)"
         case .restock(let fruit, let amount): "RESTOCK \(menu.fruits[fruit].name) \(amount)"
@@ -105,7 +105,7 @@ extension Wire {
 
     /// A new idempotency key the key memory cannot take now (`KeyMemory.admit`): nothing was
     /// applied, and the same write may be sent again after `retry` seconds.
-    public static func keyMemoryFull(_ refusal: KeyMemory.Refusal) -> ProtocolError {
+    package static func keyMemoryFull(_ refusal: KeyMemory.Refusal) -> ProtocolError {
         switch refusal {
         case .addressFull(let seconds):
             return ProtocolError(.busy, "your address holds its whole share of idempotency keys; retry in \(seconds) s")
@@ -115,7 +115,7 @@ extension Wire {
     }
 
     /// A RESTOCK that would take a fruit past `Limits.maxStock`.
-    public static func overLimit(fruit: Int, stock: Int, adding amount: Int, menu: Menu) -> ProtocolError {
+    package static func overLimit(fruit: Int, stock: Int, adding amount: Int, menu: Menu) -> ProtocolError {
         ProtocolError(.overLimit, "\(menu.fruits[fruit].name)=\(stock) plus \(amount) would pass the limit of \(Limits.maxStock)")
     }
 }

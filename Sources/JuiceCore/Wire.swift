@@ -6,40 +6,40 @@
 /// Split by theme: this file holds the fixed lines, the menu lines and the `ERR` form;
 /// `Wire+Stock.swift` the stock replies and events (the hot path) and the stock refusals;
 /// `Wire+Stats.swift` the `STATS` line.
-public enum Wire {
-    public static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> [store=<id>] | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | QUIT"
+package enum Wire {
+    package static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> [store=<id>] | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | QUIT"
 
     /// The greeting, an event so that line-matching clients can skip it like any other push.
     /// `store` is the store's id (PROTOCOL.md, SINCE): a client sends it back with `SINCE`.
-    public static func hello(store: String? = nil, to out: inout [UInt8]) {
+    package static func hello(store: String? = nil, to out: inout [UInt8]) {
         out.append("EVENT HELLO juice-server \(JuiceVersion.current) protocol=1\(store.map { " store=" + $0 } ?? "") type HELP for commands")
         out.appendLineEnd()
     }
 
     // Fixed lines, each with its CRLF, encoded once.
 
-    public static let help = line("OK HELP \(commandList)")
-    public static let pong = line("OK PONG")
+    package static let help = line("OK HELP \(commandList)")
+    package static let pong = line("OK PONG")
     /// The reply to QUIT; the connection closes after it.
-    public static let bye = line("OK BYE")
-    public static let authOK = line("OK AUTH")
+    package static let bye = line("OK BYE")
+    package static let authOK = line("OK AUTH")
     /// Sent once to a connection over `--max-clients`, which is then closed.
-    public static let busy = line("ERR \(ErrorCode.busy.rawValue) max clients reached")
+    package static let busy = line("ERR \(ErrorCode.busy.rawValue) max clients reached")
     /// Over `--max-clients-per-address`: the others' slots are not this address's to take.
-    public static let busyForAddress = line("ERR \(ErrorCode.busy.rawValue) too many connections from your address")
+    package static let busyForAddress = line("ERR \(ErrorCode.busy.rawValue) too many connections from your address")
     /// Sent to every client when the server shuts down.
-    public static let byeEvent = line("EVENT BYE shutting down")
+    package static let byeEvent = line("EVENT BYE shutting down")
     /// Added to the original reply of a keyed order that is repeated (see `KeyMemory`).
-    public static let dupSuffix = line(" dup")
+    package static let dupSuffix = line(" dup")
 
     private static let eventsOn = line("OK EVENTS on")
     private static let eventsOff = line("OK EVENTS off")
 
     /// `OK EVENTS on` / `OK EVENTS off`.
-    public static func eventsReply(on: Bool) -> [UInt8] { on ? eventsOn : eventsOff }
+    package static func eventsReply(on: Bool) -> [UInt8] { on ? eventsOn : eventsOff }
 
     /// `OK SINCE <after> <current>`: the head of a catch-up (PROTOCOL.md, SINCE).
-    public static func sinceHeader(after: UInt64, current: UInt64, to out: inout [UInt8]) {
+    package static func sinceHeader(after: UInt64, current: UInt64, to out: inout [UInt8]) {
         out.append(ascii: "OK SINCE ")
         out.append(decimal: after)
         out.append(ascii: " ")
@@ -50,7 +50,7 @@ public enum Wire {
     // MARK: - Menu
 
     /// `OK MENU strawberry=strawberry:16 ... mango-kiwi=mango:2+kiwi:1`.
-    public static func menuLine(_ menu: Menu) -> String {
+    package static func menuLine(_ menu: Menu) -> String {
         let juices = menu.juices.map { juice in
             juice.name + "=" + juice.recipe.map { "\(menu.fruits[$0.fruit].name):\($0.amount)" }.joined(separator: "+")
         }
@@ -58,25 +58,25 @@ public enum Wire {
     }
 
     /// `OK MENU ALIASES fruit:strawberry=딸기 ... juice:mango-kiwi=망키쥬스` (aliases comma-separated).
-    public static func menuAliasesLine(_ menu: Menu) -> String {
+    package static func menuAliasesLine(_ menu: Menu) -> String {
         let fruits = menu.fruits.map { "fruit:\($0.name)=\($0.aliases.joined(separator: ","))" }
         let juices = menu.juices.map { "juice:\($0.name)=\($0.aliases.joined(separator: ","))" }
         return "OK MENU ALIASES " + (fruits + juices).joined(separator: " ")
     }
 
     /// The MENU and MENU ALIASES replies as bytes with CRLF (the server encodes them once).
-    public static func menuReply(_ menu: Menu) -> [UInt8] { line(menuLine(menu)) }
-    public static func menuAliasesReply(_ menu: Menu) -> [UInt8] { line(menuAliasesLine(menu)) }
+    package static func menuReply(_ menu: Menu) -> [UInt8] { line(menuLine(menu)) }
+    package static func menuAliasesReply(_ menu: Menu) -> [UInt8] { line(menuAliasesLine(menu)) }
 
     // MARK: - Errors
 
     /// `ERR <CODE> <message>`, without CRLF: also the form a refused keyed order is remembered in.
-    public static func errorLine(_ error: ProtocolError) -> String {
+    package static func errorLine(_ error: ProtocolError) -> String {
         "ERR \(error.code.rawValue) \(error.message)"
     }
 
     /// `ERR <CODE> <message>` + CRLF.
-    public static func appendError(_ error: ProtocolError, to out: inout [UInt8]) {
+    package static func appendError(_ error: ProtocolError, to out: inout [UInt8]) {
         out.append(ascii: "ERR ")
         out.append(error.code.rawValue)
         out.append(ascii: " ")
@@ -85,24 +85,24 @@ public enum Wire {
     }
 
     /// Refusals the connection itself sends (AUTH, an overlong line).
-    public static let noManagerToken = ProtocolError(.authFailed, "no manager token is configured")
+    package static let noManagerToken = ProtocolError(.authFailed, "no manager token is configured")
     /// A wrong manager token (AUTH, or a Bearer token over HTTP). `closingAfter`: the number of
     /// failures after which the connection is closed, when this one reached it.
-    public static func wrongToken(closingAfter failures: Int? = nil) -> ProtocolError {
+    package static func wrongToken(closingAfter failures: Int? = nil) -> ProtocolError {
         ProtocolError(.authFailed, failures.map { "wrong token; \($0) failures, closing" } ?? "wrong token")
     }
 
     /// A token refused unchecked: too many wrong ones from this address lately.
-    public static func tooManyAuthFailures(retryIn seconds: Int, closing: Bool = false) -> ProtocolError {
+    package static func tooManyAuthFailures(retryIn seconds: Int, closing: Bool = false) -> ProtocolError {
         ProtocolError(.authFailed, "too many failures, retry in \(seconds) s\(closing ? "; closing" : "")")
     }
     /// A change refused because the journal has no room for its record (a full disk): nothing
     /// was applied. `reason` says what failed: "disk full: cannot grow the journal (No space left
     /// on device)".
-    public static func readOnly(_ reason: String) -> ProtocolError { ProtocolError(.readOnly, reason) }
+    package static func readOnly(_ reason: String) -> ProtocolError { ProtocolError(.readOnly, reason) }
     /// A change refused for a moment while the journal grows (not a full disk): try again.
-    public static let journalGrowing = ProtocolError(.busy, "the journal is still growing; try again in a moment")
-    public static let lineTooLong = ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing")
+    package static let journalGrowing = ProtocolError(.busy, "the journal is still growing; try again in a moment")
+    package static let lineTooLong = ProtocolError(.lineTooLong, "a line may hold at most \(Limits.maxLineBytes) bytes; closing")
 
     private static func line(_ text: String) -> [UInt8] {
         var out = Array(text.utf8)

@@ -5,15 +5,15 @@
 extension WireReader {
     /// An applied order as the reply reports it. `duplicate` is set when the server answered a
     /// retried key with the original reply (` dup`): the order was applied once, earlier.
-    public struct OrderReply: Sendable, Equatable {
-        public var juice: String
-        public var count: Int
-        public var update: StockUpdate
-        public var duplicate: Bool
+    package struct OrderReply: Sendable, Equatable {
+        package var juice: String
+        package var count: Int
+        package var update: StockUpdate
+        package var duplicate: Bool
     }
 
     /// The fields after `OK ORDER`.
-    public static func order(fields: [Substring]) -> OrderReply? {
+    package static func order(fields: [Substring]) -> OrderReply? {
         var fields = fields[...]
         let duplicate = fields.last == "dup"
         if duplicate { fields = fields.dropLast() }
@@ -23,14 +23,14 @@ extension WireReader {
     }
 
     /// A refusal for stock: what the order needed of each short fruit and what there was.
-    public struct ShortReply: Sendable, Equatable {
-        public var needs: [String: Int]
-        public var has: [String: Int]
-        public var duplicate: Bool
+    package struct ShortReply: Sendable, Equatable {
+        package var needs: [String: Int]
+        package var has: [String: Int]
+        package var duplicate: Bool
     }
 
     /// The message after `ERR OUT_OF_STOCK` (`needs a=1 b=2 has a=0 b=1`, maybe ` dup`).
-    public static func outOfStock(message: String) -> ShortReply? {
+    package static func outOfStock(message: String) -> ShortReply? {
         var words = message.split(separator: " ")[...]
         let duplicate = words.last == "dup"
         if duplicate { words = words.dropLast() }

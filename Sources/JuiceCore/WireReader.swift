@@ -3,12 +3,12 @@
 /// `seq=`. `fields` are the space-separated words after the verb, as `ServerLine.ok` gives them.
 /// Readers are strict where a wrong value would mislead (a malformed menu is nil, never a wrong
 /// menu) and lenient about what may be added later (unknown alias kinds, new STATS keys).
-public enum WireReader {
+package enum WireReader {
     /// The number of the first `seq=<digits>` word (at the start of the line or after a space),
     /// nil when there is none or it has no digits. Byte-level and allocation-free: juice-bench
     /// calls it on every reply and event it receives, on bytes still in its receive buffer.
     @inlinable
-    public static func seq(in line: UnsafeRawBufferPointer) -> UInt64? {
+    package static func seq(in line: UnsafeRawBufferPointer) -> UInt64? {
         let length = line.count
         var i = 0
         while i + 4 < length {
@@ -28,13 +28,13 @@ public enum WireReader {
     }
 
     /// `seq(in:)` for a line already held as a String.
-    public static func seq(in line: String) -> UInt64? {
+    package static func seq(in line: String) -> UInt64? {
         var line = line
         return line.withUTF8 { seq(in: UnsafeRawBufferPointer($0)) }
     }
 
     /// Every `key=integer` word of a line (`seq`, fruits, STATS counters); other words are skipped.
-    public static func integers(in line: String) -> [String: Int] {
+    package static func integers(in line: String) -> [String: Int] {
         var out: [String: Int] = [:]
         for (key, value) in pairs(line.split(separator: " ")) {
             if let v = Int(value) { out[key] = v }
@@ -43,7 +43,7 @@ public enum WireReader {
     }
 
     /// The `key=value` words of a list of fields, in order; words without `=` are skipped.
-    public static func pairs(_ fields: [Substring]) -> [(key: String, value: String)] {
+    package static func pairs(_ fields: [Substring]) -> [(key: String, value: String)] {
         fields.compactMap { field in
             guard let eq = field.firstIndex(of: "="), eq != field.startIndex else { return nil }
             return (String(field[..<eq]), String(field[field.index(after: eq)...]))
@@ -54,18 +54,18 @@ public enum WireReader {
     /// those the recipes name, in order of first appearance (the MENU line does not list fruits
     /// no recipe uses; `menu(fields:aliases:)` adds them). Nil if any field is malformed or the
     /// menu would be invalid (see `Menu.init`), and for an empty menu.
-    public static func menu(fields: [Substring]) -> Menu? {
+    package static func menu(fields: [Substring]) -> Menu? {
         menu(fields: fields, fruitOrder: [], aliases: nil)
     }
 
     /// The whole menu from the MENU and MENU ALIASES replies: the aliases line lists every fruit
     /// in menu order, with every name's aliases.
-    public static func menu(fields: [Substring], aliases: MenuAliases) -> Menu? {
+    package static func menu(fields: [Substring], aliases: MenuAliases) -> Menu? {
         menu(fields: fields, fruitOrder: aliases.fruitOrder, aliases: aliases)
     }
 
     /// A whole `OK MENU ...` line; nil if it is not one.
-    public static func menu(line: String) -> Menu? {
+    package static func menu(line: String) -> Menu? {
         guard case .ok("MENU", let fields) = ServerLine.parse(line), fields.first != "ALIASES" else { return nil }
         return menu(fields: fields)
     }
@@ -98,11 +98,11 @@ public enum WireReader {
     /// `OK SINCE <after> <current>`, after the verb.
     /// The store id in a greeting's text (what follows `EVENT HELLO `): its `store=<id>` token,
     /// or nil from a server that sends none.
-    public static func store(hello text: String) -> String? {
+    package static func store(hello text: String) -> String? {
         text.split(separator: " ").first { $0.hasPrefix("store=") && $0.count > 6 }.map { String($0.dropFirst(6)) }
     }
 
-    public static func since(fields: [Substring]) -> (after: UInt64, current: UInt64)? {
+    package static func since(fields: [Substring]) -> (after: UInt64, current: UInt64)? {
         guard fields.count == 2, let after = UInt64(fields[0]), let current = UInt64(fields[1]) else { return nil }
         return (after, current)
     }
@@ -110,7 +110,7 @@ public enum WireReader {
     /// `OK STATS k=v ...`, after the verb, given the menu its `sold_<juice>`, `lost_<juice>` and
     /// `short_<fruit>` keys follow. Nil if a counter this version sends is missing or not a
     /// number; keys it does not know are ignored.
-    public static func stats(fields: [Substring], menu: Menu) -> StatsValues? {
+    package static func stats(fields: [Substring], menu: Menu) -> StatsValues? {
         let values = Dictionary(pairs(fields), uniquingKeysWith: { _, last in last })
         func number<N: FixedWidthInteger>(_ key: String) -> N? { values[key].flatMap { N($0) } }
         guard let clients: Int = number("clients"), let uptime: UInt64 = number("uptime_s"),
@@ -137,7 +137,7 @@ public enum WireReader {
     }
 
     /// A stock update's values as menu positions: nil if it names a fruit the menu does not have.
-    public static func fruitValues(_ update: StockUpdate, menu: Menu) -> [FruitValue]? {
+    package static func fruitValues(_ update: StockUpdate, menu: Menu) -> [FruitValue]? {
         var out: [FruitValue] = []
         for (fruit, count) in update.values {
             guard let i = menu.fruits.firstIndex(where: { $0.name == fruit }) else { return nil }
@@ -164,7 +164,7 @@ public struct MenuAliases: Equatable, Sendable {
 
     /// Parses the fields after `OK MENU ALIASES`: `kind:name=alias1,alias2` (or `kind:name=`).
     /// Unknown kinds and malformed fields are skipped, so the server may add kinds later.
-    public static func parse(fields: [Substring]) -> MenuAliases {
+    package static func parse(fields: [Substring]) -> MenuAliases {
         var aliases = MenuAliases()
         for field in fields {
             guard let colon = field.firstIndex(of: ":"),

@@ -33,16 +33,4 @@ import Testing
     @Test func refusesInvalidUTF8InAString() {
         #expect((try? JSONReader.parse([0x22, 0xC3, 0x28, 0x22]).get()) == nil)
     }
-
-    @Test func writeRepliesBecomeTheirJSON() {
-        #expect(WriteReplyJSON.answer(toReply: "OK ORDER mango-kiwi 2 seq=7 mango=6 kiwi=8").json
-                == #"{"ok":true,"juice":"mango-kiwi","count":2,"seq":7,"stock":{"mango":6,"kiwi":8},"dup":false}"#)
-        #expect(WriteReplyJSON.answer(toReply: "OK ORDER mango 1 seq=3 mango=7 dup").json
-                == #"{"ok":true,"juice":"mango","count":1,"seq":3,"stock":{"mango":7},"dup":true}"#)
-        #expect(WriteReplyJSON.answer(toReply: "OK RESTOCK seq=2 kiwi=13").json == #"{"ok":true,"seq":2,"stock":{"kiwi":13}}"#)
-        let short = WriteReplyJSON.answer(toReply: "ERR OUT_OF_STOCK needs strawberry=20 banana=2 has strawberry=10 banana=1 dup")
-        #expect(short.outcome == .refused(code: "OUT_OF_STOCK"))
-        #expect(short.json == #"{"ok":false,"error":"OUT_OF_STOCK","message":"needs strawberry=20 banana=2 has strawberry=10 banana=1","needs":{"strawberry":20,"banana":2},"has":{"strawberry":10,"banana":1},"dup":true}"#)
-        #expect(WriteReplyJSON.answer(toReply: "ERR READ_ONLY disk full").outcome == .refused(code: "READ_ONLY"))
-    }
 }

@@ -5,23 +5,32 @@ func request(_ juice: Int, _ count: Int = 1, key: String? = nil) -> OrderRequest
     OrderRequest(juice: juice, count: count, key: key)
 }
 
-extension OrderOutcome {
-    var change: Change? {
-        if case .applied(let c) = self { return c }
-        return nil
-    }
+/// The tests read outcomes in the line protocol's words (`Wire`), for the standard menu.
+extension WriteOutcome {
+    /// A refusal's `ERR` line.
+    var refusalLine: String? { Wire.refusal(self, menu: .standard)?.line }
     var refusal: (error: ProtocolError, have: [Int])? {
-        if case .refused(let e, let have) = self { return (e, have) }
+        if case .outOfStock(_, let have) = self { return (Wire.refusal(self, menu: .standard)!, have) }
         return nil
     }
     var duplicateReply: [UInt8]? {
-        if case .duplicate(let r) = self { return r }
+        if case .duplicate(let first) = self { return Wire.replyLine(to: first, menu: .standard) }
         return nil
     }
     var keyReusedError: ProtocolError? {
-        if case .keyReused(let e) = self { return e }
+        if case .keyReused = self { return Wire.refusal(self, menu: .standard) }
         return nil
     }
+}
+
+extension Optional where Wrapped == Change {
+    struct Refused: Error {}
+    /// A RESTOCK's change, or a thrown error if it was refused (over the ceiling).
+    func get() throws -> Change {
+        guard let self else { throw Refused() }
+        return self
+    }
+    func ignore() {}
 }
 
 /// Everything observable about a ledger, to compare two of them.
@@ -167,12 +176,14 @@ struct LedgerTests {
 
         var m = StockLedger(menu: .standard)
         let over = m.restock(fruit: F.kiwi, amount: 999_999_991)
-        #expect(over == .failure(ProtocolError(.overLimit, "kiwi=10 plus 999999991 would pass the limit of 1000000000")))
+        #expect(over == nil)
+        #expect(m.restock(fruit: F.kiwi, amount: 999_999_991, key: nil, by: nil, at: 0).refusalLine == "ERR OVER_LIMIT kiwi=10 plus 999999991 would pass the limit of 1000000000")
         #expect(m.stock[F.kiwi] == 10)
         #expect(m.seq == 0)
         let exact = try m.restock(fruit: F.kiwi, amount: 999_999_990).get()
         #expect(exact.touched == [FruitValue(fruit: F.kiwi, value: 1_000_000_000)])
-        #expect(m.restock(fruit: F.kiwi, amount: 1) == .failure(ProtocolError(.overLimit, "kiwi=1000000000 plus 1 would pass the limit of 1000000000")))
+        #expect(m.restock(fruit: F.kiwi, amount: 1, key: nil, by: nil, at: 0).refusalLine
+                == "ERR OVER_LIMIT kiwi=1000000000 plus 1 would pass the limit of 1000000000")
         #expect(m.stock[F.kiwi] == 1_000_000_000)
         #expect(m.seq == 1)
 
@@ -254,7 +265,7 @@ struct LedgerTests {
         _ = l.order(request(J.mango))  // something else happens in between
         let state = LedgerState(l)
         let again = l.order(request(J.mangoKiwi, 2, key: "k-1"))
-        #expect(again == .duplicate(reply: bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")))
+        #expect(again.duplicateReply == bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8"))
         #expect(LedgerState(l) == state)
     }
 
@@ -281,7 +292,7 @@ struct LedgerTests {
             return
         }
         #expect(l.order(canonical).change != nil)
-        #expect(l.order(alias) == .duplicate(reply: bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")))
+        #expect(l.order(alias).duplicateReply == bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8"))
         #expect(l.stock[F.mango] == 6)
     }
 
@@ -293,28 +304,29 @@ struct LedgerTests {
         #expect(first.refusal?.error.line == "ERR OUT_OF_STOCK needs banana=2 has banana=0")
         _ = try l.restock(fruit: F.banana, amount: 10).get()
         let again = l.order(request(J.banana, key: "r"))
-        #expect(again == .duplicate(reply: bytes("ERR OUT_OF_STOCK needs banana=2 has banana=0")))
+        #expect(again.duplicateReply == bytes("ERR OUT_OF_STOCK needs banana=2 has banana=0"))
         #expect(l.stock[F.banana] == 10)
         #expect(l.ordersRefused == 1)
         #expect(l.order(request(J.banana, 2, key: "r")).keyReusedError?.message == "key 'r' was used for ORDER banana 1")
     }
 
     @Test("restore puts recorded values back")
-    func restore() {
+    func restore() throws {
         var l = StockLedger(menu: .standard)
         l.restore(seq: 42, ordersServed: 7, ordersRefused: 3)
         l.restore(fruit: F.kiwi, value: 99)
         l.restore(juice: J.mango, sold: 12)
         l.restore(juice: J.kiwi, lost: 5)
         l.restore(fruit: F.kiwi, short: 2)
-        l.restoreKey("k", KeyMemory.Entry(request: .order(juice: J.mango, count: 1), reply: bytes("OK ORDER mango 1 seq=1 mango=7"), time: 0))
+        let first = RecordedReply.outcome("OK ORDER mango 1 seq=1 mango=7", request: .order(juice: J.mango, count: 1), key: "k", menu: .standard)
+        l.restoreKey("k", KeyMemory.Entry(request: .order(juice: J.mango, count: 1), first: try #require(first), time: 0))
         #expect(l.seq == 42)
         #expect(l.ordersServed == 7)
         #expect(l.ordersRefused == 3)
         #expect(l.stock == [10, 10, 10, 99, 10])
         #expect(l.sold[J.mango] == 12)
         #expect(l.lost == [0, 0, 5, 0, 0, 0, 0] && l.short == [0, 0, 0, 2, 0])
-        #expect(l.order(request(J.mango, key: "k")) == .duplicate(reply: bytes("OK ORDER mango 1 seq=1 mango=7")))
+        #expect(l.order(request(J.mango, key: "k")).duplicateReply == bytes("OK ORDER mango 1 seq=1 mango=7"))
         #expect(l.order(request(J.kiwi)).change?.seq == 43)
     }
 }
@@ -322,7 +334,8 @@ struct LedgerTests {
 @Suite("KeyMemory", .onOwnThreads)
 struct KeyMemoryTests {
     static func entry(_ n: Int, at time: Int64 = 1000) -> KeyMemory.Entry {
-        KeyMemory.Entry(request: .order(juice: n % 7, count: n + 1), reply: bytes("reply \(n)"), time: time)
+        KeyMemory.Entry(request: .order(juice: n % 7, count: n + 1),
+                        first: .applied(Change(seq: UInt64(n), kind: .order(OrderRequest(juice: n % 7, count: n + 1)), touched: [])), time: time)
     }
 
     static func policy(retention: Int64 = 100, capacity: Int = 10, share: Int = 3) -> KeyMemory.Policy {
@@ -454,19 +467,16 @@ struct ReplayTests {
                 switch live.order(req) {
                 case .applied(let change):
                     journal.append(.change(change)); applied += 1
-                case .refused(_, let have):
+                case .outOfStock(_, let have):
                     journal.append(.refusal(req, have: have)); refused += 1
                 case .duplicate: duplicates += 1
                 case .keyReused: reused += 1
-                case .busy: Issue.record("40 keys never fill the key memory")
+                case .unavailable, .overLimit: Issue.record("40 keys never fill the key memory; an order is never over the limit")
                 }
             case 6, 7:
                 let fruit = Int(rng.next() % UInt64(menu.fruits.count))
                 let amount = rng.next() % 50 == 0 ? Limits.maxStock : 1 + Int(rng.next() % 30)
-                switch live.restock(fruit: fruit, amount: amount) {
-                case .success(let change): journal.append(.change(change))
-                case .failure: overLimit += 1
-                }
+                if let change = live.restock(fruit: fruit, amount: amount) { journal.append(.change(change)) } else { overLimit += 1 }
             default:
                 let fruit = Int(rng.next() % UInt64(menu.fruits.count))
                 let amount = rng.next() % 50 == 0 ? Limits.maxStock : Int(rng.next() % 40)
@@ -499,14 +509,14 @@ struct ReplayTests {
         var live = StockLedger(menu: .standard)
         _ = live.set(fruit: F.banana, amount: 1)
         let req = OrderRequest(juice: J.strawberryBanana, count: 2, key: "x")
-        guard case .refused(let error, let have) = live.order(req) else {
+        guard let (error, have) = live.order(req).refusal else {
             Issue.record("should be refused")
             return
         }
         #expect(error.message == "needs strawberry=20 banana=2 has strawberry=10 banana=1")
         var replayed = StockLedger(menu: .standard)
         replayed.replayRefusal(req, have: have)
-        #expect(replayed.keys["x"]?.reply == bytes(error.line))
+        #expect(replayed.keys["x"].map { Wire.replyLine(to: $0.first, menu: .standard) } == bytes(error.line))
         #expect(replayed.keys["x"] == live.keys["x"])
         #expect(replayed.ordersRefused == 1)
         // An unkeyed refusal only counts.
@@ -523,7 +533,7 @@ struct ReplayTests {
         replayed.replayRefusal(OrderRequest(juice: J.strawberryBanana, count: 1000, key: "k"), have: [Int.max, 0])
         #expect(replayed.short == [0, 1, 0, 0, 0])
         #expect(replayed.lost[J.strawberryBanana] == 1000)
-        #expect(replayed.keys["k"]?.reply == bytes("ERR OUT_OF_STOCK needs banana=1000 has banana=0"))
+        #expect(replayed.keys["k"].map { Wire.replyLine(to: $0.first, menu: .standard) } == bytes("ERR OUT_OF_STOCK needs banana=1000 has banana=0"))
     }
 }
 

@@ -208,7 +208,8 @@ struct WireRoundTripTests {
     @Test("ERR lines, among them OUT_OF_STOCK from a real refusal")
     func errors() throws {
         var l = StockLedger(menu: menu)
-        guard case .refused(let outOfStock, _) = l.order(OrderRequest(juice: J.strawberryBanana, count: 2)) else {
+        let refused = l.order(OrderRequest(juice: J.strawberryBanana, count: 2))
+        guard case .outOfStock = refused, let outOfStock = Wire.refusal(refused, menu: menu) else {
             Issue.record("should be refused")
             return
         }

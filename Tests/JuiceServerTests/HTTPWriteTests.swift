@@ -96,7 +96,7 @@ import Testing
             ("BUSY", .serviceUnavailable), ("BAD_ARGUMENT", .badRequest), ("UNKNOWN_JUICE", .badRequest), ("UNKNOWN_FRUIT", .badRequest), ("BAD_REQUEST", .badRequest),
             ("FORBIDDEN", .unauthorized), ("AUTH_FAILED", .unauthorized),
         ]
-        for (code, status) in expected { #expect(HTTPWrites.status(for: code) == status, "\(code)") }
+        for (code, status) in expected { #expect(WriteAnswer.status(for: ErrorCode(rawValue: code)!) == status, "\(code)") }
     }
 
     @Test func restockAndSetAnswerSeqAndStock() async throws {

@@ -13,10 +13,15 @@ final class TestClock: Sendable {
     func now() -> Int64 { seconds.withLock { $0 } }
 }
 
+extension FruitStore {
+    /// Runs commands, their outcomes unread.
+    func runAll(_ commands: [Command]) {
+        _ = run(commands, peer: "") { _ in }
+    }
+}
+
 /// Lost sales and orders per minute: counted by the store, kept across restarts and compaction.
 @Suite(.onOwnThreads) struct SalesTests {
-    static let stats = StatsContext(clients: 1, startedAt: 0)
-
     static func order(_ juice: Int, _ count: Int = 1, key: String? = nil) -> Command {
         .order(OrderRequest(juice: juice, count: count, key: key))
     }
@@ -28,10 +33,9 @@ final class TestClock: Sendable {
         let store = FruitStore(executor: LoopExecutor(), ledger: StockLedger(menu: .standard), journal: nil)
         await store.setWallClock { clock.now() }
         let (mango, strawberry, banana) = (5, 0, 1)
-        _ = await store.execute([Self.order(mango), Self.order(strawberry, 2), Self.order(banana, key: "k")], stats: Self.stats)
+        await store.runAll([Self.order(mango), Self.order(strawberry, 2), Self.order(banana, key: "k")])
         clock.set(noon + 60 * 3 + 59)
-        _ = await store.execute([Self.order(banana, key: "k"), Self.order(banana, 2, key: "k"), Self.order(strawberry),
-                                 Self.order(banana)], stats: Self.stats)
+        await store.runAll([Self.order(banana, key: "k"), Self.order(banana, 2, key: "k"), Self.order(strawberry), Self.order(banana)])
         clock.set(noon + 60 * 4)
         let sales = await store.salesSnapshot()
         #expect(sales.perMinute.count == 61)

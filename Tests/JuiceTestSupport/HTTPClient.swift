@@ -123,11 +123,11 @@ public enum HTTPClient {
 
 /// One event-stream block (the lines up to a blank line), as JuiceCore's `EventStreamReader`
 /// reads it.
-public typealias EventStreamMessage = EventStreamBlock
+package typealias EventStreamMessage = EventStreamBlock
 
 extension EventStreamBlock {
     /// A stock message's data: its seq and the fruits it lists.
-    public func stock() throws -> (seq: UInt64, stock: [String: Int]) {
+    package func stock() throws -> (seq: UInt64, stock: [String: Int]) {
         guard let data, let object = try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any],
               let seq = (object["seq"] as? NSNumber)?.uint64Value, let stock = object["stock"] as? [String: Int] else {
             throw TestError("not a stock message: \(self)")
@@ -172,10 +172,10 @@ public final class EventStreamClient: @unchecked Sendable {
         return nil
     }
 
-    public typealias Read = JuiceTestSupport.Read<EventStreamMessage>
+    package typealias Read = JuiceTestSupport.Read<EventStreamMessage>
 
     /// The next block, whatever it holds (a comment-only block included).
-    public func nextBlock(timeout: Double = testDeadline) -> Read {
+    package func nextBlock(timeout: Double = testDeadline) -> Read {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             switch connection.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
@@ -191,12 +191,12 @@ public final class EventStreamClient: @unchecked Sendable {
     }
 
     /// The next block carrying data (skipping `retry:` and comment-only blocks).
-    public func nextEvent(timeout: Double = testDeadline) -> Read {
+    package func nextEvent(timeout: Double = testDeadline) -> Read {
         .first(within: timeout, { nextBlock(timeout: $0) }, where: { $0.data != nil })
     }
 
     /// The same, throwing when the stream closed or nothing came in time.
-    public func event(timeout: Double = testDeadline) throws -> EventStreamMessage {
+    package func event(timeout: Double = testDeadline) throws -> EventStreamMessage {
         try nextEvent(timeout: timeout).value("event", timeout: timeout)
     }
 

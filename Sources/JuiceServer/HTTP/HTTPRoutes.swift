@@ -7,10 +7,10 @@ import JuiceCore
 /// `HTTPWrites`.
 struct HTTPRoutes {
     enum Route {
-        /// Answer, once the journal is durable up to `gate`.
-        case response(HTTPResponse, gate: UInt64)
+        /// Answer, once the journal is durable up to `after` (a journal position).
+        case response(HTTPResponse, after: UInt64)
         /// A write's answer, and the changes it made (to broadcast after the answer is queued).
-        case change(HTTPResponse, gate: UInt64, events: [StockEvent])
+        case change(HTTPResponse, after: UInt64, events: [StockEvent])
         /// Open an event stream, resuming after this seq if the browser sent `Last-Event-ID`.
         case eventStream(lastEventID: EventID?)
     }
@@ -46,39 +46,39 @@ struct HTTPRoutes {
     func route(_ request: HTTPRequest, client: RequestClient) -> Route {
         if HTTPWrites.paths.contains(request.path) {
             guard request.method == "POST" else {
-                return .response(HTTPWrites.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), gate: 0)
+                return .response(WriteAnswer.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
             }
             if isDraining() {
-                return .response(HTTPWrites.refusal(.serviceUnavailable, "SHUTTING_DOWN", "shutting down; try again shortly",
-                                                    headers: [("Retry-After", "1")]), gate: 0)
+                return .response(WriteAnswer.refusal(.serviceUnavailable, "SHUTTING_DOWN", "shutting down; try again shortly",
+                                                    headers: [("Retry-After", "1")]), after: 0)
             }
             let outcome = writes.handle(request, client: client) { bearerRefusal(request, client: client) }
-            return .change(outcome.response, gate: outcome.gate, events: outcome.events)
+            return .change(outcome.response, after: outcome.lsn, events: outcome.events)
         }
-        guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, gate: 0) }
+        guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, after: 0) }
         guard request.method == "GET" || request.method == "HEAD" else {
-            return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), gate: 0)
+            return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), after: 0)
         }
         if isDraining() {
             return .response(.plain(.serviceUnavailable, request.path == "/healthz" ? "shutting down" : "shutting down; try again shortly",
-                                    headers: [("Retry-After", "1")]), gate: 0)
+                                    headers: [("Retry-After", "1")]), after: 0)
         }
         switch route {
         case .board, .boardIndex:
-            return .response(board, gate: 0)
+            return .response(board, after: 0)
         case .dashboard:
-            return .response(dashboard, gate: 0)
+            return .response(dashboard, after: 0)
         case .till:
-            return .response(till, gate: 0)
+            return .response(till, after: 0)
         case .stockEditor:
-            return .response(stockEditor, gate: 0)
+            return .response(stockEditor, after: 0)
         case .openAPI:
-            return .response(openAPI, gate: 0)
+            return .response(openAPI, after: 0)
         case .reportsPage:
             // Public, like /dashboard: its data call carries the manager token.
-            return .response(reportsPage, gate: 0)
+            return .response(reportsPage, after: 0)
         case .tillWorker:
-            return .response(tillWorker, gate: 0)
+            return .response(tillWorker, after: 0)
         case .events:
             // The store a Last-Event-ID belongs to: in the id itself (`<store>:<seq>`), or, as the
             // pages send it, in the stream's URL (`/events?store=<id>`), which the browser repeats
@@ -89,30 +89,30 @@ struct HTTPRoutes {
             }
             return .eventStream(lastEventID: lastEventID)
         case .state:
-            let (body, gate) = store.assumeIsolated {
+            let (body, lsn) = store.assumeIsolated {
                 (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly, store: $0.storeID), $0.lastLSN)
             }
-            return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), gate: gate)
+            return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), after: lsn)
         case .healthz:
             // Read-only still serves every screen, but a probe must see that changes are refused.
             if let reason = store.assumeIsolated({ $0.readOnly }) {
-                return .response(.plain(.serviceUnavailable, "read-only: " + reason), gate: 0)
+                return .response(.plain(.serviceUnavailable, "read-only: " + reason), after: 0)
             }
-            return .response(.plain(.ok, "ok"), gate: 0)
+            return .response(.plain(.ok, "ok"), after: 0)
         case .sales, .metrics:
-            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             // Figures as of now, answered once they are on disk like everything else.
-            let (sales, readOnly, gate) = store.assumeIsolated { ($0.salesSnapshot(), $0.readOnly != nil, $0.lastLSN) }
+            let (sales, readOnly, lsn) = store.assumeIsolated { ($0.salesSnapshot(), $0.readOnly != nil, $0.lastLSN) }
             if route == .sales {
-                return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(SalesJSON.body(sales).utf8)), gate: gate)
+                return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(SalesJSON.body(sales).utf8)), after: lsn)
             }
             let clients = clientCounts()
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
-            return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), gate: gate)
+            return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), after: lsn)
         case .dayReport, .daysCSV, .hoursCSV:
-            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), gate: 0) }
-            let (response, gate) = reports.answer(request)
-            return .response(response, gate: gate)
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
+            let (response, lsn) = reports.answer(request)
+            return .response(response, after: lsn)
         }
     }
 

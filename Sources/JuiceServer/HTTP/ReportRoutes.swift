@@ -17,7 +17,7 @@ struct ReportRoutes {
         var response: HTTPResponse { .plain(.badRequest, "\(name) must be a date YYYY-MM-DD, such as 2026-11-25") }
     }
 
-    func answer(_ request: HTTPRequest) -> (HTTPResponse, gate: UInt64) {
+    func answer(_ request: HTTPRequest) -> (HTTPResponse, lsn: UInt64) {
         let query = Self.parameters(request.query)
         func day(_ name: String) throws(BadDate) -> Int32? {
             guard let text = query[name] else { return nil }
@@ -28,15 +28,15 @@ struct ReportRoutes {
             switch request.path {
             case "/reports/day":
                 let date = try day("date")
-                let (json, gate) = store.assumeIsolated { ($0.report(day: date).json, $0.lastLSN) }
-                return (HTTPResponse(.ok, HTTPResponse.json, body: Array(json.utf8)), gate)
+                let (json, lsn) = store.assumeIsolated { ($0.report(day: date).json, $0.lastLSN) }
+                return (HTTPResponse(.ok, HTTPResponse.json, body: Array(json.utf8)), lsn)
             case "/reports/hours.csv":
                 let date = try day("day")
-                let (csv, name, gate) = store.assumeIsolated { store in
+                let (csv, name, lsn) = store.assumeIsolated { store in
                     let day = date ?? store.today
                     return (ReportCSV.hours(store.ledger.history, of: day), BusinessCalendar.dateText(day), store.lastLSN)
                 }
-                return (Self.csv(csv, filename: "juice-hours-\(name).csv"), gate)
+                return (Self.csv(csv, filename: "juice-hours-\(name).csv"), lsn)
             default:
                 let from = try day("from"), to = try day("to")
                 return store.assumeIsolated { store in

@@ -8,7 +8,7 @@ import JuicePlatform
 final class Acceptor: @unchecked Sendable {
     // @unchecked: loop-confined; every method runs on the loop queue.
     let port: Int
-    private let fd: Int32
+    private let socket: Socket
     private let source: DispatchSourceRead
     /// Resumes accepting after a pause. Made at start: at EMFILE, libdispatch could not create
     /// the timer descriptor it needs for a new timer, and accepting would never resume.
@@ -18,13 +18,14 @@ final class Acceptor: @unchecked Sendable {
     private var cancelled = false
     private var lastWarning: UInt64 = 0
     /// Told of each accepted connection (non-blocking, close-on-exec) with its peer address.
-    var onConnection: (Int32, String) -> Void = { _, _ in }
+    var onConnection: (Socket, String) -> Void = { _, _ in }
     /// For the pause warning: how many clients there are.
     var clientCount: () -> Int = { 0 }
 
     init(host: String, port: Int, queue: DispatchQueue) throws(SystemError) {
-        let (fd, boundPort) = try Socket.listen(host: host, port: port)
-        self.fd = fd
+        let (socket, boundPort) = try Socket.listen(host: host, port: port)
+        self.socket = socket
+        let fd = socket.fd
         self.port = boundPort
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         // The descriptor is closed only once the source is done with it.
@@ -77,7 +78,7 @@ final class Acceptor: @unchecked Sendable {
     private func acceptPending() {
         // A bounded batch per wake-up keeps one busy listener from starving the clients.
         for _ in 0..<64 {
-            guard let (client, peer) = Socket.accept(fd) else {
+            guard let (client, peer) = socket.accept() else {
                 let code = errno
                 switch code {
                 case EAGAIN, EWOULDBLOCK:

@@ -1,14 +1,16 @@
 import JuiceCore
 
 /// One client as the loop sees it: its socket, where it is in its life, its pending output and
-/// how it takes events. Owned by `Running` and only touched on the loop.
+/// where it stands in the events. Owned by `Running` and only touched on the loop.
 ///
-/// What it speaks is not the loop's business: each protocol makes its own subclass (see
-/// `ConnectionHandler.makeConnection`) to carry its per-connection state, and the loop reaches
-/// that only through the handler. Fields are ordered so the small ones pack together: an idle
+/// What it speaks is not the loop's business: its protocol's side is its `session` (made by the
+/// protocol that accepted it, typed there, with no downcast), which the loop tells of input,
+/// drained output and closing. Fields are ordered so the small ones pack together: an idle
 /// connection's size is the server's memory per client.
-class Connection {
-    /// Where a connection is in its life. Input is read only while `open`.
+final class Connection: @unchecked Sendable {
+    // @unchecked: loop-confined, like the store it reaches (they share the loop's executor).
+    /// Where a connection is in its life. Input is read only while `open`. Only the
+    /// connection's own methods move it (`endInput`, `stopInput`, `markClosed`).
     enum Phase: UInt8, Equatable {
         /// Reading and running commands.
         case open
@@ -28,11 +30,17 @@ class Connection {
     }
 
     let id: UInt64
-    let fd: Int32
-    var phase = Phase.open
+    let socket: Socket
+    private(set) var phase = Phase.open
     var interest = Interest()
     /// Queued for the next flush pass.
     var dirty = false
+    /// Its place in `FanOut`'s list of listeners, or -1: it takes no live events. Only `FanOut`,
+    /// which owns subscriptions, sets it.
+    var subscriberSlot: Int32 = -1
+    /// Which of the server's listeners (and so which protocol) accepted it: the fan-out words
+    /// its events in that protocol's form.
+    let listener: UInt8
     let peer: String
     var outbox = Outbox()
     /// Where it stands in the events, once that is anything but the default (most
@@ -41,21 +49,31 @@ class Connection {
     /// When it last sent something, in whole seconds of uptime (for `--idle-timeout`; 32 bits
     /// last 136 years, and every connection carries it).
     var lastInputSecond: UInt32
-    /// Which of the server's listeners (and so which handler) accepted it.
-    let listener: UInt8
-    /// Whether it takes live events now, and in which form. Set by `FanOut` (`listen`,
-    /// `setEvents`), which owns subscriptions.
-    var eventsOn: Bool
-    let eventFormat: EventFormat
+    /// Its protocol's side, set once, right after it is made (`Running.accepted`).
+    var session: (any ConnectionSession)!
 
-    init(id: UInt64, fd: Int32, peer: String, listener: UInt8, events: EventFormat, eventsOn: Bool, now: UInt64) {
+    init(id: UInt64, socket: Socket, peer: String, listener: UInt8, now: UInt64) {
         self.id = id
-        self.fd = fd
+        self.socket = socket
         self.peer = peer
         self.listener = listener
-        self.eventFormat = events
-        self.eventsOn = eventsOn
         self.lastInputSecond = Connection.second(now)
+    }
+
+    /// The peer finished sending: what it sent still runs.
+    func endInput() {
+        if phase == .open { phase = .inputEnded }
+    }
+
+    /// No more of its input runs (QUIT, a refusal that hangs up, shutdown): it closes once its
+    /// output is out.
+    func stopInput() {
+        if phase == .open || phase == .inputEnded { phase = .closing }
+    }
+
+    /// Its socket is closed (`Running.close`).
+    func markClosed() {
+        phase = .closed
     }
 
     /// Live events with a lower seq are skipped: a catch-up already sent them.
@@ -81,6 +99,12 @@ class Connection {
         return made
     }
 
+    /// Whether it takes live events now.
+    var eventsOn: Bool { subscriberSlot >= 0 }
+
+    /// Its descriptor, as the poller knows it.
+    var fd: Int32 { socket.fd }
+
     /// Uptime nanoseconds (`DispatchTime`) as whole seconds.
     static func second(_ uptimeNanoseconds: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: uptimeNanoseconds / 1_000_000_000) }
 
@@ -88,11 +112,12 @@ class Connection {
     /// Closing or closed: no more of its input runs.
     var isFinishing: Bool { phase == .closing || phase == .closed }
 
-    /// Whether the loop should read from it now. A protocol with input waiting to run narrows it.
-    var wantsInput: Bool { phase == .open && catchUp == nil }
+    /// Whether the loop should read from it now: open, not catching up, and its protocol wants
+    /// more (not while input it read waits to run, nor while an answer is on its way).
+    var wantsInput: Bool { phase == .open && catchUp == nil && session.wantsInput }
     /// A connection that only listens (an event stream) is never idle-reaped: its liveness is
     /// TCP keepalive and its writes.
-    var onlyListens: Bool { false }
+    var onlyListens: Bool { session.onlyListens }
 }
 
 /// A connection's place in the events when it is not simply "live, from now": after a SINCE or

@@ -1,10 +1,11 @@
 /// Nothing the server sends may reflect a change a crash could still lose. Replies wait in
 /// their connection's outbox as "held" (tagged with the journal position, LSN, that must be on
 /// disk first), and events wait here, until the journal reports it is durable that far.
-/// In memory (no journal) everything is durable at once: every gate is 0.
+/// In memory (no journal) everything is durable at once: every position waited for is 0.
 ///
 /// The journal tells the gate itself (`GroupCommit.whenDurable` is `durable(upTo:)`, wired by
-/// `Running`), and the gate tells whoever waits: the fan-out, then a draining server.
+/// `Running`), and the gate tells whoever waits: the released connections (written at once),
+/// the fan-out, then a draining server.
 final class DurabilityGate {
     /// The journal is on disk up to here.
     private(set) var durableLSN: UInt64
@@ -15,6 +16,8 @@ final class DurabilityGate {
     /// Scratch for `durable(upTo:)`: the connections with nothing held any more. (Removing
     /// them while iterating the dictionary would copy it on every journal sync.)
     private var releasedAll: [UInt64] = []
+    /// Scratch for `durable(upTo:)`: the connections with output released.
+    private var releasedSome: [Connection] = []
 
     /// Told of each connection whose held output was released, then of the events that may be
     /// broadcast now (in seq order), then that a release happened (a draining server may be done).
@@ -54,11 +57,15 @@ final class DurabilityGate {
         defer { afterDurable() }
         durableLSN = lsn
         for conn in withHeldOutput.values {
-            if conn.outbox.release(durable: lsn) { released(conn) }
+            if conn.outbox.release(durable: lsn) { releasedSome.append(conn) }
             if !conn.outbox.hasHeld { releasedAll.append(conn.id) }
         }
         for id in releasedAll { withHeldOutput.removeValue(forKey: id) }
         releasedAll.removeAll(keepingCapacity: true)
+        // Told only now: what they do next (write, run more input, hold new output) must not
+        // change the table under the loop above.
+        for conn in releasedSome { released(conn) }
+        releasedSome.removeAll(keepingCapacity: true)
         let events = pendingEvents.prefix { $0.lsn <= lsn }
         guard !events.isEmpty else { return }
         pendingEvents.removeFirst(events.count)

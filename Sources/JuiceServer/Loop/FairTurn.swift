@@ -3,7 +3,7 @@
 /// wait for. A turn runs at most `maxLines` of its pipelined input (the line protocol) or
 /// `maxRequests` requests (HTTP), and stops once it produced `maxOutputBytes`, however much
 /// the kernel would take. What it did not run stays, in order, for its next turn, which the
-/// next flush pass gives it after the connections already waiting (`FanOut.markDirty`); no
+/// next flush pass gives it after the connections already waiting (`FlushPasses.markDirty`); no
 /// more of its input is read meanwhile.
 ///
 /// Why a bound on work and not only on pending output: a client that pipelines and never
@@ -21,7 +21,7 @@ struct FairTurn {
     static let maxRequests = 2
     /// Output one turn may produce, as a measure of its cost: the commands that take long are
     /// the ones with long replies (`STATS`, 400 bytes: 16 per turn, one store run; `PING`: the
-    /// 64 lines first). A catch-up piece (`FanOut.catchUpChunk`) is a turn on its own.
+    /// 64 lines first). A catch-up piece (`CatchUpPump.chunk`) is a turn on its own.
     static let maxOutputBytes = 4 * 1024
 
     /// Lines (or requests) a turn may run: `maxLines` or `maxRequests`.

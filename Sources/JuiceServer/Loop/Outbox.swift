@@ -15,7 +15,7 @@ struct Outbox {
     private final class Held {
         var bytes: [UInt8] = []
         /// (journal position to wait for, end offset in `bytes`), positions non-decreasing.
-        var runs: [(durableAfter: UInt64, end: Int)] = []
+        var runs: [(lsn: UInt64, end: Int)] = []
     }
 
 
@@ -25,28 +25,28 @@ struct Outbox {
     var hasHeld: Bool { heldPart != nil }
     var isEmpty: Bool { !hasReady && !hasHeld }
 
-    /// Queues `bytes`; they go out once the journal is durable up to `durableAfter`.
-    mutating func append(_ bytes: UnsafeRawBufferPointer, durableAfter: UInt64, durable: UInt64) {
-        if heldPart == nil && durableAfter <= durable {
+    /// Queues `bytes`; they go out once the journal is durable up to `lsn`.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, after lsn: UInt64, durable: UInt64) {
+        if heldPart == nil && lsn <= durable {
             ready.append(contentsOf: bytes)
         } else {
             let held = heldPart ?? Held()
             heldPart = held
             held.bytes.append(contentsOf: bytes)
-            let last = held.runs.last?.durableAfter ?? 0
-            held.runs.append((max(durableAfter, last), held.bytes.count))
+            let last = held.runs.last?.lsn ?? 0
+            held.runs.append((max(lsn, last), held.bytes.count))
         }
     }
 
-    mutating func append(_ bytes: [UInt8], durableAfter: UInt64 = 0, durable: UInt64 = 0) {
-        bytes.withUnsafeBytes { append($0, durableAfter: durableAfter, durable: durable) }
+    mutating func append(_ bytes: [UInt8], after lsn: UInt64 = 0, durable: UInt64 = 0) {
+        bytes.withUnsafeBytes { append($0, after: lsn, durable: durable) }
     }
 
     /// Moves the held runs covered by `durable` to `ready`; true if anything moved.
     mutating func release(durable: UInt64) -> Bool {
         guard let held = heldPart else { return false }
         var count = 0
-        while count < held.runs.count && held.runs[count].durableAfter <= durable { count += 1 }
+        while count < held.runs.count && held.runs[count].lsn <= durable { count += 1 }
         guard count > 0 else { return false }
         let end = held.runs[count - 1].end
         if count == held.runs.count {

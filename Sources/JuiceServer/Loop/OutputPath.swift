@@ -19,10 +19,10 @@ final class OutputPath {
     }
 
     /// Sends now if nothing is queued and nothing waits for the journal, else queues.
-    func send(_ conn: Connection, _ bytes: UnsafeRawBufferPointer, waitingFor lsn: UInt64) {
+    func send(_ conn: Connection, _ bytes: UnsafeRawBufferPointer, after lsn: UInt64) {
         var rest = bytes
         if conn.outbox.isEmpty && gate.isDurable(lsn) {
-            switch Socket.send(conn.fd, bytes) {
+            switch conn.socket.send(bytes) {
             case .done(let n):
                 if n == bytes.count { return }
                 rest = UnsafeRawBufferPointer(rebasing: bytes[n...])
@@ -33,15 +33,17 @@ final class OutputPath {
                 return
             }
         }
-        conn.outbox.append(rest, durableAfter: lsn, durable: gate.durableLSN)
+        conn.outbox.append(rest, after: lsn, durable: gate.durableLSN)
         if conn.outbox.hasHeld { gate.hold(conn) }
         if conn.outbox.hasReady { watchWrites(conn, true) }
         // Output held for the journal counts toward the cap like any other.
         checkCap(conn)
     }
 
-    func send(_ conn: Connection, _ bytes: [UInt8], waitingFor lsn: UInt64 = 0) {
-        bytes.withUnsafeBytes { send(conn, $0, waitingFor: lsn) }
+    /// Sends now if nothing is queued and nothing waits for the journal, else queues: `lsn` is the
+    /// journal position that must be on disk first (0: none).
+    func send(_ conn: Connection, _ bytes: [UInt8], after lsn: UInt64 = 0) {
+        bytes.withUnsafeBytes { send(conn, $0, after: lsn) }
     }
 
     /// Queues a shared event line. Returns true if it waits for the next flush pass, so that
@@ -70,7 +72,7 @@ final class OutputPath {
     func flush(_ conn: Connection) -> Bool {
         var failed = false
         conn.outbox.drain { bytes in
-            switch Socket.send(conn.fd, bytes) {
+            switch conn.socket.send(bytes) {
             case .done(let n): return n
             case .wouldBlock: return nil
             case .closed, .failed:

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Who a connection comes from, as far as per-address rules go. The peer is what `Socket.accept`
+/// Who a connection comes from, as far as per-address rules go. The peer is what `Socket.accept()`
 /// describes with `SocketAddress`: "1.2.3.4:5678" or "[2001:db8::7]:5678".
 enum PeerAddress {
     /// The host part, without the port: "1.2.3.4:5678" is "1.2.3.4", "[::1]:5678" is "::1".

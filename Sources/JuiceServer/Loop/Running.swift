@@ -6,23 +6,16 @@ import JuiceCore
 /// the output path, the fan-out and the idle reaper, wired together. It lives in
 /// `Server.State.running`/`.draining` and only ever runs on the loop.
 ///
-/// It knows no protocol by name: each listener's connections go to its `ConnectionHandler`
-/// (`protocols` below lists them), and everything around them — sockets, output path,
-/// fan-out, durability gate, closing — is shared.
+/// It knows no protocol by name: each listener's protocol (`ServedProtocol`, listed in
+/// `ServerConfig.protocols`) makes a session for each connection it accepts, and everything
+/// around them — sockets, output path, fan-out, durability gate, closing — is shared.
 final class Running: ConnectionHost, @unchecked Sendable {
     // @unchecked: loop-confined; created on and only touched from the loop queue.
 
-    /// The protocols this server speaks, each on the port its option names (none: off).
-    /// A new protocol is one line here.
-    static var protocols: [(port: KeyPath<ServerConfig, Int?>, make: (LoopServices) -> any ConnectionHandler)] {[
-        (\.linePort, { LineProtocol($0) }),
-        (\.httpPort, { HTTPProtocol($0) }),
-    ]}
-
     struct Listener {
-        let port: KeyPath<ServerConfig, Int?>
+        let name: String
         let acceptor: Acceptor
-        let handler: any ConnectionHandler
+        let served: any ServedProtocol
     }
 
     private(set) var listeners: [Listener] = []
@@ -30,6 +23,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     var poller: any ClientPoller
     let gate: DurabilityGate
     private let output: OutputPath
+    private let passes: FlushPasses
     private let fanOut: FanOut
     private var reaper: IdleReaper?
     private let config: ServerConfig
@@ -53,34 +47,38 @@ final class Running: ConnectionHost, @unchecked Sendable {
     init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SystemError) {
         self.config = config
         proxies = TrustedProxies(config.trustedProxies)
-        var acceptors: [(KeyPath<ServerConfig, Int?>, Acceptor)] = []
-        for (key, _) in Running.protocols {
-            guard let port = config[keyPath: key] else { continue }
-            acceptors.append((key, try Acceptor(host: config.host, port: port, queue: queue)))
+        var acceptors: [(ProtocolListing, Acceptor)] = []
+        for listing in config.protocols {
+            guard let port = listing.port else { continue }
+            acceptors.append((listing, try Acceptor(host: config.host, port: port, queue: queue)))
         }
         poller = try ClientPollers.make(queue: queue)
         gate = DurabilityGate(durableLSN: durableLSN)
         output = OutputPath(poller: poller, gate: gate, maxOutputBytes: config.maxOutputBytes)
+        passes = FlushPasses(queue: queue, output: output)
         // Everything recovered is on disk: a catch-up may run up to it.
-        fanOut = FanOut(queue: queue, output: output, store: store, seq: store.assumeIsolated { $0.ledger.seq })
+        fanOut = FanOut(output: output, passes: passes, seq: store.assumeIsolated { $0.ledger.seq })
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
-        let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut,
+        let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut, passes: passes,
+                                    catchUp: CatchUpPump(store: store, fanOut: fanOut, output: output, passes: passes),
                                     auth: ManagerAuth(token: config.managerToken, policy: AuthTestHook.policy(config.authFailurePolicy), clock: config.authClock),
                                     queue: queue, startedAt: startedAt, host: self)
-        for (key, acceptor) in acceptors {
-            let make = Running.protocols.first { $0.port == key }!.make
+        for (listing, acceptor) in acceptors {
             let index = listeners.count
-            listeners.append(Listener(port: key, acceptor: acceptor, handler: make(services)))
-            acceptor.onConnection = { [unowned self] fd, peer in accepted(fd: fd, peer: peer, listener: index) }
+            let served = listing.make(services)
+            listeners.append(Listener(name: listing.name, acceptor: acceptor, served: served))
+            fanOut.encoders.append { [unowned served] seq, touched, out in served.appendEvent(seq: seq, touched, to: &out) }
+            acceptor.onConnection = { [unowned self] socket, peer in accepted(socket, peer: peer, listener: index) }
             acceptor.clientCount = { [unowned self] in connections.count }
         }
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
-        fanOut.onWritten = { [unowned self] conn in written(conn) }
+        passes.onWritten = { [unowned self] conn in written(conn) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
-        // The durable path: the journal tells the gate, the gate releases to the fan-out.
-        gate.released = { [unowned self] conn in fanOut.markDirty(conn) }
-        gate.ready = { [unowned self] events in fanOut.broadcast(events, to: connections.values) }
+        // The durable path: the journal tells the gate; the gate releases held replies, which
+        // are written at once (direct write, as for any reply), then the events that may go.
+        gate.released = { [unowned self] conn in if output.flush(conn) { written(conn) } }
+        gate.ready = { [unowned self] events in fanOut.broadcast(events) }
         store.journal?.whenDurable = { [weak gate] lsn in gate?.durable(upTo: lsn) }
     }
 
@@ -93,49 +91,49 @@ final class Running: ConnectionHost, @unchecked Sendable {
         for listener in listeners { listener.acceptor.start() }
     }
 
-    /// The port a listener got (the one its option asked for, or the pick for 0); nil if off.
-    func port(of key: KeyPath<ServerConfig, Int?>) -> Int? {
-        listeners.first { $0.port == key }?.acceptor.port
+    /// The port a protocol's listener got (the one its option asked for, or the pick for 0);
+    /// nil if it is off.
+    func port(of name: String) -> Int? {
+        listeners.first { $0.name == name }?.acceptor.port
     }
 
     var clientCount: Int { connections.count }
     var isAccepting: Bool { accepting }
 
-    private func handler(_ conn: Connection) -> any ConnectionHandler {
-        listeners[Int(conn.listener)].handler
-    }
-
     // MARK: Accepting and reading
 
-    private func accepted(fd: Int32, peer: String, listener index: Int) {
-        let handler = listeners[index].handler
+    private func accepted(_ socket: Socket, peer: String, listener index: Int) {
+        let served = listeners[index].served
         let limit = config.maxClientsPerAddress
         let address = countedAddress(peer)
         var addressFull = false
         if let limit, let address { addressFull = perAddress[address, default: 0] >= limit }
-        guard accepting || handler.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
+        guard accepting || served.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
             if accepting {
                 Log.warning(addressFull ? "refused \(peer): max clients per address (\(limit ?? 0)) reached"
                                         : "refused \(peer): max clients (\(config.maxClients)) reached", category: .busy)
             }
-            refuse(fd, with: handler.busyRefusal(perAddress: addressFull))
+            refuse(socket, with: served.busyRefusal(perAddress: addressFull))
             return
         }
         if let address { perAddress[address, default: 0] += 1 }
-        Socket.configureClient(fd)
+        socket.configureAsClient()
         let id = connections.nextID
-        let conn = handler.makeConnection(id: id, fd: fd, peer: peer, listener: UInt8(index), now: DispatchTime.now().uptimeNanoseconds)
+        let conn = Connection(id: id, socket: socket, peer: peer, listener: UInt8(index), now: DispatchTime.now().uptimeNanoseconds)
+        if served.eventsFromStart { fanOut.setEvents(conn, on: true) }
+        conn.session = served.session(for: conn)
         connections.insert(conn)
-        Log.info("connect \(peer)\(handler.logName.isEmpty ? "" : " (\(handler.logName))") (clients: \(connections.count))", category: .connections)
+        Log.info("connect \(peer)\(served.logName.isEmpty ? "" : " (\(served.logName))") (clients: \(connections.count))", category: .connections)
         do {
-            try poller.add(fd: fd, id: id)
+            try poller.add(fd: socket.fd, id: id)
         } catch {
             // Nothing would ever tell us this client is ready: it must go.
             Log.error("cannot watch \(peer): \(error); closing it")
             close(conn, reason: "cannot watch")
             return
         }
-        handler.accepted(conn)
+        conn.session.accepted()
+        output.updateInterest(conn)
     }
 
     /// The address a connection counts toward for `--max-clients-per-address`; nil without the
@@ -147,13 +145,13 @@ final class Running: ConnectionHost, @unchecked Sendable {
     }
 
     /// The protocol's BUSY to a connection over a limit, then closed.
-    private func refuse(_ fd: Int32, with busy: [UInt8]) {
-        busy.withUnsafeBytes { _ = Socket.send(fd, $0) }
+    private func refuse(_ socket: Socket, with busy: [UInt8]) {
+        busy.withUnsafeBytes { _ = socket.send($0) }
         // Discard what it already sent and end our side first: closing with unread input
         // would make the kernel reset the connection, which can destroy the answer.
-        _ = Socket.receive(fd, into: readBuffer)
-        Platform.shutdownWrite(fd)
-        Platform.close(fd)
+        _ = socket.receive(into: readBuffer)
+        Platform.shutdownWrite(socket.fd)
+        Platform.close(socket.fd)
     }
 
     /// One batch of ready clients (the poller's source fired).
@@ -171,14 +169,17 @@ final class Running: ConnectionHost, @unchecked Sendable {
     }
 
     private func read(_ conn: Connection) {
-        switch Socket.receive(conn.fd, into: readBuffer) {
+        switch conn.socket.receive(into: readBuffer) {
         case .done(let count):
             conn.lastInputSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
-            handler(conn).received(conn, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            conn.session.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            output.updateInterest(conn)
         case .wouldBlock:
             return
         case .closed:
-            handler(conn).inputEnded(conn)
+            conn.endInput()
+            conn.session.inputEnded()
+            output.updateInterest(conn)
         case .failed(let code):
             close(conn, reason: code == ECONNRESET ? "reset by peer" : Platform.describe(code))
         }
@@ -189,7 +190,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
         if conn.isFinishing {
             finish(conn)
         } else {
-            handler(conn).drained(conn)
+            conn.session.drained()
+            output.updateInterest(conn)
         }
     }
 
@@ -197,7 +199,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
 
     func publish(_ events: [StockEvent]) {
         let ready = gate.admit(events)
-        if !ready.isEmpty { fanOut.broadcast(ready, to: connections.values) }
+        if !ready.isEmpty { fanOut.broadcast(ready) }
     }
 
     // MARK: Closing
@@ -207,25 +209,26 @@ final class Running: ConnectionHost, @unchecked Sendable {
     /// with unread input makes the kernel send a reset, which can destroy the last replies
     /// (an `ERR LINE_TOO_LONG`, an `OK BYE`) before the client reads them.
     func finish(_ conn: Connection) {
-        if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
+        conn.stopInput()
         output.updateInterest(conn)
         guard conn.phase == .closing, conn.outbox.isEmpty, !fanOut.isOwed(conn) else { return }
         var discarded = 0
-        while discarded < 1 << 20, case .done(let n) = Socket.receive(conn.fd, into: readBuffer) { discarded += n }
+        while discarded < 1 << 20, case .done(let n) = conn.socket.receive(into: readBuffer) { discarded += n }
         Platform.shutdownWrite(conn.fd)
         close(conn, reason: nil)
     }
 
     func close(_ conn: Connection, reason: String?) {
         guard !conn.isClosed else { return }
-        conn.phase = .closed
+        conn.markClosed()
         connections.remove(conn)
         if let address = countedAddress(conn.peer) {
             perAddress[address, default: 1] -= 1
             if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
         }
         gate.forget(conn)
-        handler(conn).closed(conn)
+        fanOut.setEvents(conn, on: false)
+        conn.session.closed()
         poller.removeAndClose(fd: conn.fd, id: conn.id)
         for listener in listeners { listener.acceptor.descriptorFreed() }
         Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
@@ -249,11 +252,11 @@ final class Running: ConnectionHost, @unchecked Sendable {
         accepting = false
         // A protocol that answers while draining keeps its listener until the end (HTTP:
         // `/healthz` answers 503 meanwhile, so a load balancer sees the drain).
-        for listener in listeners where !listener.handler.acceptsWhileDraining { listener.acceptor.stop() }
+        for listener in listeners where !listener.served.acceptsWhileDraining { listener.acceptor.stop() }
         reaper?.stop()
         for conn in connections.values {
-            if conn.phase == .open || conn.phase == .inputEnded { conn.phase = .closing }
-            handler(conn).shuttingDown(conn, byeAfter: lsn)
+            conn.stopInput()
+            conn.session.shuttingDown(byeAfter: lsn)
             finish(conn)
         }
     }
@@ -266,7 +269,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
     func stopPolling() {
         for listener in listeners {
             listener.acceptor.stop()
-            listener.handler.stop()
+            listener.served.stop()
         }
         poller.cancel()
     }

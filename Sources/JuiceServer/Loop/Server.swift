@@ -38,7 +38,8 @@ public actor Server {
         self.recoveredLSN = durableLSN
     }
 
-    /// Binds and starts accepting. Returns the port (useful with port 0).
+    /// Binds and starts accepting. Returns the port of the first protocol listed
+    /// (`ServerConfig.protocols`: the line protocol's), useful with port 0.
     public func start() throws(SystemError) -> Int {
         guard case .idle = state else { preconditionFailure("a server starts once") }
         let running = try Running(config: config, store: store, durableLSN: recoveredLSN, queue: executor.queue,
@@ -48,11 +49,11 @@ public actor Server {
         running.start()
         LoopTestHook.install(on: executor.queue)
         state = .running(running)
-        return running.port(of: \.linePort) ?? 0
+        return running.listeners.first?.acceptor.port ?? 0
     }
 
-    /// The HTTP port (after `start()`), or nil without the HTTP side.
-    public var httpPort: Int? { running?.port(of: \.httpPort) }
+    /// The port a protocol listens on (after `start()`), or nil if it is off.
+    func port(of name: String) -> Int? { running?.port(of: name) }
 
     /// The running server's parts (tests reach in through this).
     var running: Running? {

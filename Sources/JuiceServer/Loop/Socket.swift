@@ -8,11 +8,15 @@ enum IOResult: Equatable {
     case failed(Int32)
 }
 
-/// The server's socket calls, with the options a line server wants. What differs between Linux
-/// and Darwin (socket flags, SIGPIPE, keepalive) is behind `Platform`.
-enum Socket {
+/// One socket of the server, listening or connected: its descriptor and the calls the server
+/// makes on it, with the options a line server wants. What differs between Linux and Darwin
+/// (socket flags, SIGPIPE, keepalive) is behind `Platform`. A value: whoever owns the
+/// descriptor (an `Acceptor`, the loop's `Connection`) closes it.
+struct Socket: Equatable {
+    let fd: Int32
+
     /// A listening TCP socket on host:port (port 0 lets the kernel pick), non-blocking.
-    static func listen(host: String, port: Int, backlog: Int32 = 1024) throws(SystemError) -> (fd: Int32, port: Int) {
+    static func listen(host: String, port: Int, backlog: Int32 = 1024) throws(SystemError) -> (socket: Socket, port: Int) {
         guard let port16 = UInt16(exactly: port), let address = SocketAddress(host: host, port: port16) else {
             throw SystemError("parse address '\(host)' (not an IPv4 or IPv6 address)", EINVAL)
         }
@@ -30,10 +34,11 @@ enum Socket {
             Platform.close(fd)
             throw error
         }
-        return (fd, localPort(fd))
+        return (Socket(fd: fd), Socket(fd: fd).localPort)
     }
 
-    static func localPort(_ fd: Int32) -> Int {
+    /// The port it is bound to.
+    var localPort: Int {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         return withUnsafeMutablePointer(to: &storage) {
@@ -45,7 +50,8 @@ enum Socket {
     }
 
     /// Accepts one pending connection, already non-blocking and close-on-exec.
-    static func accept(_ listener: Int32) -> (fd: Int32, peer: String)? {
+    func accept() -> (socket: Socket, peer: String)? {
+        let listener = fd
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let (fd, peer) = withUnsafeMutablePointer(to: &storage) {
@@ -59,18 +65,18 @@ enum Socket {
         Platform.setNonBlocking(fd)
         Platform.setCloseOnExec(fd)
         Platform.configureAccepted(fd)
-        return (fd, peer)
+        return (Socket(fd: fd), peer)
     }
 
     /// Per-client options: no Nagle delay for one-line replies, and keepalive so a peer that
     /// vanished without a FIN is eventually noticed.
-    static func configureClient(_ fd: Int32) {
+    func configureAsClient() {
         Platform.setNoDelay(fd)
         Platform.setKeepAlive(fd, idle: 60, interval: 10, count: 6)
     }
 
     /// A peer that went away is an EPIPE for this connection, never a SIGPIPE for the process.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> IOResult {
+    func send(_ bytes: UnsafeRawBufferPointer) -> IOResult {
         while true {
             let n = Platform.send(fd, bytes.baseAddress, bytes.count, flags: Int32(MSG_DONTWAIT))
             if n >= 0 { return .done(n) }
@@ -82,7 +88,7 @@ enum Socket {
         }
     }
 
-    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+    func receive(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         while true {
             let n = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             if n > 0 { return .done(n) }

@@ -32,7 +32,7 @@ extension Server {
         }
         var history = EventHistory()
         for change in opened.recentChanges {
-            history.append(seq: change.seq, line: StockEvent.line(change, menu: menu))
+            history.append(seq: change.seq, touched: change.touched)
         }
         let store = FruitStore(executor: executor, ledger: opened.ledger, journal: journal, history: history,
                                compactAfter: config.journalMaxBytes, lostSalesPerMinute: config.lostSalesPerMinute, storeID: opened.storeID)

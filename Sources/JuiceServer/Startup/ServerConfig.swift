@@ -10,8 +10,14 @@ public struct ServerConfig: Sendable {
     /// Host names (lowercased) under which HTTP writes are taken besides IP literals and
     /// `localhost` (`--allow-host`, repeatable): the DNS-rebinding check.
     public var allowedHosts: [String] = []
-    /// The line protocol's port as a listener's option (it is always on).
-    var linePort: Int? { port }
+    /// Protocols served besides the line protocol and HTTP (a test adds its own: see
+    /// `protocols`).
+    var extraProtocols: [ProtocolListing] = []
+    /// Every protocol the server speaks, each on its port (nil: off): the one list the loop
+    /// reads. The line protocol first: its port is the one `Server.start` returns.
+    var protocols: [ProtocolListing] {
+        [LineProtocol.listing(port: port), HTTPProtocol.listing(port: httpPort)] + extraProtocols
+    }
     /// Stock of each fruit in a brand-new store (a menu file may give its own per fruit; an
     /// explicit `--initial-stock` overrides it).
     public var initialStock = 10
@@ -38,9 +44,9 @@ public struct ServerConfig: Sendable {
     public var logLevel = LogLevel.info
     /// The idempotency key memory: how long a key is kept at least (`--key-retention`), how many
     /// keys it holds, and one address's share of them (`--keys-per-address`).
-    public var keyPolicy = KeyMemory.Policy()
+    package var keyPolicy = KeyMemory.Policy()
     /// The shop's business day: its time zone (`--timezone`) and when it starts (`--day-starts`).
-    public var calendar = BusinessCalendar()
+    package var calendar = BusinessCalendar()
     /// What one client address may add to the lost-sales figures (`LostSalesAllowance`).
     public var lostSalesPerMinute = LostSalesAllowance.defaultPerMinute
     /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` names the client (`--trusted-proxy`,

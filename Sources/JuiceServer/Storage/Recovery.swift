@@ -79,6 +79,13 @@ struct Recovery {
         var names = Set<String>()
         var lastHour: (Int64, Int32, Int32)?
         for (offset, record) in read.records.dropFirst().dropLast() {
+            /// A remembered key's first outcome, read once from the reply text its record keeps.
+            func firstOutcome(_ reply: String, _ request: KeyMemory.Request, _ key: String) throws(StorageError) -> WriteOutcome {
+                guard let outcome = RecordedReply.outcome(reply, request: request, key: key, menu: menu) else {
+                    throw Recovery.corrupt(.snapshot, file.path, at: offset, "the reply kept for key '\(key)' does not read as one")
+                }
+                return outcome
+            }
             let (rank, name): (Int, String) = switch record {
             case .fruit(let name, _): (1, name)
             case .sold(let name, _): (2, name)
@@ -111,7 +118,8 @@ struct Recovery {
                 if let i = menu.fruitIndex(fruit) { ledger.restore(fruit: i, short: count) }
             case .key(let key, let juice, let count, let reply):
                 if let j = menu.juiceIndex(juice) {
-                    ledger.restoreKey(key, KeyMemory.Entry(request: .order(juice: j, count: count), reply: Array(reply.utf8), time: now))
+                    let request = KeyMemory.Request.order(juice: j, count: count)
+                    ledger.restoreKey(key, KeyMemory.Entry(request: request, first: try firstOutcome(reply, request, key), time: now))
                 }
             case .rememberedKey(let key, let write, let name, let number, let reply, let time):
                 let request: KeyMemory.Request? = switch write {
@@ -119,7 +127,9 @@ struct Recovery {
                 case .restock: menu.fruitIndex(name).map { .restock(fruit: $0, amount: number) }
                 case .set: menu.fruitIndex(name).map { .set(fruit: $0, amount: number) }
                 }
-                if let request { ledger.restoreKey(key, KeyMemory.Entry(request: request, reply: Array(reply.utf8), time: time)) }
+                if let request {
+                    ledger.restoreKey(key, KeyMemory.Entry(request: request, first: try firstOutcome(reply, request, key), time: time))
+                }
             case .hour(let start, let day, let utcOffset, let served, let refused, let counts):
                 // Written in time order (`SalesHistory.inOrder`).
                 if let last = lastHour, !(last < (start, day, utcOffset)) {

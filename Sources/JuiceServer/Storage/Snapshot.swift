@@ -19,7 +19,8 @@ enum Snapshot {
             case .set(let fruit, let amount): (.set, menu.fruits[fruit].name, amount)
             }
             records.append(.rememberedKey(key: key, write: write, name: name, number: number,
-                                          reply: String(decoding: entry.reply, as: UTF8.self), time: entry.time))
+                                          reply: String(decoding: Wire.replyLine(to: entry.first, menu: menu), as: UTF8.self),
+                                          time: entry.time))
         }
         for (slot, counters) in ledger.history.inOrder {
             var counts: [JournalRecord.HourCount] = []

@@ -1,10 +1,10 @@
 import Dispatch
 import JuiceCore
 
-/// The one place that changes stock. It runs on the server's loop (see `LoopExecutor`), so the
-/// socket layer calls it synchronously with `assumeIsolated`, once per batch of lines that a read
-/// delivered, and orders are applied strictly one after another: no two cashiers can both take
-/// the last mango.
+/// The one place that changes stock: typed commands in, typed outcomes out (`StoreOutcome`);
+/// no protocol's words. It runs on the server's loop (see `LoopExecutor`), so a protocol calls
+/// it synchronously with `assumeIsolated`, once per run of commands that a read delivered, and
+/// orders are applied strictly one after another: no two cashiers can both take the last mango.
 actor FruitStore {
     nonisolated let executor: LoopExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -13,7 +13,9 @@ actor FruitStore {
     /// The store's id (`StoreIdentity`): in the greeting, `/state` and event-stream ids.
     nonisolated let storeID: String
     private(set) var ledger: StockLedger
-    private var history: EventHistory
+    private(set) var history: EventHistory
+    /// The changes of the run under way (`run`), to broadcast once its answers are queued.
+    private var changes: [StockEvent] = []
     /// The journal's group commit (nil in memory): records go there, and it says how far they are
     /// on disk (to the durability gate directly: `Running` wires it).
     nonisolated let journal: GroupCommit?
@@ -48,48 +50,52 @@ actor FruitStore {
         wallClock = clock
     }
 
-    /// Runs commands in order, appending each reply to `out`. `peer` is the client's address as
-    /// the loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are
-    /// its group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write that needs them.
-    func execute(_ commands: [Command], stats: StatsContext, peer: String = "") -> StoreReplies {
-        var result = StoreReplies(out: [], gate: 0)
-        result.out.reserveCapacity(48 * commands.count)
+    /// Runs commands in order, telling `answer` each one's outcome as it is decided (a codec
+    /// words it straight into its connection's output). `peer` is the client's address as the
+    /// loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are its
+    /// group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
+    /// that needs them. Returns the journal position the answers wait for and the changes to
+    /// broadcast once they are queued.
+    func run(_ commands: some Sequence<Command>, peer: String, answer: (StoreOutcome) -> Void) -> RunEnd {
         var client = ClientOf(peer: peer)
-        for command in commands {
-            switch command {
-            case .stock(let fruit):
-                Wire.appendStock(seq: ledger.seq, stock: ledger.stock, only: fruit, menu: menu, to: &result.out)
-            case .order(let request):
-                // A retry of a keyed write the store holds changes nothing: it gets its reply.
-                if isNew(request.key), refused(into: &result) { continue }
-                order(request, client: &client, into: &result)
-            case .restock(let fruit, let amount, let key), .set(let fruit, let amount, let key):
-                if isNew(key), refused(into: &result) { continue }
-                // The owner (the client's group) only for a keyed write: its share of the keys.
-                let now = wallClock(), owner = key == nil ? nil : client.host
-                let outcome = if case .restock = command {
-                    ledger.restock(fruit: fruit, amount: amount, key: key, by: owner, at: now)
-                } else {
-                    ledger.set(fruit: fruit, amount: amount, key: key, by: owner, at: now)
-                }
-                written(outcome, at: now, into: &result)
-            case .since(let after, let store):
-                since(after, store: store, into: &result)
-                if result.catchUp != nil {
-                    assert(command == commands.last, "a SINCE that starts a catch-up ends its run")
-                }
-            case .stats:
-                appendStats(stats, to: &result.out)
-            case .report(let day):
-                Wire.report(report(day: day), to: &result.out)
-            default:
-                assertionFailure("\(command) is not a store command")
-            }
-        }
-        result.gate = lastLSN
+        for command in commands { answer(apply(command, client: &client)) }
         journal?.flush()
         compactIfDue()
-        return result
+        let end = RunEnd(lsn: lastLSN, events: changes)
+        changes = []  // not removeAll(keepingCapacity:), which would copy the array `end` shares
+        return end
+    }
+
+    private func apply(_ command: Command, client: inout ClientOf) -> StoreOutcome {
+        switch command {
+        case .order(let request):
+            // A retry of a keyed write the store holds changes nothing: it gets its first outcome.
+            if isNew(request.key), let why = journalRefusal() { return .write(.unavailable(why)) }
+            return .write(order(request, client: &client))
+        case .restock(let fruit, let amount, let key), .set(let fruit, let amount, let key):
+            if isNew(key), let why = journalRefusal() { return .write(.unavailable(why)) }
+            // The owner (the client's group) only for a keyed write: its share of the keys.
+            let now = wallClock(), owner = key == nil ? nil : client.host
+            let outcome = if case .restock = command {
+                ledger.restock(fruit: fruit, amount: amount, key: key, by: owner, at: now)
+            } else {
+                ledger.set(fruit: fruit, amount: amount, key: key, by: owner, at: now)
+            }
+            if let change = outcome.change { applied(change, at: now) }
+            return .write(outcome)
+        case .stock(let fruit):
+            return .stock(seq: ledger.seq, stock: ledger.stock, only: fruit)
+        case .since(let after, let store):
+            return .since(catchUpPlan(after: after, store: store))
+        case .stats:
+            return .stats(StoreStats(seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused,
+                                     sold: ledger.sold, lost: ledger.lost, short: ledger.short, keys: ledger.keys.count,
+                                     journal: journal?.counts))
+        case .report(let day):
+            return .report(report(day: day))
+        case .help, .ping, .menu, .menuAliases, .events, .auth, .quit:
+            preconditionFailure("\(command) is not a store command")
+        }
     }
 
     /// Unkeyed, or a key the store does not hold: a write that would change something.
@@ -105,22 +111,21 @@ actor FruitStore {
         journal.compact(ledger)
     }
 
-    /// Refuses a change with `ERR READ_ONLY` if the journal has no room for its record: asked
-    /// before the change is applied, so a refused change takes nothing, no seq, no key, and
-    /// counts in no sales (PROTOCOL.md, "Full disk").
-    private func refused(into result: inout StoreReplies) -> Bool {
+    /// Why the journal cannot take a change's record now (a full disk, a file still growing), or
+    /// nil. Asked before the change is applied, so a refused change takes nothing, no seq, no
+    /// key, and counts in no sales (PROTOCOL.md, "Full disk").
+    private func journalRefusal() -> WriteOutcome.Unavailable? {
         switch journal?.refusal() {
-        case nil: return false
-        case .readOnly(let reason)?: Wire.readOnly(reason).append(to: &result.out)
-        case .growing?: Wire.journalGrowing.append(to: &result.out)
+        case nil: return nil
+        case .readOnly(let reason)?: return .readOnly(reason: reason)
+        case .growing?: return .journalGrowing
         }
-        return true
     }
 
     /// Why the store refuses changes (a full disk), or nil: for `/healthz`, `/state`, `/metrics`.
     var readOnly: String? { journal?.readOnly }
 
-    private func order(_ request: OrderRequest, client: inout ClientOf, into result: inout StoreReplies) {
+    private func order(_ request: OrderRequest, client: inout ClientOf) -> WriteOutcome {
         let now = wallClock()
         // The client's group and its lost-sales allowance are worked out only for a keyed order
         // or a refusal: an order that sells needs neither.
@@ -132,9 +137,8 @@ actor FruitStore {
         switch outcome {
         case .applied(let change):
             minutes.record(served: true, at: now)
-            applied(change, at: now, into: &result)
-        case .refused(let error, let had):
-            error.append(to: &result.out)
+            applied(change, at: now)
+        case .outOfStock(_, let had):
             if counted {
                 lostSales.spend(request.count, from: client.host, now: now)
                 minutes.record(served: false, at: now)
@@ -143,110 +147,51 @@ actor FruitStore {
             if counted || request.key != nil {
                 journal?.append { JournalRecord(refusing: request, had: had, lsn: $0, menu: menu, time: now, counted: counted) }
             }
-        case let outcome:
-            written(outcome, at: now, into: &result)
+        default:
+            break
         }
+        return outcome
     }
 
-    /// Answers a keyed write's outcome (a RESTOCK or SET's, or an order's that is no sale).
-    private func written(_ outcome: OrderOutcome, at now: Int64, into result: inout StoreReplies) {
-        switch outcome {
-        case .applied(let change):
-            applied(change, at: now, into: &result)
-        case .refused(let error, _), .keyReused(let error):
-            error.append(to: &result.out)
-        case .duplicate(let reply):
-            result.out.append(contentsOf: reply)
-            result.out.append(contentsOf: Wire.dupSuffix)
-        case .busy(let refusal):
-            Wire.keyMemoryFull(refusal).append(to: &result.out)
-            result.retryAfterSeconds = refusal.retryAfterSeconds
-        }
-    }
-
-    /// A change was applied in memory: reply, journal it, remember and broadcast its event.
-    private func applied(_ change: Change, at now: Int64, into result: inout StoreReplies) {
-        Wire.appendReply(for: change, menu: menu, to: &result.out)
+    /// A change was applied in memory: journal it, keep it in the history, and broadcast it
+    /// once the run's answers are queued.
+    private func applied(_ change: Change, at now: Int64) {
         journal?.append { JournalRecord(change, lsn: $0, menu: menu, time: now) }
-        let event = StockEvent(change, lsn: lastLSN, menu: menu)
-        history.append(seq: event.seq, line: event.line)
-        result.events.append(event)
+        history.append(seq: change.seq, touched: change.touched)
+        changes.append(StockEvent(change, lsn: lastLSN))
     }
 
-    /// `store`: the store the client's seq belongs to, if it said (rule 3: another store's seq
-    /// gets the full state, whatever it is).
-    private func since(_ after: UInt64, store: String?, into result: inout StoreReplies) {
+    /// Where a client that saw seq `after` resumes. `store`: the store that seq belongs to, if
+    /// it said (another store's seq gets the full state, whatever it is).
+    func catchUpPlan(after: UInt64, store: String?) -> CatchUpPlan {
         let current = ledger.seq
-        Wire.sinceHeader(after: after, current: current, to: &result.out)
+        let start: CatchUpPlan.Start
         if let store, store != storeID {
-            Wire.appendFullEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
+            start = .fullState(fullState)
         } else if after == current {
-            // Nothing to catch up on.
+            start = .upToDate
         } else if history.reaches(after: after, current: current) {
-            // Not built here: up to 10,000 lines, times every SINCE a client pipelines, is
+            // Not built here: up to 10,000 events, times every SINCE a client pipelines, is
             // what let one unread client balloon the server. The server streams them.
-            result.catchUp = CatchUp(next: after + 1, through: current)
+            start = .stream(CatchUp(next: after + 1, through: current))
         } else {
-            Wire.appendFullEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
+            start = .fullState(fullState)
         }
-        result.eventsFrom = current + 1
+        return CatchUpPlan(after: after, current: current, start: start)
     }
 
-    /// Appends history events from seq `next` on, up to seq `limit`, in `format`, until `out`
-    /// holds `budget` bytes. Returns the next seq to send, or nil if the history no longer holds
-    /// `next` (the client fell more than `Limits.historyEvents` changes behind).
-    func appendHistory(from next: UInt64, through limit: UInt64, format: EventFormat, budget: Int,
-                       to out: inout [UInt8]) -> UInt64? {
-        var seq = next
-        while seq <= limit && out.count < budget {
-            guard let line = history.line(seq: seq) else { return nil }
-            switch format {
-            case .line:
-                out.append(contentsOf: line)
-            case .stream:
-                // The history keeps lines only; the client-side reader gives the values back.
-                guard case .stockEvent(let update) = ServerLine.parse(String(decoding: line, as: UTF8.self)),
-                      let touched = WireReader.fruitValues(update, menu: menu) else { return nil }
-                Wire.appendStreamEvent(seq: seq, touched, menu: menu, to: &out)
-            }
-            seq += 1
+    /// Where a browser's event stream starts: without `Last-Event-ID`, the full state; with it,
+    /// as `SINCE` would.
+    func catchUpPlan(resuming lastEventID: EventID?) -> CatchUpPlan {
+        guard let id = lastEventID else {
+            return CatchUpPlan(after: 0, current: ledger.seq, start: .fullState(fullState))
         }
-        return seq
+        return catchUpPlan(after: id.seq, store: id.store)
     }
 
-    /// The full-state event at the current seq and the journal position it must wait for: what
-    /// a catch-up that fell out of the history gets instead, as SINCE does.
-    func fullEvent(_ format: EventFormat) -> (bytes: [UInt8], seq: UInt64, gate: UInt64) {
-        var out: [UInt8] = []
-        switch format {
-        case .line: Wire.appendFullEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
-        case .stream: Wire.appendFullStreamEvent(seq: ledger.seq, stock: ledger.stock, menu: menu, to: &out)
-        }
-        return (out, ledger.seq, lastLSN)
-    }
-
-    /// Where a browser's event stream starts. Without `lastEventID`: one full-state message.
-    /// With it: the changes after it, as `SINCE` would (a catch-up streamed from the history),
-    /// or one full-state message if the history cannot reach, the id is ahead of the store, or
-    /// it names another store.
-    func openStream(after lastEventID: EventID?) -> StoreReplies {
-        var result = StoreReplies(out: [], gate: lastLSN)
-        let current = ledger.seq
-        if let id = lastEventID, id.store.map({ $0 == storeID }) ?? true, history.reaches(after: id.seq, current: current) {
-            if id.seq < current { result.catchUp = CatchUp(next: id.seq + 1, through: current) }
-        } else {
-            Wire.appendFullStreamEvent(seq: current, stock: ledger.stock, menu: menu, to: &result.out)
-        }
-        result.eventsFrom = current + 1
-        return result
-    }
-
-    private func appendStats(_ context: StatsContext, to out: inout [UInt8]) {
-        let uptime = (DispatchTime.now().uptimeNanoseconds - context.startedAt) / 1_000_000_000
-        Wire.stats(StatsValues(clients: context.clients, uptimeSeconds: uptime, seq: ledger.seq, ordersServed: ledger.ordersServed,
-                               ordersRefused: ledger.ordersRefused, sold: ledger.sold,
-                               lost: ledger.lost, short: ledger.short, keys: ledger.keys.count,
-                               journal: journal?.counts), menu: menu, to: &out)
+    /// Every fruit and its stock now: the full-state event.
+    var fullState: [FruitValue] {
+        ledger.stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }
     }
 
     /// The report of one business day (nil: today), by the clock now.

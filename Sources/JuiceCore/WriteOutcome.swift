@@ -1,0 +1,35 @@
+/// What became of a write (ORDER, RESTOCK, SET), as values: the store's answer before any
+/// protocol puts it into words. The line protocol writes it as a reply line (`Wire`), HTTP as
+/// JSON, and the key memory keeps it, so a retry gets the same answer in whichever protocol
+/// it comes back by.
+package enum WriteOutcome: Sendable, Equatable {
+    /// Applied: its seq and the stock it left (the fruits it touched, with their new values).
+    case applied(Change)
+    /// An order the stock cannot fill; `have` is the stock of each recipe fruit then, in recipe
+    /// order (`Int.max` for one a recorded refusal does not list).
+    case outOfStock(OrderRequest, have: [Int])
+    /// A RESTOCK that would take a fruit past `Limits.maxStock`.
+    case overLimit(fruit: Int, stock: Int, adding: Int)
+    /// A retry of a key the store holds: the first outcome (applied, or out of stock), again.
+    indirect case duplicate(of: WriteOutcome)
+    /// The key was first used for another request.
+    case keyReused(key: String, first: KeyMemory.Request)
+    /// Nothing was applied, and the same write may simply come back later.
+    case unavailable(Unavailable)
+
+    /// Why a write could not be taken now: the server's state, not the write's fault.
+    package enum Unavailable: Sendable, Equatable {
+        /// The key memory has no room for a new key (`KeyMemory.admit`).
+        case keyMemoryFull(KeyMemory.Refusal)
+        /// The journal has no room for the record (a full disk): `reason` says what failed.
+        case readOnly(reason: String)
+        /// The journal is growing its file: a moment, not a full disk.
+        case journalGrowing
+    }
+
+    /// Whether it changed the stock (a first application, not a retry's repeat).
+    package var change: Change? {
+        if case .applied(let change) = self { return change }
+        return nil
+    }
+}

@@ -1,0 +1,211 @@
+import Dispatch
+import JuiceCore
+
+/// One HTTP client: requests answered one at a time (HTTP/1.1 kept alive up to a cap), the
+/// writes among them through the same store, journal and broadcast as their line twins; or,
+/// for `GET /events`, an event stream that stays open and takes live changes like a display.
+///
+/// The edge is as hardened as the TCP side: the request is read on bytes and capped
+/// (`HTTPRequestReader`), a client that never finishes it is closed after a deadline, an idle
+/// kept-alive one after a shorter one, and an event stream that stops reading is dropped past
+/// the output cap.
+final class HTTPSession: ConnectionSession {
+    private unowned let conn: Connection
+    private unowned let http: HTTPProtocol
+    /// The request head as it arrives.
+    private var reader = HTTPRequestReader()
+    /// When its current request began (for the request deadline).
+    private var requestStartedAt: UInt64
+    /// It asked for `/events`: one long response that only listens.
+    private var isStream = false
+    /// An answer is on its way (maybe waiting for the journal): the next request is read once
+    /// it is out. One request at a time, so a client cannot pile answers up.
+    private var answering = false
+    /// Requests answered on this connection (for the keep-alive cap).
+    private var served: UInt16 = 0
+
+    init(_ conn: Connection, protocol http: HTTPProtocol) {
+        self.conn = conn
+        self.http = http
+        requestStartedAt = DispatchTime.now().uptimeNanoseconds
+    }
+
+    var wantsInput: Bool { !answering }
+    var onlyListens: Bool { isStream }
+
+    func accepted() {
+        http.awaiting[conn.id] = self
+    }
+
+    func closed() {
+        http.open -= 1
+        http.awaiting.removeValue(forKey: conn.id)
+        http.streams.removeValue(forKey: conn.id)
+    }
+
+    /// Event streams simply end (browsers reconnect by themselves).
+    func shuttingDown(byeAfter lsn: UInt64) {}
+
+    /// One read's bytes: a request (head, then its body) as it arrives. Reading pauses while a
+    /// request is answered; bytes after it wait in the reader. Bytes on an open stream are
+    /// discarded unread.
+    func received(_ bytes: UnsafeRawBufferPointer) {
+        guard !isStream, conn.phase == .open else { return }
+        // A kept-alive connection was idle until now: its request's deadline starts here.
+        if !reader.hasStarted { requestStartedAt = DispatchTime.now().uptimeNanoseconds }
+        handle(reader.feed(bytes))
+    }
+
+    /// The peer finished sending: what it is owed still goes out, then it closes.
+    func inputEnded() {
+        http.awaiting.removeValue(forKey: conn.id)
+        http.host.finish(conn)
+    }
+
+    /// Answers what the reader made of the input: requests one at a time, each read only once
+    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`, or its output)
+    /// before the other connections get theirs.
+    private func handle(_ first: HTTPRequestReader.Outcome) {
+        var outcome = first
+        var turn = FairTurn(limit: FairTurn.maxRequests)
+        while true {
+            switch outcome {
+            case .incomplete:
+                return
+            case .refused(let status, let message):
+                http.awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
+                send(HTTPResponse.plain(status, message).bytes(), keepAlive: false)
+                return
+            case .refusedBody(let request, let status, let message):
+                // Its body cannot be read, so nothing after it can be framed: answer and close.
+                http.awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
+                let body = HTTPWrites.paths.contains(request.path) ? WriteAnswer.refusal(status, "BAD_REQUEST", message) : .plain(status, message)
+                send(body.bytes(includeBody: request.method != "HEAD"), keepAlive: false)
+                return
+            case .complete(let request):
+                http.awaiting.removeValue(forKey: conn.id)
+                served &+= 1
+                turn.countLine()
+                turn.countOutput(respond(to: request))
+                guard !conn.isFinishing, !isStream else { return }
+                // Kept alive: the next request once this answer is out (it may wait for the journal).
+                guard conn.outbox.isEmpty else {
+                    answering = true
+                    return
+                }
+                if turn.isOver() && reader.hasStarted {
+                    // More requests are pipelined behind it: they wait, unread, for its next turn
+                    // (`drained`), after the connections already waiting.
+                    answering = true
+                    http.passes.markDirty(conn)
+                    return
+                }
+                outcome = readNext()
+            }
+        }
+    }
+
+    /// Waits for the connection's next request (kept alive), going on with what it already sent.
+    private func readNext() -> HTTPRequestReader.Outcome {
+        answering = false
+        requestStartedAt = DispatchTime.now().uptimeNanoseconds
+        http.awaiting[conn.id] = self
+        return reader.next()
+    }
+
+    /// Whether the connection stays for another request: HTTP/1.1 unless it said
+    /// `Connection: close`, under the cap, and not while the server drains.
+    private func keepsAlive(_ request: HTTPRequest) -> Bool {
+        let close = request.header("connection")?.lowercased().split(separator: ",").contains { $0.filter { $0 != " " } == "close" } ?? false
+        return request.minorVersion == 1 && !close && served < HTTPProtocol.maxRequestsPerConnection && http.host.isAccepting
+    }
+
+    /// Answers one request; returns the bytes of its answer (for the turn's output; 0 for an
+    /// event stream, which goes on in its own turns).
+    private func respond(to request: HTTPRequest) -> Int {
+        let head = request.method == "HEAD"
+        let keepAlive = keepsAlive(request)
+        let client = http.proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: http.proxies)
+        switch http.routes.route(request, client: client) {
+        case .response(let response, let lsn):
+            let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
+            send(bytes, after: lsn, keepAlive: keepAlive)
+            return bytes.count
+        case .change(let response, let lsn, let events):
+            // The answer first, then the broadcast: like a line client, the writer gets its
+            // answer before the event of its change goes anywhere.
+            let bytes = response.bytes(keepAlive: keepAlive)
+            send(bytes, after: lsn, keepAlive: keepAlive)
+            if !events.isEmpty { http.host.publish(events) }
+            return bytes.count
+        case .eventStream(let lastEventID):
+            guard !head else {
+                send(HTTPResponse.eventStreamHeadOnly, keepAlive: false)
+                return 0
+            }
+            openStream(after: lastEventID)
+            return 0
+        }
+    }
+
+    /// One response; without keep-alive the connection then closes (once its output is out).
+    private func send(_ bytes: [UInt8], after lsn: UInt64 = 0, keepAlive: Bool) {
+        http.output.send(conn, bytes, after: lsn)
+        // A failed send (the peer reset) closed it already: closing again would act on a
+        // descriptor number that may be someone else's by now.
+        if conn.isClosed || keepAlive { return }
+        http.host.finish(conn)
+    }
+
+    /// The stream starts with the full state (or, with `Last-Event-ID`, the changes after it,
+    /// as SINCE does), then live changes follow with no gap and no duplicate. The head waits
+    /// for the journal like the state it precedes, and so does everything after it.
+    private func openStream(after lastEventID: EventID?) {
+        isStream = true
+        http.streams[conn.id] = self
+        let (plan, lsn) = http.store.assumeIsolated { ($0.catchUpPlan(resuming: lastEventID), $0.lastLSN) }
+        var start = HTTPProtocol.streamStart
+        if case .fullState(let all) = plan.start { http.appendEvent(seq: plan.current, all, to: &start) }
+        http.output.send(conn, start, after: lsn)
+        if conn.isClosed { return }
+        if case .stream(let catchUp) = plan.start {
+            http.fanOut.listen(conn, from: plan.current + 1, catchUp: catchUp)
+        } else {
+            http.fanOut.listen(conn, from: plan.current + 1, catchUp: nil)
+        }
+        drained()
+    }
+
+    /// Output went out, or its next turn came: an event stream goes on with its catch-up; an
+    /// answered request closes, or, kept alive, reads its next request.
+    func drained() {
+        if conn.isFinishing {
+            http.host.finish(conn)
+            return
+        }
+        if answering {
+            if conn.outbox.isEmpty { handle(readNext()) }
+            return
+        }
+        _ = http.catchUp.pump(conn)
+    }
+
+    /// Closes it if its request is overdue (or, kept alive, it stayed idle too long).
+    func checkDeadline(now: UInt64, deadline: UInt64, idle: UInt64) {
+        if reader.hasStarted {
+            if now - requestStartedAt > deadline {
+                http.host.close(conn, reason: "no complete request within \(http.requestDeadline) s")
+            }
+        } else if now - requestStartedAt > (served == 0 ? deadline : idle) {
+            http.host.close(conn, reason: served == 0 ? "no request within \(http.requestDeadline) s" : "idle keep-alive")
+        }
+    }
+
+    /// A `: ping` comment on an open stream that is not catching up.
+    func ping() {
+        guard conn.catchUp == nil, !conn.isFinishing else { return }
+        if http.output.enqueue(conn, Wire.streamPing) { http.passes.markDirty(conn) }
+    }
+}

@@ -1,0 +1,200 @@
+import JuiceCore
+
+/// One line-protocol client: frames its input, runs its commands in order within its output
+/// budget, and streams its SINCE catch-ups as its socket takes them.
+///
+/// The work one client causes is bounded twice. Per turn (`FairTurn`): at most 64 lines, then
+/// the others get theirs and the rest of its input waits (`deferred`) for its next turn.
+/// Overall, by the output it produces: once it has `outputBudget` bytes pending, nothing more
+/// of its input runs, and nothing more is read, until its socket took most of it.
+final class LineSession: ConnectionSession {
+    private unowned let conn: Connection
+    private unowned let line: LineProtocol
+    /// Its pending output passed the budget: none of its commands run, and nothing is read,
+    /// until it drains. A client that pipelines without reading cannot grow it without bound.
+    private var throttled = false
+    private var state: SessionState
+    /// Input read but not yet run (see `deferred`), kept apart: a connection rarely has any.
+    private var backlog: Backlog?
+    private var framer = LineFramer()
+
+    /// The rest of a read whose lines stopped at the output budget or at the end of its turn,
+    /// from `start` on. At most one read's worth: nothing more is read until it has all run.
+    private final class Backlog {
+        let bytes: [UInt8]
+        var start = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    init(_ conn: Connection, protocol line: LineProtocol) {
+        self.conn = conn
+        self.line = line
+        state = SessionState(isManager: line.isManagerByDefault)
+    }
+
+    var wantsInput: Bool { !throttled && backlog == nil }
+    var onlyListens: Bool { false }
+
+    /// The greeting, sent on connect. It reflects no state: it need not wait for the journal.
+    func accepted() {
+        var hello: [UInt8] = []
+        Wire.hello(store: line.store.storeID, to: &hello)
+        line.output.send(conn, hello)
+    }
+
+    func closed() {}
+
+    /// `EVENT BYE`, after the replies it is owed.
+    func shuttingDown(byeAfter lsn: UInt64) {
+        line.output.send(conn, Wire.byeEvent, after: lsn)
+    }
+
+    /// Output went out, or its next turn came: go on with its deferred work.
+    func drained() {
+        var turn = FairTurn()
+        carryOn(&turn)
+    }
+
+    /// One read's bytes: runs what its turn and its budget allow and keeps the rest for later,
+    /// in order.
+    func received(_ input: UnsafeRawBufferPointer) {
+        var turn = FairTurn()
+        let consumed = runLines(input, &turn)
+        if consumed < input.count && !conn.isFinishing { backlog = Backlog(Array(input[consumed...])) }
+        carryOn(&turn)
+    }
+
+    /// The peer finished sending: answer what it sent, then close.
+    func inputEnded() {
+        var turn = FairTurn()
+        carryOn(&turn)
+    }
+
+    /// What one run of input lines produced so far: reply bytes, the journal position they wait
+    /// for, the changes to broadcast, and the store commands not yet run.
+    private struct Batch {
+        var out: [UInt8] = []
+        var lsn: UInt64 = 0
+        var events: [StockEvent] = []
+        var commands: [Command] = []
+    }
+
+    /// Runs the lines in `bytes` in order until the turn is over, the pending output reaches the
+    /// budget or a SINCE starts a catch-up; returns how many bytes it took.
+    private func runLines(_ bytes: UnsafeRawBufferPointer, _ turn: inout FairTurn) -> Int {
+        var batch = Batch()
+        let budget = line.outputBudget
+        let progress = framer.feed(bytes, until: { text in
+            turn.countLine()
+            switch line.parser.parse(text, isManager: state.isManager) {
+            case .empty:
+                break
+            case .command(let command) where command.needsStore:
+                batch.commands.append(command)
+                // A SINCE that starts a catch-up ends its run: what follows waits for it.
+                if case .since = command {
+                    runStore(&batch)
+                } else if batch.commands.count >= LineProtocol.storeRunMax {
+                    runStore(&batch)
+                }
+            case .command(let command):
+                runStore(&batch)
+                switch line.commands.answer(command, session: &state, peer: conn.peer, to: &batch.out) {
+                case .none: break
+                case .events(let on): line.fanOut.setEvents(conn, on: on)
+                case .close:
+                    conn.stopInput()
+                    // QUIT closes after everything owed: the events of every change applied
+                    // before it (this batch's too, which the gate may still hold) go first.
+                    line.fanOut.oweEvents(conn, through: line.store.assumeIsolated { $0.ledger.seq })
+                }
+            case .refused(let error, let hangUp):
+                runStore(&batch)
+                error.append(to: &batch.out)
+                if error.code == .forbidden {
+                    line.commands.logRefusal(&state, "FORBIDDEN for \(conn.peer): \(error.message)")
+                }
+                if hangUp {
+                    Log.warning("closing \(conn.peer): \(error.message)", category: .refusals)
+                    conn.stopInput()
+                }
+            }
+            return !conn.isFinishing && conn.catchUp == nil && conn.outbox.pendingBytes + batch.out.count < budget
+                && !turn.isOver(adding: batch.out.count)
+        }, onTimingMark: {
+            runStore(&batch)
+            batch.out.append(contentsOf: LineFramer.timingMarkReply)
+        })
+        runStore(&batch)
+        if progress.outcome == .lineTooLong && !conn.isFinishing {
+            Wire.lineTooLong.append(to: &batch.out)
+            Log.warning("closing \(conn.peer): line too long", category: .refusals)
+            conn.stopInput()
+        }
+        turn.countOutput(batch.out.count)
+        if !batch.out.isEmpty { line.output.send(conn, batch.out, after: batch.lsn) }
+        if !batch.events.isEmpty { line.host.publish(batch.events) }
+        return progress.consumed
+    }
+
+    /// Runs the store commands gathered so far in one synchronous call, each outcome worded
+    /// into the batch's output as it comes.
+    private func runStore(_ batch: inout Batch) {
+        guard !batch.commands.isEmpty else { return }
+        let commands = batch.commands
+        batch.commands = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
+        let (line, conn) = (self.line, self.conn)
+        let end = line.store.assumeIsolated { store in
+            store.run(commands, peer: conn.peer) { outcome in
+                line.codec.append(outcome, figures: { line.figures }, to: &batch.out)
+                if case .since(let plan) = outcome {
+                    if case .stream(let catchUp) = plan.start {
+                        line.fanOut.resume(conn, from: plan.current + 1, catchUp: catchUp)
+                    } else {
+                        line.fanOut.resume(conn, from: plan.current + 1, catchUp: nil)
+                    }
+                }
+            }
+        }
+        batch.lsn = max(batch.lsn, end.lsn)
+        if batch.events.isEmpty { batch.events = end.events } else { batch.events.append(contentsOf: end.events) }
+    }
+
+    /// Goes on with its deferred work as far as its turn and its budget allow: its catch-up
+    /// first, then the input it sent that has not run yet. Called after input, whenever its
+    /// output drains (so the work is paced by what its socket takes), and when its next turn
+    /// comes.
+    private func carryOn(_ turn: inout FairTurn) {
+        while !conn.isFinishing {
+            // A SINCE's catch-up goes first: the commands after it wait for it. A piece of it
+            // is a turn's worth of output.
+            if conn.catchUp != nil {
+                let done = line.catchUp.pump(conn)
+                turn.countOutput(CatchUpPump.chunk)
+                if !done { break }
+            }
+            let pending = conn.outbox.pendingBytes
+            if pending >= line.outputBudget { throttled = true }
+            if pending <= line.outputBudget / 4 { throttled = false }
+            guard let backlog else {
+                if conn.phase == .inputEnded { conn.stopInput() }
+                break
+            }
+            guard !throttled else { break }
+            if turn.isOver() {
+                // Its share for now: the others' turns come first, then the next flush pass
+                // gives it its next one.
+                line.passes.markDirty(conn)
+                break
+            }
+            let consumed = backlog.bytes.withUnsafeBytes { runLines(UnsafeRawBufferPointer(rebasing: $0[backlog.start...]), &turn) }
+            backlog.start += consumed
+            if backlog.start == backlog.bytes.count { self.backlog = nil }
+        }
+        if conn.isFinishing {
+            backlog = nil
+            line.catchUp.drop(conn)
+            line.host.finish(conn)
+        }
+    }
+}
