@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuicePlatform"]),
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
         // It follows the stock with JuiceClient's stock() (JuiceCore's Menu and readers underneath).
-        .target(name: "JuiceBoard", dependencies: ["JuiceCore", "JuiceClient"]),
+        .target(name: "JuiceBoard", dependencies: ["JuiceCore", "JuiceClient", "JuicePlatform"]),
         // The terminal the board and the till share: raw mode, size, signals, a wake-up pipe.
         .target(name: "JuiceTerminal", dependencies: ["JuiceBoard", "JuicePlatform"]),
         .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuiceTerminal", "JuicePlatform"]),
@@ -50,8 +50,14 @@ let package = Package(
         .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
-        // The client library against the real server (and juice-till, driven in tmux and by pipe).
-        .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "JuiceTill", "juice-server", "juice-till", "JuiceTestSupport"]),
+        // The client library against the real server.
+        .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"]),
+        // The till's library (screen, keys) and juice-till itself, driven in tmux and by pipe.
+        .testTarget(name: "JuiceTillTests", dependencies: ["JuiceTill", "JuiceBoard", "JuiceClient", "JuiceCore", "juice-till", "juice-server", "JuiceTestSupport"]),
+        // The platform seam on its own: addresses, connects.
+        .testTarget(name: "JuicePlatformTests", dependencies: ["JuicePlatform", "JuiceTestSupport"]),
+        // The demo script (scripts/demo.sh): it parses, passes shellcheck and answers --help.
+        .testTarget(name: "ScriptTests", dependencies: ["JuiceTestSupport"]),
         // A third protocol (JSON lines), added from outside the server's code: the proof that the
         // loop, the store and the storage name no protocol.
         .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceTestSupport"]),

@@ -1,11 +1,27 @@
 // The command-line flags juice-board and juice-till share (--host, --port, --lang, --no-color,
-// --help, NO_COLOR) and the one loop that reads them, so both programs accept the same spellings
-// ("--port 7878" and "--port=7878") and say the same errors.
+// --help, NO_COLOR) and the one loop that reads them, with the scanner every juice program reads
+// its command line with: the same spellings ("--port 7878" and "--port=7878") and errors.
+import JuicePlatform
 
 /// What is wrong with a command line; `description` is the line the program prints.
 public struct OptionParseError: Error, Equatable, CustomStringConvertible {
     public var description: String
     public init(description: String) { self.description = description }
+}
+
+/// The scanner's steps, with its errors as `OptionParseError`s.
+private extension CommandLineScanner {
+    mutating func flag() throws(OptionParseError) -> String? {
+        do { return try nextFlag() } catch { throw OptionParseError(description: error.description) }
+    }
+
+    mutating func text() throws(OptionParseError) -> String {
+        do { return try value() } catch { throw OptionParseError(description: error.description) }
+    }
+
+    mutating func port() throws(OptionParseError) -> UInt16 {
+        do { return UInt16(try number(in: 1...65535)) } catch { throw OptionParseError(description: error.description) }
+    }
 }
 
 /// The options of a program that talks to a juice-server from a terminal.
@@ -36,30 +52,20 @@ extension ClientOptions {
     ) throws(OptionParseError) -> Self {
         var options = Self()
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { options.color = false }
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var name = argument
-            var inlineValue: String? = nil
-            if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
-                name = String(argument[..<eq])
-                inlineValue = String(argument[argument.index(after: eq)...])
-            }
-            func value() throws(OptionParseError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst() else { throw OptionParseError(description: "\(name) needs a value") }
-                return next
-            }
+        var scanner = CommandLineScanner(arguments)
+        if scanner.asksForHelp {
+            options.showHelp = true
+            return options
+        }
+        while let name = try scanner.flag() {
+            func value() throws(OptionParseError) -> String { try scanner.text() }
             switch name {
             case "--host":
                 let host = try value()
                 guard !host.isEmpty else { throw OptionParseError(description: "--host needs a value") }
                 options.host = host
             case "--port":
-                let text = try value()
-                guard let port = UInt16(text), port > 0 else {
-                    throw OptionParseError(description: "--port must be 1-65535, not \(text)")
-                }
-                options.port = port
+                options.port = try scanner.port()
             case "--lang":
                 let text = try value()
                 guard let language = Language(rawValue: text.lowercased()) else {
@@ -67,10 +73,9 @@ extension ClientOptions {
                 }
                 options.language = language
             case "--no-color", "--no-colour": options.color = false
-            case "-h", "--help": options.showHelp = true
             default:
                 guard try own(&options, name, value) else {
-                    throw OptionParseError(description: "unknown option \(argument)")
+                    throw OptionParseError(description: CommandLineError.unknownFlag(name).description)
                 }
             }
         }

@@ -1,5 +1,6 @@
-/// Command-line parsing. Pure: turns arguments into a `Command` or a `BenchError.usage`,
-/// without touching the network, so it can be checked by `juice-bench self-test`.
+// Command-line parsing. Pure: turns arguments into a `Command` or a `BenchError.usage`,
+// without touching the network, so it can be checked by `juice-bench self-test`.
+import JuicePlatform
 
 /// Options every load subcommand accepts.
 struct CommonOptions {
@@ -84,45 +85,34 @@ enum Command {
     case burst(BurstOptions)
 }
 
-/// Walks the arguments of one subcommand; understands `--flag value` and `--flag=value`.
+/// Walks the arguments of one subcommand with the scanner every juice program reads its
+/// command line with (`--flag value` and `--flag=value` alike); juice-bench's own words for a
+/// number or a duration that will not do.
 struct ArgumentReader {
     let subcommand: String
-    private var remaining: ArraySlice<String>
-    private var inlineValue: String?
+    private var scanner: CommandLineScanner
 
     init(subcommand: String, arguments: ArraySlice<String>) {
         self.subcommand = subcommand
-        remaining = arguments
+        scanner = CommandLineScanner(arguments)
     }
 
     mutating func nextFlag() throws(BenchError) -> String? {
-        if let inlineValue {
-            throw usage("unexpected value '\(inlineValue)'")
-        }
-        guard let argument = remaining.popFirst() else { return nil }
-        guard argument.hasPrefix("-") else { throw usage("unexpected argument '\(argument)'") }
-        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            inlineValue = String(argument[argument.index(after: equals)...])
-            return String(argument[..<equals])
-        }
-        return argument
+        do throws(CommandLineError) { return try scanner.nextFlag() } catch { throw usage(error.description) }
     }
 
     mutating func string(for flag: String) throws(BenchError) -> String {
-        if let value = inlineValue {
-            inlineValue = nil
-            return value
-        }
-        guard let value = remaining.popFirst() else { throw usage("\(flag) needs a value") }
-        return value
+        do throws(CommandLineError) { return try scanner.value() } catch { throw usage(error.description) }
     }
 
     mutating func int(for flag: String, min: Int = 0, max: Int = Int.max) throws(BenchError) -> Int {
-        let text = try string(for: flag)
-        guard let value = Int(text), value >= min, value <= max else {
+        do throws(CommandLineError) {
+            return try scanner.number(in: min...max)
+        } catch .badNumber(_, let text, _, _) {
             throw usage("\(flag) needs a whole number between \(min) and \(max), not '\(text)'")
+        } catch {
+            throw usage(error.description)
         }
-        return value
     }
 
     mutating func seconds(for flag: String, allowZero: Bool = true) throws(BenchError) -> Double {
@@ -185,7 +175,7 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         return .selfTest
     case "orders", "fanout", "events", "idle", "raw", "chaos", "burst":
         let rest = arguments.dropFirst()
-        if rest.contains("--help") || rest.contains("-h") { return .help(subcommand: first) }
+        if CommandLineScanner(rest).asksForHelp { return .help(subcommand: first) }
         var reader = ArgumentReader(subcommand: first, arguments: rest)
         switch first {
         case "orders":

@@ -92,7 +92,7 @@ import Testing
         (["orders", "--duration", "0"], "--duration needs a number of seconds above 0, not '0'", "orders"),
         (["orders", "--warmup", "-1"], "--warmup needs a number of seconds, not '-1'", "orders"),
         (["orders", "--drain", "inf"], "--drain needs a number of seconds, not 'inf'", "orders"),
-        (["orders", "--json=yes"], "unexpected value 'yes'", "orders"),
+        (["orders", "--json=yes"], "--json takes no value, not 'yes'", "orders"),
         (["fanout", "--conns", "3"], "unknown option --conns", "fanout"),
         (["events", "--watchers", "3"], "unknown option --watchers", "events"),
         (["events", "--streams", "0"], "--streams needs a whole number between 1 and \(Int.max), not '0'", "events"),

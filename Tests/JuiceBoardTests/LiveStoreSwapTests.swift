@@ -23,7 +23,7 @@ import JuiceCore
             #expect(eventually { printedSeqs(display.output).contains(2) })
 
             live.stop()
-            live = try LiveReconnectTests.restart(data: work + "/other", port: port)
+            live = try ExecutableServer.restart(["--data", work + "/other"], port: port)
             let whole = "seq=5 strawberry=10 banana=10 pineapple=0 kiwi=10 mango=10"
             #expect(eventually { display.output.split(separator: "\n").last.map(String.init) == whole },
                     "board: \(display.output) \(display.errors)")

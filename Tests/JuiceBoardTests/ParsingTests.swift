@@ -132,6 +132,26 @@ import JuiceCore
         #expect(throws: BoardOptions.ParseError.self) { try BoardOptions.parse(["--fast"]) }
     }
 
+    /// The words of each mistake name the flag, as juice-server's and juice-bench's do; a flag
+    /// without a value refuses one (`--plain=no` used to turn plain mode on).
+    @Test(arguments: [
+        (["--port"], "--port needs a value"),
+        (["--port", "0"], "--port must be 1 to 65535, not '0'"),
+        (["--port=+80"], "--port must be 1 to 65535, not '+80'"),
+        (["--plain=no"], "--plain takes no value, not 'no'"),
+        (["--no-color=1"], "--no-color takes no value, not '1'"),
+        (["--fast"], "unknown option --fast"),
+        (["127.0.0.1"], "unexpected argument '127.0.0.1'"),
+    ])
+    func mistakesSayWhichFlag(arguments: [String], message: String) {
+        #expect(throws: OptionParseError(description: message)) { try BoardOptions.parse(arguments) }
+    }
+
+    @Test func helpAnywhereIsHelp() throws {
+        #expect(try BoardOptions.parse(["--fast", "--help"]).showHelp)
+        #expect(try BoardOptions.parse(["--port", "1", "-h"]).showHelp)
+    }
+
     @Test func backoffDoublesUpToTheCapAndResets() {
         var backoff = Backoff(initial: 0.1, cap: 3)
         let delays = (0..<8).map { _ in backoff.nextDelay() }

@@ -180,8 +180,28 @@ import JuiceCore
         #expect(values(session) == [9, 9, 9, 0, 9])
     }
 
+    /// A second greeting on the same connection neither asks again nor forgets what is owed:
+    /// the replies to the first startup still pair with MENU, MENU ALIASES and STOCK, and once
+    /// synced the sequence goes on from where it was.
     @Test func greetingTwiceDoesNotRestartTheSequence() {
-        var session = syncedSession()
+        var session = BoardSession()
+        session.connectionOpened()
+        #expect(session.receive(Wire.hello, now: t0).commands == ["MENU", "MENU ALIASES", "STOCK"])
         #expect(session.receive(Wire.hello, now: t0).commands.isEmpty)
+        _ = session.receive(Wire.menu, now: t0)
+        _ = session.receive(Wire.aliases, now: t0)
+        let base = session.receive(Wire.stock(seq: 4, [10, 9, 8, 7, 6]), now: t0)
+        #expect(!base.disconnect, "\(base.note ?? "")")
+        #expect(base.changes.map(\.seq) == [4])
+        let syncedOnce = session.isSynced
+        #expect(syncedOnce)
+
+        let again = session.receive(Wire.hello, now: t0)
+        #expect(again.commands.isEmpty && !again.disconnect && again.changes.isEmpty)
+        let stillSynced = session.isSynced
+        #expect(stillSynced)
+        #expect(session.state.seq == 4)
+        #expect(session.receive("EVENT STOCK seq=5 kiwi=6", now: t0).changes.map(\.seq) == [5])
+        #expect(values(session) == [10, 9, 8, 6, 6])
     }
 }

@@ -31,11 +31,14 @@ func client(_ server: ExecutableServer, token: String? = nil, retryBound: Double
 /// Collects a stock() stream's elements in a task of its own, for checks while it runs.
 final class StreamLog: @unchecked Sendable {
     let updates = Locked<[ShopUpdate]>([])
+    /// The stream itself ended (not our task cancelled, which also ends the loop).
+    private let ended = Locked(false)
     private var task: Task<Void, Never>? = nil
 
     init(_ stream: AsyncStream<ShopUpdate>) {
-        task = Task { [updates] in
+        task = Task { [updates, ended] in
             for await update in stream { updates.update { $0.append(update) } }
+            if !Task.isCancelled { ended.update { $0 = true } }
         }
     }
 
@@ -52,10 +55,10 @@ final class StreamLog: @unchecked Sendable {
         }.first
     }
 
-    /// Waits for the stream to end (the client was closed).
+    /// Waits for the stream to end (the client was closed): false if it is still open at the
+    /// deadline, so a stream that never ends fails the check rather than hanging the test.
     func finished() async -> Bool {
-        await task?.value
-        return true
+        await settles { ended.get }
     }
 
     func cancel() { task?.cancel() }

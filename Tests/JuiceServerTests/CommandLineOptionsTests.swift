@@ -64,4 +64,30 @@ import Testing
         }
         #expect(error.description.hasPrefix("juice-server: \(message)\n"), "\(error.description)")
     }
+
+    /// The dialect every juice program shares: `--flag=value` as well as `--flag value`, a flag
+    /// without a value refuses one, no positional arguments, `--help` anywhere.
+    @Test func flagsReadAsEveryJuiceProgramReadsThem() {
+        guard case .success(.run(let c)) = CommandLineOptions.parse(["--port=0", "--http-port=9", "--host=::1",
+                                                                     "--log-level=debug", "--in-memory"]) else {
+            Issue.record("--flag=value refused")
+            return
+        }
+        #expect(c.port == 0 && c.httpPort == 9 && c.host == "::1" && c.logLevel == .debug && c.dataDirectory == nil)
+        for (arguments, message) in [(["--in-memory=yes"], "--in-memory takes no value, not 'yes'"),
+                                     (["--port=+1"], "--port must be 0 to 65535, not '+1'"),
+                                     (["./juice-data"], "unexpected argument './juice-data'"),
+                                     (["--bogus"], "unknown option --bogus"),
+                                     (["--manager-token=s3cret"], "there is no --manager-token flag")] {
+            guard case .failure(let error) = CommandLineOptions.parse(arguments) else {
+                Issue.record("\(arguments) was accepted")
+                continue
+            }
+            #expect(error.description.hasPrefix("juice-server: \(message)"), "\(error.description)")
+        }
+        guard case .success(.help) = CommandLineOptions.parse(["--port", "x", "--help"]) else {
+            Issue.record("--help after a bad flag is not help")
+            return
+        }
+    }
 }

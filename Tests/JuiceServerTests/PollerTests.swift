@@ -112,7 +112,25 @@ import Testing
         #expect(eventually { recv(peer, &byte, 1, 0) == 0 })
     }
 
+    /// The built server reads JUICE_POLLER: run with `epoll` it holds one epoll set more than
+    /// with `dispatch` (libdispatch keeps one of its own in both), the EpollPoller's. Each serves
+    /// a client either way. CI runs the whole suite with JUICE_POLLER=dispatch in our own
+    /// environment, so each child is given its value explicitly.
     @Test func theEnvironmentChoosesThePoller() throws {
+        #if os(Linux)
+        func epollSets(_ poller: String) throws -> Int {
+            let server = try ExecutableServer(["--in-memory", "--no-http"], environment: ["JUICE_POLLER": poller])
+            defer { server.stop() }
+            #expect(try server.client().command("PING") == "OK PONG", "JUICE_POLLER=\(poller)")
+            return ProcStat.openFiles(server.pid, named: "anon_inode:[eventpoll]")
+        }
+        let dispatch = try epollSets("dispatch"), epoll = try epollSets("epoll")
+        #expect(dispatch >= 1 && epoll == dispatch + 1, "epoll sets: \(epoll) with epoll, \(dispatch) with dispatch")
+        #endif
+    }
+
+    /// What each choice makes, in this process: epoll unless `dispatch` is asked for, on Linux.
+    @Test func eachChoiceMakesItsPoller() throws {
         let queue = DispatchQueue(label: "poller-test")
         let dispatch = try ClientPollers.make(queue: queue, choice: "dispatch")
         #expect(dispatch is DispatchPoller)

@@ -110,4 +110,49 @@ import Testing
         defer { removeTemporary(here) }
         #expect(try Executables.run("/bin/pwd", [], directory: here).output == here + "\n")
     }
+
+    /// A child's stdin may be a FIFO the test opens only afterwards: starting it does not wait
+    /// for the writer (the child's shell opens the FIFO, not the spawn), and what is written
+    /// reaches it.
+    @Test func aChildReadsAFIFOTheTestOpensAfterStartingIt() throws {
+        let here = temporaryDirectory("juice-child-fifo")
+        defer { removeTemporary(here) }
+        try #require(mkfifo(here + "/in", 0o600) == 0, "mkfifo failed: errno \(errno)")
+        let cat = try ChildProcess("/bin/cat", [], stdinPath: here + "/in", stdoutPath: here + "/out")
+        let writer = try #require(FileHandle(forWritingAtPath: here + "/in"))
+        writer.write(Data("kiwi 1\n".utf8))
+        try writer.close()
+        #expect(cat.waitForExit() == 0)
+        #expect(cat.output == "kiwi 1\n")
+    }
+
+    /// A child starts with no signal blocked or ignored, whatever the thread that started it
+    /// had (a test thread may block SIGTERM; the test process ignores SIGPIPE): SIGTERM stops a
+    /// program that never asked for it, by the default action.
+    @Test func aChildHearsSIGTERMEvenFromAThreadThatBlocksIt() throws {
+        var term = sigset_t(), before = sigset_t()
+        sigemptyset(&term)
+        sigaddset(&term, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &term, &before)
+        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+        let sleeper = try ChildProcess("/bin/sleep", ["120"], stdoutPath: "/dev/null")
+        #expect(sleeper.isRunning)
+        sleeper.signal(SIGTERM)
+        #expect(sleeper.waitForExit() == -SIGTERM)
+    }
+
+    /// Children are started one way, `ChildProcess`: no test source makes a Foundation Process
+    /// or a Pipe (whose reader, draining one pipe to its end, can deadlock on the other).
+    @Test func noTestStartsAChildAnotherWay() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 20, "the test sources were not found at \(tests.path)")
+        let other = try #require(try? Regex(#"\b(Process|Pipe)\(\)|Foundation\.Process"#))
+        let found = try files.filter { file in
+            try String(contentsOfFile: tests.path + "/" + file, encoding: .utf8).split(separator: "\n")
+                .contains { !$0.contains("///") && $0.contains(other) }
+        }
+        #expect(found.isEmpty, "a child started without ChildProcess in \(found)")
+    }
 }

@@ -32,10 +32,10 @@ public final class CaddyProxy: @unchecked Sendable {
                                            environment: ["HOME": directory, "XDG_DATA_HOME": directory + "/xdg",
                                                          "XDG_CONFIG_HOME": directory + "/xdg"])
             let ready = eventually {
-                guard started.process.isRunning else { return true }
+                guard started.isRunning else { return true }
                 return FileManager.default.fileExists(atPath: rootCA) && (try? curl(["-o", "/dev/null", "-w", "%{http_code}", url + "/healthz"]))?.output == "200"
             }
-            if ready && started.process.isRunning {
+            if ready && started.isRunning {
                 child = started
                 return
             }

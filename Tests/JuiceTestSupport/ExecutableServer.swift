@@ -5,41 +5,34 @@ import Glibc
 /// its output in a log file: the one wrapper for a server process in every test target.
 public final class ExecutableServer: @unchecked Sendable {
     // @unchecked: owned by one test at a time.
-    public let process = Process()
+    public let child: ChildProcess
     public let logPath: String
     public let port: Int
     private let ownsLogDirectory: Bool
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
 
     /// The binary next to the test bundle.
     public static var binary: String { Executables.path("juice-server") }
 
     /// Starts it with `arguments` (plus `--port 0` and `--http-port 0` unless given) and waits for its listening line.
-    /// `shellPrefix` runs first in the child's shell (e.g. `ulimit -n 200`). `stderrPath` sends
-    /// stderr (the log lines) there instead of into the log file with stdout (e.g. a FIFO).
+    /// Its output is appended to `logPath` (a restart may reuse one). `shellPrefix` runs first
+    /// in the child's shell (e.g. `ulimit -n 200`). `stderrPath` sends stderr (the log lines)
+    /// there instead of into the log file with stdout (e.g. a FIFO).
     public init(_ arguments: [String], environment: [String: String] = [:], logPath: String? = nil,
                 shellPrefix: String? = nil, stderrPath: String? = nil) throws {
         ownsLogDirectory = logPath == nil
         self.logPath = logPath ?? temporaryDirectory("juice-log") + "/server.log"
-        _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
         var args = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
         // Never the fixed default HTTP port: tests run side by side.
         if !args.contains("--http-port") && !args.contains("--no-http") { args += ["--http-port", "0"] }
-        port = try ExecutableServer.launch(process, arguments: args, logPath: self.logPath, environment: environment,
-                                           shellPrefix: shellPrefix, stderrPath: stderrPath)
-    }
-
-    /// Starts `process` (see `prepare`) and waits for its listening line; returns the port.
-    public static func launch(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
-                              shellPrefix: String? = nil, stderrPath: String? = nil) throws -> Int {
-        prepare(process, arguments: arguments, logPath: logPath, environment: environment, shellPrefix: shellPrefix,
-                stderrPath: stderrPath)
-        try process.run()
-        let found = eventually { !process.isRunning || listeningPort(in: readText(logPath)) != nil }
-        guard found, process.isRunning, let port = listeningPort(in: readText(logPath)) else {
-            throw TestError("juice-server did not start: \(readText(logPath))")
+        child = try ChildProcess(Self.binary, args, environment: environment, stdoutPath: self.logPath, stderrPath: stderrPath,
+                                 append: true, shellPrefix: shellPrefix)
+        let log = self.logPath, child = child
+        let found = eventually { !child.isRunning || Self.listeningPort(in: readText(log)) != nil }
+        guard found, child.isRunning, let port = Self.listeningPort(in: readText(log)) else {
+            throw TestError("juice-server did not start: \(readText(log))")
         }
-        return port
+        self.port = port
     }
 
     /// The port from the latest line the server prints once it listens,
@@ -92,7 +85,7 @@ public final class ExecutableServer: @unchecked Sendable {
 
     public var logLineCount: Int { log().split(separator: "\n").count }
 
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { child.isRunning }
 
     /// A client that has read the greeting (see `LineClient`).
     public func client(readGreeting: Bool = true) throws -> LineClient {
@@ -105,18 +98,11 @@ public final class ExecutableServer: @unchecked Sendable {
     }
 
     /// Sends a signal while the process runs (never to a pid that may have been reused).
-    public func signal(_ number: Int32) {
-        if process.isRunning { kill(process.processIdentifier, number) }
-    }
+    public func signal(_ number: Int32) { child.signal(number) }
 
     /// Waits for the process to end; its exit status (negative: killed by that signal), or nil
     /// if it is still running at `timeout`.
-    public func waitForExit(timeout: Double = testDeadline) -> Int32? {
-        // Giving up is reported as nil, for the caller to check.
-        _ = eventually(timeout: timeout) { !process.isRunning }
-        guard !process.isRunning else { return nil }
-        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
-    }
+    public func waitForExit(timeout: Double = testDeadline) -> Int32? { child.waitForExit(timeout: timeout) }
 
     /// SIGTERM and wait for the exit: its status, or nil if the server is still running at the
     /// deadline. A test that expects a clean shutdown checks `terminate() == 0`.
@@ -139,42 +125,17 @@ public final class ExecutableServer: @unchecked Sendable {
     }
 
     /// SIGTERM and wait for the exit; SIGKILL if it does not come.
-    public func stop() {
-        if terminate() == nil { kill9() }
-    }
+    public func stop() { child.stop() }
 
-    public func kill9() {
-        signal(SIGKILL)
-        process.waitUntilExit()
-    }
+    public func kill9() { child.killNow() }
 
     public var rss: Int { ProcStat.status(pid, "VmRSS") ?? 0 }
     public var peakRSS: Int { ProcStat.status(pid, "VmHWM") ?? 0 }
     public var cpuSeconds: Double { ProcStat.cpuSeconds(pid) ?? 0 }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        child.killNow()  // before its log directory goes
         if ownsLogDirectory { removeTemporary(URL(fileURLWithPath: logPath).deletingLastPathComponent().path) }
-    }
-
-    /// Sets `process` up to run the binary with its output appended to `logPath`. The child's
-    /// shell opens the log itself: no descriptor of ours is handed to Process, whose ownership of
-    /// such handles would otherwise be shared with FileHandle (a double close in a test process
-    /// can hit another test's socket).
-    public static func prepare(_ process: Process, arguments: [String], logPath: String, environment: [String: String],
-                               shellPrefix: String? = nil, stderrPath: String? = nil) {
-        let quoted = ([binary] + arguments).map(Executables.shellQuoted)
-        let log = Executables.shellQuoted(logPath)
-        let stderr = stderrPath.map { " 2>" + Executables.shellQuoted($0) } ?? " 2>&1"
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", (shellPrefix.map { $0 + "; " } ?? "") + "exec " + quoted.joined(separator: " ") + " >>" + log + stderr]
-        process.environment = Executables.environment(environment)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
     }
 
     /// Runs the binary to completion (for flag checks): exit status and combined output.

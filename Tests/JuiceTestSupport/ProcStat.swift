@@ -50,6 +50,13 @@ public enum ProcStat {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
+    /// How many of the process's descriptors are `target` (what /proc/<pid>/fd's links name,
+    /// e.g. "anon_inode:[eventpoll]" for an epoll set); -1 if the process cannot be read.
+    public static func openFiles(_ pid: Int32, named target: String) -> Int {
+        guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return -1 }
+        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/" + $0)) == target }.count
+    }
+
     /// The send and receive queues (bytes) of the established IPv4 TCP socket from `localPort` to
     /// 127.0.0.1:`remotePort`, from /proc/net/tcp: what that socket's owner has not yet had
     /// acknowledged, and what has arrived that its owner has not yet read.

@@ -45,25 +45,19 @@ public enum PrometheusParser {
     }
 
     /// Runs a Python script with `input` on stdin; its stdout, or a throw with its stderr
-    /// (a refused text, or prometheus_client missing: `pip install prometheus_client`).
+    /// (a refused text, or prometheus_client missing: `pip install prometheus_client`). The
+    /// input and both outputs are files, so no pipe can fill while another is being read.
     private static func run(_ script: String, input text: String) throws -> Data {
         guard let python3 else { throw TestError("python3 is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python3)
-        process.arguments = ["-c", script]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestError("python3 with prometheus_client's parser failed: \(String(decoding: err, as: UTF8.self))")
+        let directory = temporaryDirectory("juice-prometheus")
+        defer { removeTemporary(directory) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/input"))
+        let python = try ChildProcess(python3, ["-c", script], stdinPath: directory + "/input",
+                                      stdoutPath: directory + "/output", stderrPath: directory + "/errors")
+        let status = python.waitForExit() ?? python.killNow()
+        guard status == 0 else {
+            throw TestError("python3 with prometheus_client's parser failed (\(status)): \(python.errors)")
         }
-        return out
+        return (try? Data(contentsOf: URL(fileURLWithPath: python.stdoutPath))) ?? Data()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceCore
+import JuicePlatform
 
 /// `juice-server` flags. Parsing is pure (arguments and environment in, a decision out), so it
 /// is unit-tested without starting anything, and a bad flag never touches the disk.
@@ -114,12 +115,12 @@ public enum CommandLineOptions {
         "--max-clients": (1...1_000_000, "", { $0.maxClients = $1 }),
         "--max-clients-per-address": (1...1_000_000, "", { $0.maxClientsPerAddress = $1 }),
         "--max-output-bytes": (1024...(1 << 34), "", { $0.maxOutputBytes = $1 }),
-        "--idle-timeout": (1...31_536_000, " seconds", { $0.idleTimeoutSeconds = $1 }),
+        "--idle-timeout": (1...31_536_000, "seconds", { $0.idleTimeoutSeconds = $1 }),
         "--journal-max-bytes": (1024...(1 << 40), "", { $0.journalMaxBytes = $1 }),
-        "--key-retention": (1...31_536_000, " seconds", { $0.keyPolicy.retentionSeconds = Int64($1) }),
-        "--key-memory": (1...10_000_000, " keys", { $0.keyPolicy.capacity = $1 }),
-        "--keys-per-address": (1...10_000_000, " keys", { $0.keyPolicy.sharePerAddress = $1 }),
-        "--lost-sales-per-minute": (1...1_000_000, " juices", { $0.lostSalesPerMinute = $1 }),
+        "--key-retention": (1...31_536_000, "seconds", { $0.keyPolicy.retentionSeconds = Int64($1) }),
+        "--key-memory": (1...10_000_000, "keys", { $0.keyPolicy.capacity = $1 }),
+        "--keys-per-address": (1...10_000_000, "keys", { $0.keyPolicy.sharePerAddress = $1 }),
+        "--lost-sales-per-minute": (1...1_000_000, "juices", { $0.lostSalesPerMinute = $1 }),
     ]
 
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<Action, UsageError> {
@@ -127,93 +128,77 @@ public enum CommandLineOptions {
         var tokenFile: String?
         var menuFile: String?
         var printMenu = false
-        var i = 0
         func fail(_ message: String) -> Result<Action, UsageError> {
             .failure(UsageError(description: "juice-server: \(message)\n\(usage)"))
         }
-        func value(_ flag: String) -> String? {
-            guard i + 1 < arguments.count else { return nil }
-            i += 1
-            return arguments[i]
-        }
-        func outOfRange(_ flag: String, _ text: String, _ range: ClosedRange<Int>, unit: String = "") -> Result<Action, UsageError> {
-            fail("\(flag) must be \(range.lowerBound) to \(range.upperBound)\(unit), not '\(text)'")
-        }
-        func number(_ text: String, _ range: ClosedRange<Int>) -> Int? {
-            // Int(_:) refuses what overflows; the range does the rest (up to 2^40, 13 digits).
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(text),
-                  range.contains(n) else { return nil }
-            return n
-        }
-        while i < arguments.count {
-            let flag = arguments[i]
-            if let numeric = numberFlags[flag] {
-                guard let v = value(flag) else { return fail("\(flag) needs a value") }
-                guard let n = number(v, numeric.range) else { return outOfRange(flag, v, numeric.range, unit: numeric.unit) }
-                numeric.set(&config, n)
-                i += 1
-                continue
-            }
-            switch flag {
-            case "--help", "-h":
-                return .success(.help)
-            case "--version":
-                return .success(.version)
-            case "--in-memory":
-                config.dataDirectory = nil
-            case "--print-menu":
-                printMenu = true
-            case "--accept-menu-change":
-                config.acceptMenuChange = true
-            case "--no-http":
-                config.httpPort = nil
-            case "--timezone", "--day-starts":
-                guard let v = value(flag) else { return fail("\(flag) needs a value") }
-                if flag == "--timezone" {
+        var scanner = CommandLineScanner(arguments)
+        if scanner.asksForHelp { return .success(.help) }
+        do throws(CommandLineError) {
+            while let flag = try scanner.nextFlag() {
+                if let numeric = numberFlags[flag] {
+                    numeric.set(&config, try scanner.number(in: numeric.range, unit: numeric.unit))
+                    continue
+                }
+                switch flag {
+                case "--version":
+                    return .success(.version)
+                case "--in-memory":
+                    config.dataDirectory = nil
+                case "--print-menu":
+                    printMenu = true
+                case "--accept-menu-change":
+                    config.acceptMenuChange = true
+                case "--no-http":
+                    config.httpPort = nil
+                case "--timezone":
+                    let v = try scanner.value()
                     guard let zone = TimeZone(identifier: v) else {
                         return fail("--timezone needs an IANA time zone name such as Asia/Seoul or America/New_York, not '\(v)'")
                     }
                     config.calendar = BusinessCalendar(timeZone: zone, dayStartMinutes: config.calendar.dayStartMinutes)
-                } else {
+                case "--day-starts":
+                    let v = try scanner.value()
                     guard let minutes = BusinessCalendar.minutes(ofClock: v) else {
                         return fail("--day-starts needs a time HH:MM from 00:00 to 23:59, not '\(v)'")
                     }
                     config.calendar = BusinessCalendar(timeZone: config.calendar.timeZone, dayStartMinutes: minutes)
-                }
-            case "--host", "--data", "--manager-token-file", "--menu", "--log-level", "--allow-host", "--trusted-proxy":
-                guard let v = value(flag) else { return fail("\(flag) needs a value") }
-                switch flag {
                 case "--host":
+                    let v = try scanner.value()
                     guard !v.isEmpty else { return fail("--host needs an address") }
                     config.host = v
                 case "--data":
+                    let v = try scanner.value()
                     guard !v.isEmpty else { return fail("--data needs a directory") }
                     config.dataDirectory = v
                 case "--manager-token-file":
-                    tokenFile = v
+                    tokenFile = try scanner.value()
+                case "--menu":
+                    menuFile = try scanner.value()
                 case "--allow-host":
+                    let v = try scanner.value()
                     guard HostCheck.isName(v) else { return fail("--allow-host needs a host name such as shop.local, not '\(v)'") }
                     config.allowedHosts.append(v.lowercased())
                 case "--trusted-proxy":
+                    let v = try scanner.value()
                     guard let range = AddressRange(v) else {
                         return fail("--trusted-proxy needs an address or ADDR/PREFIX such as 127.0.0.1/32 or fd00::/8, not '\(v)'")
                     }
                     config.trustedProxies.append(range)
                 case "--log-level":
+                    let v = try scanner.value()
                     guard let level = LogLevel(name: v) else {
                         return fail("--log-level must be one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")), not '\(v)'")
                     }
                     config.logLevel = level
                 default:
-                    menuFile = v
+                    if flag.hasPrefix("--manager-token") {
+                        return fail("there is no \(flag) flag: a token on the command line is visible in ps; use JUICE_MANAGER_TOKEN or --manager-token-file")
+                    }
+                    return fail(CommandLineError.unknownFlag(flag).description)
                 }
-            default:
-                if flag.hasPrefix("--manager-token") {
-                    return fail("there is no \(flag) flag: a token on the command line is visible in ps; use JUICE_MANAGER_TOKEN or --manager-token-file")
-                }
-                return fail("unknown flag '\(flag)'")
             }
-            i += 1
+        } catch {
+            return fail(error.description)
         }
         if let menuFile {
             switch MenuFile.load(path: menuFile) {

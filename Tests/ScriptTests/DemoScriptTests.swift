@@ -1,10 +1,11 @@
 import Foundation
+import JuiceTestSupport
 import Testing
 
 /// scripts/demo.sh must at least parse, and pass shellcheck where shellcheck is installed.
 @Suite(.onOwnThreads) struct DemoScriptTests {
     static let script: String = {
-        // Tests/JuiceBoardTests/DemoScriptTests.swift -> the package root.
+        // Tests/ScriptTests/DemoScriptTests.swift -> the package root.
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/demo.sh").path
     }()

@@ -1,5 +1,6 @@
 import Testing
 import JuicePlatform
+import JuiceTestSupport
 
 /// The one address parser the clients use (JuicePlatform's SocketAddress).
 @Suite(.onOwnThreads) struct SocketAddressTests {
