@@ -8,23 +8,29 @@ struct NameTable: Sendable {
         let index: Int
     }
 
-    var buckets: [UInt64: [Entry]] = [:]
+    /// Entries by hash, in a power-of-two table indexed by the hash's low bits: no Hasher per
+    /// lookup (a dictionary keyed by the hash cost one on every order, S2 perf).
+    private var buckets: [[Entry]] = Array(repeating: [], count: 16)
 
     /// Adds a name; returns the index already holding it (folded), if it clashes.
     mutating func insert(_ name: String, index: Int) -> Int? {
         let folded = name.utf8.map(ASCII.lower)
-        let hash = folded.withUnsafeBytes { NameTable.hash($0) }
-        if let existing = buckets[hash]?.first(where: { $0.folded == folded }) {
-            return existing.index == index ? nil : existing.index
+        if let existing = folded.withUnsafeBytes({ find($0) }) {
+            return existing == index ? nil : existing
         }
-        buckets[hash, default: []].append(Entry(folded: folded, index: index))
+        let count = buckets.reduce(0) { $0 + $1.count } + 1
+        if count * 2 > buckets.count { grow() }
+        let slot = folded.withUnsafeBytes { slotOf(NameTable.hash($0)) }
+        buckets[slot].append(Entry(folded: folded, index: index))
         return nil
     }
 
-    
     func lookup(_ name: UnsafeRawBufferPointer) -> Int? {
-        guard let bucket = buckets[NameTable.hash(name)] else { return nil }
-        for entry in bucket where entry.folded.count == name.count {
+        find(name)
+    }
+
+    private func find(_ name: UnsafeRawBufferPointer) -> Int? {
+        for entry in buckets[slotOf(NameTable.hash(name))] where entry.folded.count == name.count {
             var same = true
             for i in 0..<name.count where ASCII.lowerInline(name[i]) != entry.folded[i] {
                 same = false
@@ -33,6 +39,18 @@ struct NameTable: Sendable {
             if same { return entry.index }
         }
         return nil
+    }
+
+    private func slotOf(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & (buckets.count - 1) }
+
+    /// Twice the slots, every entry moved to its new one.
+    private mutating func grow() {
+        let entries = buckets.joined()
+        buckets = Array(repeating: [], count: buckets.count * 2)
+        for entry in entries {
+            let slot = entry.folded.withUnsafeBytes { slotOf(NameTable.hash($0)) }
+            buckets[slot].append(entry)
+        }
     }
 
     /// FNV-1a over the ASCII-folded bytes.
