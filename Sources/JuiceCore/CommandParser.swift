@@ -11,7 +11,7 @@ package enum ParsedLine: Sendable, Equatable {
 /// Turns one line (without its line end) into a `Command`, checking, in order: the bytes
 /// (UTF-8, no control characters), the verb, the caller's permission, then each argument's
 /// form and range. Stock limits are the store's business, checked later.
-package struct CommandParser: Sendable {
+package final class CommandParser: Sendable {
     package let menu: Menu
 
     package init(menu: Menu) {

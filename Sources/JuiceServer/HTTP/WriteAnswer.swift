@@ -9,7 +9,7 @@ import JuiceCore
 ///
 /// A retry of a held key gets its first answer with `"dup":true`; a RESTOCK or SET says `"dup"`
 /// only when it carried a key (an ORDER always does).
-struct WriteAnswer {
+final class WriteAnswer: Sendable {
     let menu: Menu
     /// Each juice's name as a JSON string, and each fruit's `"name":`, encoded once.
     private let juiceNames: [[UInt8]]

@@ -1,9 +1,15 @@
 import JuiceCore
 
 /// The line protocol's words for the store's outcomes and events: each a line (`Wire` holds
-/// the text), written straight into the connection's output.
-struct LineCodec {
+/// the text), written straight into the connection's output. A class: reached on every line
+/// through the protocol, a struct holding a `Menu` was copied (its every array retained and
+/// released) each time.
+final class LineCodec: Sendable {
     let menu: Menu
+
+    init(menu: Menu) {
+        self.menu = menu
+    }
 
     /// One command's reply. `figures` gives what only the server knows, asked only for STATS:
     /// clients connected and seconds up.

@@ -8,8 +8,10 @@ import JuiceCore
 /// Overall, by the output it produces: once it has `outputBudget` bytes pending, nothing more
 /// of its input runs, and nothing more is read, until its socket took most of it.
 final class LineSession: ConnectionSession {
-    private unowned let conn: Connection
-    private unowned let line: LineProtocol
+    // unowned(unsafe): a session lives inside its connection (nothing else holds it), and its
+    // protocol lives as long as the server; a checked unowned reference cost a retain per use.
+    private unowned(unsafe) let conn: Connection
+    private unowned(unsafe) let line: LineProtocol
     /// Its pending output passed the budget: none of its commands run, and nothing is read,
     /// until it drains. A client that pipelines without reading cannot grow it without bound.
     private var throttled = false

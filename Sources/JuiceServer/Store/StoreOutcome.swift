@@ -9,9 +9,11 @@ enum StoreOutcome {
     case stock(seq: UInt64, stock: [Int], only: Int?)
     /// STATS: the store's figures, as its ledger and journal have them now (the connection adds
     /// its own: clients, uptime).
-    case stats(StockLedger, journal: JournalCounts?)
+    /// Boxed, as REPORT's: a ledger is large, and every outcome would be as large as its
+    /// largest case (copied on each order).
+    indirect case stats(StockLedger, journal: JournalCounts?)
     /// REPORT: one business day.
-    case report(DayReport)
+    indirect case report(DayReport)
     /// SINCE: where the client's events resume.
     case since(CatchUpPlan)
 }
