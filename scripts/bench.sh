@@ -14,6 +14,8 @@
 #   S6  10,000 idle event streams                server RSS per stream
 #   S7  S1 over HTTP: 50 tills, POST /orders with keep-alive, pipeline 1   orders/s, p99 latency
 #       (printed beside S1, with S7/S1; the target is >= 0.5x)
+# Beside S1, S2, S3 and S7 throughput, each server's CPU time per reply (per event for S3) and
+# context switches per reply over the same window (juice-bench --server-pid: from /proc).
 # A fair loop (juice-bench burst): a probe's PING round trip, p50/p99/max, while 200 connections
 # each write 64 KiB of pipelined requests and never read (the target: max under 100 ms):
 #   S8  the attackers send PING lines                 (juice-server and Redis)
@@ -223,20 +225,21 @@ burst_args=(--attackers "$ATTACKERS" --burst "$BURST" --duration "$DURATION")
 # Scenarios against juice-server at $1 (port), $2 (HTTP port), pid $3, under the result name $4.
 juice_scenarios() {
     local port=$1 http_port=$2 pid=$3 name=$4
-    run_bench "$name" S1 orders --port "$port" --conns "$CONNS" --pipeline 1 "${timing[@]}"
+    local measured=("${timing[@]}" --server-pid "$pid")
+    run_bench "$name" S1 orders --port "$port" --conns "$CONNS" --pipeline 1 "${measured[@]}"
     if [ "$run_http_orders" = 1 ] && [ -n "$http_port" ] && [ "$takes_http_orders" = 1 ]; then
-        run_bench "$name" S7 orders --port "$port" --http-port "$http_port" --conns "$CONNS" --pipeline 1 "${timing[@]}"
+        run_bench "$name" S7 orders --port "$port" --http-port "$http_port" --conns "$CONNS" --pipeline 1 "${measured[@]}"
     fi
-    run_bench "$name" S2 orders --port "$port" --conns "$CONNS" --pipeline 16 "${timing[@]}"
+    run_bench "$name" S2 orders --port "$port" --conns "$CONNS" --pipeline 16 "${measured[@]}"
     if [ "$run_fanout" = 1 ]; then
-        run_bench "$name" S3 fanout --port "$port" --watchers "$WATCHERS" "${timing[@]}"
+        run_bench "$name" S3 fanout --port "$port" --watchers "$WATCHERS" "${measured[@]}"
     fi
     if [ "$run_idle" = 1 ]; then
         run_bench "$name" S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --duration 2
     fi
     if [ "$run_events" = 1 ] && [ -n "$http_port" ]; then
-        run_bench "$name" S5 events --port "$port" --http-port "$http_port" --streams "$STREAMS" "${timing[@]}"
-        run_bench "$name" S5b events --port "$port" --http-port "$http_port" --streams "$MANY_STREAMS" "${timing[@]}"
+        run_bench "$name" S5 events --port "$port" --http-port "$http_port" --streams "$STREAMS" "${measured[@]}"
+        run_bench "$name" S5b events --port "$port" --http-port "$http_port" --streams "$MANY_STREAMS" "${measured[@]}"
     fi
     if [ "$run_burst" = 1 ]; then
         run_bench "$name" S8 burst --port "$port" --attack PING "${burst_args[@]}"
@@ -301,11 +304,12 @@ redis_scenarios() {
     redis-cli -p "$port" SET kiwi 1000000000 >/dev/null
     sha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$lua")")
     local order="EVALSHA $sha 2 mango kiwi 2 1"
-    run_bench "$name" S1 raw --port "$port" --conns "$CONNS" --pipeline 1 --request "$order" "${timing[@]}"
-    run_bench "$name" S2 raw --port "$port" --conns "$CONNS" --pipeline 16 --request "$order" "${timing[@]}"
+    local measured=("${timing[@]}" --server-pid "$pid")
+    run_bench "$name" S1 raw --port "$port" --conns "$CONNS" --pipeline 1 --request "$order" "${measured[@]}"
+    run_bench "$name" S2 raw --port "$port" --conns "$CONNS" --pipeline 16 --request "$order" "${measured[@]}"
     if [ "$run_fanout" = 1 ]; then
         run_bench "$name" S3 raw --port "$port" --conns 1 --pipeline 1 --request "$order" --watchers "$WATCHERS" \
-            --watch-setup 'SUBSCRIBE stock' --watch-setup-lines 6 --event-match message "${timing[@]}"
+            --watch-setup 'SUBSCRIBE stock' --watch-setup-lines 6 --event-match message "${measured[@]}"
     fi
     if [ "$run_idle" = 1 ]; then
         run_bench "$name" S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --greeting-lines 0 --probe PING --duration 2
@@ -325,8 +329,9 @@ limit_scenarios() {
     pid=$!
     started_pids+=("$pid")
     wait_for_line "$workdir/limit-server.log" "listening" || true
-    run_bench limit S1 raw --port "$port" --conns "$CONNS" --pipeline 1 --request 'ORDER mango-kiwi' "${timing[@]}"
-    run_bench limit S2 raw --port "$port" --conns "$CONNS" --pipeline 16 --request 'ORDER mango-kiwi' "${timing[@]}"
+    local measured=("${timing[@]}" --server-pid "$pid")
+    run_bench limit S1 raw --port "$port" --conns "$CONNS" --pipeline 1 --request 'ORDER mango-kiwi' "${measured[@]}"
+    run_bench limit S2 raw --port "$port" --conns "$CONNS" --pipeline 16 --request 'ORDER mango-kiwi' "${measured[@]}"
     if [ "$run_idle" = 1 ]; then
         run_bench limit S4 idle --port "$port" --pid "$pid" --conns "$IDLE_CONNS" --greeting-lines 0 --probe PING --duration 2
     fi
@@ -337,8 +342,9 @@ limit_scenarios() {
         pid=$!
         started_pids+=("$pid")
         wait_for_line "$workdir/limit-broadcast.log" "listening" || true
+        measured=("${timing[@]}" --server-pid "$pid")
         run_bench limit S3 raw --port "$port" --conns 1 --pipeline 1 --request 'ORDER mango-kiwi' --watchers "$WATCHERS" \
-            --reply-skip EVENT --event-match EVENT "${timing[@]}"
+            --reply-skip EVENT --event-match EVENT "${measured[@]}"
         stop_pid "$pid"
     fi
 }
@@ -393,6 +399,15 @@ figure() {
         check) value=$(json_get "$file" fanout_check) ;;
         kib_per_conn) value=$(awk -v b="$(json_get "$file" rss_per_conn_bytes)" 'BEGIN { printf "%.2f", b / 1024 }') ;;
         probe_p50 | probe_p99 | probe_max) value=$(json_get "$file" "${metric#probe_}" probe_us) ;;
+        # The server's figures over the window (juice-bench reads them from /proc; the
+        # process-wide members come before its per-thread list, so the first match is theirs).
+        cpu) value=$(json_get "$file" cpu_us_per_reply server) ;;
+        cpu_event) value=$(json_get "$file" cpu_us_per_event server) ;;
+        switches) value=$(json_get "$file" switches_per_reply server) ;;
+    esac
+    case "$metric" in
+        cpu | cpu_event) [ -n "$value" ] && [ "$value" != null ] && value=$(awk -v v="$value" 'BEGIN { printf "%.2f", v }') ;;
+        switches) [ -n "$value" ] && [ "$value" != null ] && value=$(awk -v v="$value" 'BEGIN { printf "%.3f", v }') ;;
     esac
     case "$metric" in
         rate | events | p99 | fanout_p99 | probe_p50 | probe_p99 | probe_max) value=$(awk -v v="$value" 'BEGIN { printf "%.0f", v }') ;;
@@ -432,15 +447,22 @@ if [ -n "${BASELINE_SERVER:-}" ]; then printf '%12s' "mem/base" "dur/base"; fi
 echo
 print_row "S1 orders/s ($CONNS conns, pipeline 1)" S1 rate
 print_row "S1 p99 latency us" S1 p99
+print_row "S1 server CPU us per reply" S1 cpu
+print_row "S1 server switches per reply" S1 switches
 if [ "$run_http_orders" = 1 ]; then
     print_row "S7 orders/s over HTTP ($CONNS, keep-alive)" S7 rate
     print_row "S7 p99 latency us" S7 p99
+    print_row "S7 server CPU us per reply" S7 cpu
+    print_row "S7 server switches per reply" S7 switches
 fi
 print_row "S2 orders/s ($CONNS conns, pipeline 16)" S2 rate
 print_row "S2 p99 latency us" S2 p99
+print_row "S2 server CPU us per reply" S2 cpu
+print_row "S2 server switches per reply" S2 switches
 if [ "$run_fanout" = 1 ]; then
     print_row "S3 events/s (1 cashier, $WATCHERS displays)" S3 events
     print_row "S3 fan-out p99 us" S3 fanout_p99
+    print_row "S3 server CPU us per event" S3 cpu_event
     print_row "S3 fan-out check" S3 check
 fi
 if [ "$run_idle" = 1 ]; then
@@ -484,6 +506,9 @@ if [ "$run_http_orders" = 1 ]; then
             "p99 $(ratio "$(figure "$target" S7 p99)" "$(figure "$target" S1 p99)")x (target: orders/s >= 0.5x)"
     done
 fi
+echo "Server CPU and switches per reply: the server process's utime+stime and all its threads' context"
+echo "switches over the measured window (/proc), divided by the replies; these move far less between"
+echo "runs than orders/s does on a shared machine. Ratios below 1 are better for them."
 echo "redis-dur = appendonly yes, appendfsync always; juice-dur = --data (journal). limit = bare C server"
 echo "(OK to every line; S3 with --broadcast). Ratios juice/redis: above 1 is better for orders/s and"
 echo "events/s, below 1 is better for latency and memory. '-' = not run, 'fail' = see the log above."

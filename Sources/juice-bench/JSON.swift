@@ -9,6 +9,7 @@ indirect enum JSON {
     case number(Double, decimals: Int)
     case string(String)
     case object([(String, JSON)])
+    case array([JSON])
 
     var text: String {
         switch self {
@@ -19,6 +20,8 @@ indirect enum JSON {
         case .string(let value): return JSONText.string(value)
         case .object(let members):
             return JSONText.object(members.map { ($0.0, $0.1.text) })
+        case .array(let elements):
+            return JSONText.array(elements.map(\.text))
         }
     }
 }

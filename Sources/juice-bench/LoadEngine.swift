@@ -38,6 +38,9 @@ final class LoadEngine {
     var interrupted = false
     /// CPU time of juice-bench at the start of the measured window (captured by `pump`).
     var cpuAtWindowStart: CPUUsage?
+    /// The server whose counters are read at the window's edges, and its reading at the start.
+    var serverPid: Int32?
+    var serverAtWindowStart: ServerSample?
 
     // Request/reply accounting (LoadEngine+Lines.swift).
     var sending = false
@@ -197,7 +200,10 @@ final class LoadEngine {
                 interrupted = true
                 return false
             }
-            if cpuAtWindowStart == nil && now >= windowStart { cpuAtWindowStart = CPUUsage.ofThisProcess() }
+            if cpuAtWindowStart == nil && now >= windowStart {
+                cpuAtWindowStart = CPUUsage.ofThisProcess()
+                serverAtWindowStart = serverPid.flatMap(ServerSample.read)
+            }
             progress.tick(now: now, engine: self)
             // Short waits keep the window edges and progress line accurate when idle.
             let timeout = Int32(min(50, (deadline - now + 999_999) / 1_000_000))

@@ -37,6 +37,8 @@ struct LoadResult {
     var benchCPU: CPUUsage?
     /// HTTP requesters reconnected after the server ended keep-alive.
     var reconnects = 0
+    /// The server's CPU time and context switches over the window, or why they are missing.
+    var server = ServerFigures.missing("not measured")
 
     var repliesPerSecond: Double { measuredSeconds > 0 ? Double(replies) / measuredSeconds : 0 }
     var eventsPerSecond: Double { measuredSeconds > 0 ? Double(events) / measuredSeconds : 0 }
@@ -98,6 +100,8 @@ extension LoadEngine {
                                     pacedFanout: plan.isPacedFanout, checkSequence: plan.checkSequence,
                                     progress: progress)
         let connectTimeout = nanos(seconds: common.connectTimeout)
+        let serverProcess = try MeasuredServer.find(common)
+        engine.serverPid = serverProcess.pid
 
         if plan.watchers > 0 {
             progress.stage = .connecting(what: plan.watcherNoun, target: plan.watchers)
@@ -130,6 +134,7 @@ extension LoadEngine {
         let measuredUntil = min(monotonicNow(), engine.windowEnd)
         let measuredSeconds = measuredUntil > engine.windowStart ? seconds(measuredUntil - engine.windowStart) : 0
         let benchCPU = engine.cpuAtWindowStart.map { CPUUsage.ofThisProcess() - $0 }
+        let serverAtWindowEnd = engine.serverPid.flatMap(ServerSample.read)
 
         // Drain: wait for replies in flight and for every watcher to catch up.
         if !engine.interrupted {
@@ -149,6 +154,7 @@ extension LoadEngine {
             unexpectedReplies: engine.unexpectedReplies,
             interrupted: engine.interrupted, benchCPU: benchCPU)
         result.reconnects = engine.reconnects
+        result.server = ServerFigures(serverProcess, start: engine.serverAtWindowStart, end: serverAtWindowEnd)
         if plan.watchers > 0 {
             result.fanoutLatency = LatencySummary(engine.fanoutLatency)
             let tallies = engine.connections.filter { $0.role == .watcher }.map {

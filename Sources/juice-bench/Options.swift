@@ -13,6 +13,9 @@ struct CommonOptions {
     var connectBurst = 200
     var connectTimeout = 30.0
     var progress = true
+    /// Whose CPU time and context switches to report (`--server-pid`; orders, fanout, events
+    /// and raw); nil: the process listening on the target port, if one is found.
+    var serverPid: Int32?
 }
 
 /// What every subcommand's options have in common, so one loop can read them all.
@@ -123,6 +126,10 @@ struct ArgumentReader {
         return value
     }
 
+    mutating func pid(for flag: String) throws(BenchError) -> Int32 {
+        Int32(try int(for: flag, min: 1, max: Int(Int32.max)))
+    }
+
     func usage(_ message: String) -> BenchError {
         .usage(message, subcommand: subcommand)
     }
@@ -206,6 +213,8 @@ private func parseLoad<Options: SubcommandOptions>(
     try reader.parseFlags { flag, options, reader throws(BenchError) in
         if flag == "--juice" {
             options[keyPath: juice] = try reader.string(for: flag)
+        } else if flag == "--server-pid" {
+            options.common.serverPid = try reader.pid(for: flag)
         } else if let (field, range) = numbers[flag] {
             options[keyPath: field] = try reader.int(for: flag, min: range.lowerBound, max: range.upperBound)
         } else {
@@ -229,7 +238,7 @@ private func parseIdle(_ reader: inout ArgumentReader) throws(BenchError) -> Idl
             options.httpPort = try reader.int(for: flag, min: 1, max: 65535)
             sawHTTPPort = true
         case "--pid":
-            options.pid = Int32(try reader.int(for: flag, min: 1, max: Int(Int32.max)))
+            options.pid = try reader.pid(for: flag)
             sawPid = true
         case "--greeting-lines":
             options.greetingLines = try reader.int(for: flag, max: 1000)
@@ -271,6 +280,7 @@ private func parseRaw(_ reader: inout ArgumentReader) throws(BenchError) -> RawO
         case "--watch-setup-lines": options.plan.watchSetupLines = try reader.int(for: flag, max: 1000)
         case "--event-match": options.plan.eventMatch.append(try reader.string(for: flag))
         case "--check-seq": options.plan.checkSequence = true
+        case "--server-pid": options.plan.common.serverPid = try reader.pid(for: flag)
         default: return false
         }
         return true

@@ -58,6 +58,7 @@ func renderTable(_ result: LoadResult) -> String {
             }
         }
     }
+    for (name, value) in serverRows(result) { lines.append(row(name, value)) }
     if let cpu = result.benchCPU {
         lines.append(row("bench cpu", "\(formatFixed(cpu.utilization(over: result.measuredSeconds) * 100, 0))% of one core "
                          + "(user \(formatFixed(cpu.userSeconds, 2)) s, sys \(formatFixed(cpu.systemSeconds, 2)) s)"))
@@ -126,6 +127,7 @@ func renderJSON(_ result: LoadResult) -> String {
         .object([("user_s", .number(cpu.userSeconds, decimals: 3)), ("sys_s", .number(cpu.systemSeconds, decimals: 3)),
                  ("util", .number(cpu.utilization(over: result.measuredSeconds), decimals: 3))])
     } ?? .null))
+    members += serverJSON(result)
     members.append(("lost_connections", .int(result.losses.count)))
     members.append(("interrupted", .bool(result.interrupted)))
     return JSON.object(members).text

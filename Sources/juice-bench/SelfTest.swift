@@ -28,6 +28,14 @@ func runSelfTest() -> Int32 {
     }
     expect(histogram.value(atPercentile: 100) == 100_000_000, "histogram: p100 is not the max")
 
+    // The /proc readers behind the server's CPU and switches per reply.
+    let ticks = ProcText.cpuTicks(stat: "7 (a (b) c) S 1 7 7 0 -1 0 0 0 0 0 731 205 0 0 20 0 6 0 9 1 1")
+    expect(ticks?.user == 731 && ticks?.system == 205, "/proc/PID/stat: utime and stime")
+    let switches = ProcText.threadSwitches(status: "Name:\tw\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n")
+    expect(switches?.voluntary == 12 && switches?.involuntary == 3, "/proc/PID/task/TID/status: context switches")
+    expect(ProcText.listeningInodes(netTCP: "h\n 0: 0100007F:1EC6 00000000:0000 0A 0:0 0:0 0 0 0 99 1", port: 7878) == [99],
+           "/proc/net/tcp: the listening socket of a port")
+
     // Line parsing.
     func withLine<T>(_ text: String, _ body: (UnsafeRawPointer, Int) -> T) -> T {
         let bytes = Array(text.utf8)

@@ -14,6 +14,20 @@ private let commonFlags = """
     --no-progress         no progress line on stderr
 """
 
+/// The server's side of orders, fanout, events and raw runs (not idle, chaos or burst).
+private let serverFlags = """
+  The server's CPU time and context switches per reply (orders, fanout, events, raw):
+    --server-pid PID      the server's process id; without it, the one process holding the
+                          listening socket of --port (found in /proc/net/tcp and /proc/*/fd;
+                          needs loopback --host and the right to read that process's /proc)
+  Read from /proc at the start and end of the measured window: CPU = utime + stime of the whole
+  process (/proc/PID/stat, every thread, ended ones too; 10 ms ticks), switches = voluntary +
+  involuntary of every thread (/proc/PID/task/*/status), also split by thread name. Unknown on
+  macOS (no /proc). Per reply these move far less between runs than replies/s does.
+
+
+"""
+
 let generalUsage = """
 usage: juice-bench <subcommand> [options]
 
@@ -29,6 +43,9 @@ Subcommands:
   raw      the same workloads against any line server (e.g. Redis)
   chaos    kill and restart a server of its own while tills sell; check exactly-once
   burst    a probe's PING round trip while N connections pipeline bursts and never read
+
+orders, fanout, events and raw also report the server's CPU time and context switches per
+reply, read from /proc (--server-pid, or the process listening on --port).
 
 Run 'juice-bench <subcommand> --help' for its options.
 Exit status: 0 ok, 1 cannot run / cannot connect / fan-out check failed, 2 bad usage.
@@ -51,7 +68,7 @@ request (from its write to its reply) and errors (replies starting ERR, e.g. OUT
                           by a new connection (reported as reconnects). The stock-up uses --port.
 
 
-""" + commonFlags
+""" + serverFlags + commonFlags
 
 let fanoutUsage = """
 usage: juice-bench fanout [--watchers M] [--juice NAME] [common options]
@@ -65,7 +82,7 @@ STOCK) and checks that every display got every seq, in order, with no gap or dup
     --juice NAME          juice to order (default mango-kiwi)
 
 
-""" + commonFlags
+""" + serverFlags + commonFlags
 
 let eventsUsage = """
 usage: juice-bench events [--streams N] [--http-port N] [--juice NAME] [common options]
@@ -82,7 +99,7 @@ latency (order sent -> stream got its message) and checks that every stream got 
     --juice NAME          juice to order (default mango-kiwi)
 
 
-""" + commonFlags
+""" + serverFlags + commonFlags
 
 let idleUsage = """
 usage: juice-bench idle --pid PID [--conns N] [--greeting-lines N] [--probe LINE] [common options]
@@ -137,7 +154,7 @@ Redis example:
         --watch-setup-lines 6 --event-match message --request "EVALSHA $sha 2 mango kiwi 2 1"
 
 
-""" + commonFlags
+""" + serverFlags + commonFlags
 
 let burstUsage = """
 usage: juice-bench burst [--attackers N] [--burst BYTES] [--attack LINE | --http-port H] [options]

@@ -72,6 +72,44 @@ import Testing
         #expect(stock["mango"] == 1_000_000_000 - 2 * sent && stock["kiwi"] == 1_000_000_000 - sent, "\(stock)")
     }
 
+    /// The server's CPU time and context switches over the window, read from /proc: found by
+    /// the port without a flag (the very process the test started), or named by --server-pid.
+    /// Plausible: more than nothing (it served every reply), and no more than every core of the
+    /// machine for the whole window, plus a clock tick at each edge.
+    @Test func ordersReportTheServersCPUAndSwitchesPerReply() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let cores = Double(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        for pidFlag in [[], ["--server-pid", "\(server.pid)"]] {
+            let (status, o, output) = try runJSON(["orders", "--port", "\(server.port)", "--conns", "5", "--pipeline", "4",
+                                                   "--duration", "2", "--warmup", "0.2", "--drain", "\(testDeadline)"] + pidFlag)
+            #expect(status == 0, "\(output)")
+            let s = try #require(o["server"] as? [String: Any], "\(output)")
+            #expect(s["pid"] as? Int == Int(server.pid))
+            #expect(s["found_by"] as? String == (pidFlag.isEmpty ? "listening on port \(server.port)" : "--server-pid"))
+            let replies = Double(o["requests"] as? Int ?? 0), seconds = o["duration"] as? Double ?? 0
+            let cpu = (s["user_s"] as? Double ?? -1) + (s["sys_s"] as? Double ?? -1)
+            #expect(replies > 0 && cpu > 0 && cpu <= seconds * cores + 0.02, "\(cpu) s of CPU in \(seconds) s: \(output)")
+            let perReply = s["cpu_us_per_reply"] as? Double ?? -1
+            #expect(abs(perReply - cpu * 1e6 / replies) <= 0.001 + perReply * 0.001, "\(perReply) us per reply: \(output)")
+            let switches = (s["voluntary_switches"] as? Int ?? -1) + (s["involuntary_switches"] as? Int ?? -1)
+            #expect(switches >= 0 && abs((s["switches_per_reply"] as? Double ?? -1) - Double(switches) / replies) < 0.0001)
+            // Every thread is listed under its name; the main thread keeps the program's.
+            let threads = s["threads"] as? [[String: Any]] ?? []
+            #expect(threads.contains { $0["name"] as? String == "juice-server" }, "\(output)")
+            #expect(threads.reduce(0) { $0 + ($1["voluntary_switches"] as? Int ?? 0) + ($1["involuntary_switches"] as? Int ?? 0) } == switches)
+        }
+    }
+
+    /// A --server-pid that names no process stops the run before it starts, rather than
+    /// reporting figures of nothing.
+    @Test func aServerPidThatIsNoProcessIsRefused() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let (status, output) = try Executables.run(Self.bench, ["orders", "--port", "\(server.port)", "--server-pid", "\(Int32.max)",
+                                                               "--duration", "1", "--no-progress"])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("cannot read /proc/\(Int32.max)/stat"), "\(output)")
+    }
+
     /// `fanout`: three displays, one cashier. The bench's own check must pass, and every
     /// display must have got an event for every order.
     @Test func fanoutAgainstARealServer() throws {
@@ -86,6 +124,8 @@ import Testing
         #expect(perWatcher > 0 && perWatcher == served, "\(perWatcher) events expected per display, \(served) orders served")
         #expect((o["events"] as? Int ?? -1) <= 3 * perWatcher)
         #expect(o["fanout_us"] is [String: Any])
+        // The server's CPU is also given per event delivered.
+        #expect((o["server"] as? [String: Any])?["cpu_us_per_event"] is Double, "\(output)")
     }
 
     /// `events`: three browser streams on the HTTP port, one cashier on the line port. The

@@ -52,6 +52,27 @@ import Testing
         #expect(e.common.endpoint.port == 9000 && e.common.duration == 2 && e.common.json)
     }
 
+    /// The server to measure, for every subcommand that measures replies; none by default
+    /// (the run looks for the process listening on the port).
+    @Test func theServerPidIsTakenByTheLoadSubcommands() throws {
+        for arguments in [["orders"], ["fanout"], ["events"], ["raw", "--request", "PING"]] {
+            let plan = loadPlan(try parseCommand(arguments + ["--server-pid", "4242"]))
+            let defaultPlan = loadPlan(try parseCommand(arguments))
+            #expect(plan?.common.serverPid == 4242, "\(arguments)")
+            #expect(defaultPlan != nil && defaultPlan?.common.serverPid == nil, "\(arguments)")
+        }
+    }
+
+    func loadPlan(_ command: Command) -> LoadPlan? {
+        switch command {
+        case .orders(let o): return .orders(o)
+        case .fanout(let o): return .fanout(o)
+        case .events(let o): return .events(o)
+        case .raw(let o): return .raw(o)
+        default: return nil
+        }
+    }
+
     @Test func idleStreamsGoToTheHTTPPort() throws {
         guard case .idle(let o) = try parseCommand(["idle", "--pid", "7", "--streams", "50", "--http-port", "8081"]) else {
             Issue.record("not idle")
@@ -109,6 +130,10 @@ import Testing
         (["idle", "--pid", "9", "--greeting-lines", "0"],
          "with --greeting-lines 0 give --probe LINE (e.g. PING), so that each connection proves the server accepted it", "idle"),
         (["raw"], "--request LINE is required", "raw"),
+        (["orders", "--server-pid", "0"], "--server-pid needs a whole number between 1 and \(Int32.max), not '0'", "orders"),
+        (["raw", "--request", "PING", "--server-pid"], "--server-pid needs a value", "raw"),
+        (["idle", "--pid", "9", "--server-pid", "9"], "unknown option --server-pid", "idle"),
+        (["burst", "--server-pid", "9"], "unknown option --server-pid", "burst"),
         (["raw", "--request", "PING", "--watchers", "2"], "--watchers needs --event-match PREFIX (which watcher lines are events)", "raw"),
     ] as [([String], String, String?)])
     func badCommandLinesSayWhatIsWrong(arguments: [String], message: String, subcommand: String?) {

@@ -147,6 +147,55 @@ import Testing
         #expect(o["pid"] as? Int == 4242 && o["rss_connected_kb"] as? Int == 14_000)
     }
 
+    /// The server's figures: per reply, with the whole-window totals, and a row per thread name.
+    static func measuredServer() -> ServerFigures {
+        let start = ServerSample(userTicks: 0, systemTicks: 0, threads: [
+            7: ThreadCounters(name: "juice-server", voluntary: 0, involuntary: 0, runNanos: 0),
+            8: ThreadCounters(name: "-qos.overcommit", voluntary: 0, involuntary: 0, runNanos: 0)])
+        let end = ServerSample(userTicks: 30, systemTicks: 10, threads: [
+            7: ThreadCounters(name: "juice-server", voluntary: 0, involuntary: 0, runNanos: 0),
+            8: ThreadCounters(name: "-qos.overcommit", voluntary: 150, involuntary: 50, runNanos: 390_000_000)])
+        return .measured(ServerUsage(pid: 4242, from: start, to: end, ticksPerSecond: 100), foundBy: "listening on port 7878")
+    }
+
+    @Test func theServersCPUAndSwitchesPerReplyAreReported() throws {
+        var result = Self.ordersResult()
+        result.server = Self.measuredServer()
+        let table = renderTable(result)
+        #expect(table.contains("server cpu      1000.00 us/reply   (user 0.30 s, sys 0.10 s = 20% of one core; pid 4242, listening on port 7878)"), "\(table)")
+        #expect(table.contains("server switch   0.500 /reply   (voluntary 150, involuntary 50; 2 threads)"), "\(table)")
+        #expect(table.contains("  thread        -qos.overcommit x1 (1 ran): 975.00 us/reply, 0.500 switches/reply (voluntary 150, involuntary 50)"))
+        #expect(table.contains("  thread        juice-server x1 (0 ran): 0.00 us/reply, 0.000 switches/reply"))
+        let o = try Self.object(renderJSON(result))
+        let server = try #require(o["server"] as? [String: Any], "\(o)")
+        #expect(server["pid"] as? Int == 4242 && server["found_by"] as? String == "listening on port 7878")
+        #expect(server["cpu_us_per_reply"] as? Double == 1000 && server["switches_per_reply"] as? Double == 0.5)
+        #expect(server["user_s"] as? Double == 0.3 && server["sys_s"] as? Double == 0.1 && server["cpu_us_per_event"] == nil)
+        #expect(server["voluntary_switches"] as? Int == 150 && server["threads_ended"] as? Int == 0)
+        let threads = try #require(server["threads"] as? [[String: Any]])
+        #expect(threads.map { $0["name"] as? String } == ["-qos.overcommit", "juice-server"])
+        #expect(threads[0]["cpu_us_per_reply"] as? Double == 975 && threads[0]["ran"] as? Int == 1)
+
+        // A fan-out run also divides by the events delivered.
+        result.plan.watchers = 4
+        result.events = 4000
+        #expect(renderTable(result).contains("server cpu      1000.00 us/reply, 100.000 us/event"))
+        #expect(try Self.object(renderJSON(result))["server"].flatMap { ($0 as? [String: Any])?["cpu_us_per_event"] as? Double } == 100)
+    }
+
+    @Test func missingServerFiguresSayWhy() throws {
+        var result = Self.ordersResult()
+        result.server = .missing("no listening socket for port 7878 in /proc/net/tcp; give --server-pid")
+        #expect(renderTable(result).contains("server cpu      unknown: no listening socket for port 7878"))
+        let o = try Self.object(renderJSON(result))
+        #expect(o["server"] is NSNull && (o["server_missing"] as? String)?.hasPrefix("no listening socket") == true)
+        // No reply in the window: nothing to divide by.
+        result.server = Self.measuredServer()
+        result.replies = 0
+        #expect(renderTable(result).contains("server cpu      - us/reply"))
+        #expect((try Self.object(renderJSON(result))["server"] as? [String: Any])?["cpu_us_per_reply"] is NSNull)
+    }
+
     @Test func jsonStringsAreEscaped() throws {
         let text = JSON.object([("s", .string("a\"b\\c\nd\te\u{1}f 망고")), ("n", .number(.nan, decimals: 1)),
                                 ("x", .number(1.25, decimals: 1)), ("b", .bool(true)), ("z", .null)]).text

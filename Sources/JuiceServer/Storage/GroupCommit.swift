@@ -2,29 +2,30 @@ import Dispatch
 import JuiceCore
 
 /// Group commit: the store appends records here; they go to the journal file in one write and
-/// one fdatasync per group, on two threads of their own, so the loop never blocks on the disk.
+/// one fdatasync per group, on a thread of its own (`JournalThread`), so the loop never blocks
+/// on the disk.
 ///
 /// One write is in flight at a time: records that arrive while it runs wait in `pending`, and
 /// the next write carries all of them. Overlapping syncs make each group smaller, and the disk
 /// then spends its time on more, smaller syncs; one at a time gives the biggest groups and the
 /// most orders a second (README, Performance: "Design choices, measured").
 ///
-/// A write is `pwrite`n on `writeQueue` (serial: records land in order, and a growth or a
-/// compaction queues behind the writes handed over before it), then synced on `syncQueue`, then
-/// reported on the loop. A failed sync stops the server (`StorageError.stopServer`, exit 3). A
+/// A group is `pwrite`n and synced in one job on `thread` (serial: records land in order, and a
+/// growth or a compaction queues behind the writes handed over before it), then reported on the
+/// loop once, durable: one hop there and one back per group. A failed sync stops the server
+/// (`StorageError.stopServer`, exit 3). A
 /// lack of room does not: the file is grown ahead of need, and while that fails the store is
 /// read-only (`refusal`, see `JournalRoom`), retrying every second.
 ///
-/// Everything here but the two queues' work runs on the loop (`loop`), where the store calls it.
+/// Everything here but the journal thread's jobs runs on the loop (`loop`), where the store calls it.
 final class GroupCommit: @unchecked Sendable {
     // @unchecked: every `var` is touched only on the loop queue (the store's executor): the
-    // journal threads get copies of what they need and report back with `loop.async`.
+    // journal thread gets copies of what it needs and reports back with `loop.async`.
     private let file: JournalFile
     private let snapshotPath: String
     private let directory: String
     private let loop: DispatchQueue
-    private let writeQueue = DispatchQueue(label: "juice-server.journal")
-    private let syncQueue = DispatchQueue(label: "juice-server.journal-sync")
+    private let thread = JournalThread(name: "juice-journal")
 
     /// The position of the last record appended, of the last one handed to the journal thread,
     /// and of the last one on disk.
@@ -105,31 +106,30 @@ final class GroupCommit: @unchecked Sendable {
         handedLSN = upTo
         room.handOver(bytes.count)
         let mark = room.handed
-        writeQueue.async { self.write(bytes, upTo: upTo, mark: mark) }
+        thread.async { self.write(bytes, upTo: upTo, mark: mark) }
     }
 
-    /// On `writeQueue`. The records land in preallocated room, so this fails for lack of room
-    /// only where growing did not reserve it (a copy-on-write file system; a compaction's regrowth
-    /// that failed). Their changes are applied and their replies held: it retries every second,
-    /// and the store is read-only meanwhile.
+    /// On the journal thread: writes the group and syncs it. The records land in preallocated
+    /// room, so the write fails for lack of room only where growing did not reserve it (a
+    /// copy-on-write file system; a compaction's regrowth that failed). Their changes are applied
+    /// and their replies held: it retries every second, and the store is read-only meanwhile.
+    /// The room the write left is reported with the durability, in the one hop back to the loop.
     private func write(_ bytes: [UInt8], upTo lsn: UInt64, mark: Int) {
         do throws(StorageError) { try file.append(bytes) } catch {
             guard error.isOutOfRoom else { error.stopServer() }
             let reason = error.readOnlyReason("cannot write the journal")
             loop.async { self.log(self.room.writeFailed(reason)) }
-            writeQueue.asyncAfter(deadline: .now() + .seconds(1)) { self.write(bytes, upTo: lsn, mark: mark) }
+            thread.async(after: 1) { self.write(bytes, upTo: lsn, mark: mark) }
             return
         }
         let free = file.free
+        JournalTestHook.beforeSync()
+        do throws(StorageError) { try file.sync() } catch { error.stopServer() }
+        JournalTestHook.afterSync()
         loop.async {
             self.room.reported(mark: mark, free: free)
             self.log(self.room.wrote())
-        }
-        syncQueue.async { [file, loop] in
-            JournalTestHook.beforeSync()
-            do throws(StorageError) { try file.sync() } catch { error.stopServer() }
-            JournalTestHook.afterSync()
-            loop.async { self.written(upTo: lsn) }
+            self.written(upTo: lsn)
         }
     }
 
@@ -149,7 +149,7 @@ final class GroupCommit: @unchecked Sendable {
     private func grow(leaving wanted: Int) {
         room.growing = true
         let mark = room.handed
-        writeQueue.async { [file, loop] in
+        thread.async { [file, loop] in
             let failure = GroupCommit.grow(file, leaving: wanted)
             let free = file.free
             loop.async {
@@ -160,7 +160,7 @@ final class GroupCommit: @unchecked Sendable {
         }
     }
 
-    /// On `writeQueue`: grows the file, and returns the failure if it found no room (any other
+    /// On the journal thread: grows the file, and returns the failure if it found no room (any other
     /// failure is fatal).
     private static func grow(_ file: JournalFile, leaving room: Int) -> StorageError? {
         do throws(StorageError) { try file.grow(leaving: room) } catch {
@@ -216,7 +216,7 @@ final class GroupCommit: @unchecked Sendable {
         let covered = journalBytes
         let seq = ledger.seq
         let mark = room.handed
-        writeQueue.async { [file, snapshotPath, directory, loop] in
+        thread.async { [file, snapshotPath, directory, loop] in
             do throws(StorageError) {
                 try Snapshot.write(snapshot, to: snapshotPath, directory: directory)
             } catch {

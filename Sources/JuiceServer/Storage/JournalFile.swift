@@ -1,8 +1,8 @@
 import JuicePlatform
 
 /// The journal file: records appended at the end of the last one, made durable with `sync`.
-/// It does no threading of its own: `GroupCommit` calls `append` and `reset` on its serial write
-/// queue (so records land in order) and `sync` on its sync queue.
+/// It does no threading of its own: `GroupCommit` calls it on its one journal thread (so records
+/// land in order).
 ///
 /// The file is preallocated in chunks of written zeros and written with `pwrite` at the end of
 /// the last record: an `fdatasync` that changes neither the file's size nor its extents (as
@@ -14,8 +14,8 @@ import JuicePlatform
 /// need (`grow`), and the store refuses changes while it cannot (see `JournalRoom`); `append`
 /// grows by itself only as a last resort.
 final class JournalFile: @unchecked Sendable {
-    // @unchecked: `end` and `allocated` are only touched on the write queue (and in init, before
-    // it runs); `sync` reads only `fd` and `path`, which never change.
+    // @unchecked: `end` and `allocated` are only touched on the journal thread (and in init,
+    // before it runs).
     let path: String
     private let fd: Int32
     /// Where the next record goes, and how far the file is preallocated.
