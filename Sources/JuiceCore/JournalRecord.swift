@@ -162,18 +162,73 @@ package enum JournalRecord: Sendable, Equatable {
         list.map { " \($0.name)=\($0.value)" }.joined()
     }
 
-    /// The framed record, ready to append to a file.
+    /// The framed record, ready to append to a file: `<length> <crc32 hex> <payload>\n`.
     package func framed() -> [UInt8] {
-        let body = Array(payload.utf8)
+        var body: [UInt8] = []
+        body.reserveCapacity(96)
+        appendPayload(to: &body)
         var out: [UInt8] = []
         out.reserveCapacity(body.count + 20)
         out.append(decimal: body.count)
         out.append(ascii: " ")
-        let crc = String(CRC32.checksum(body), radix: 16)
-        out.append(String(repeating: "0", count: 8 - crc.count) + crc)
+        let crc = CRC32.checksum(body)
+        for shift in stride(from: 28, through: 0, by: -4) { out.append(Self.hexDigits[Int((crc >> UInt32(shift)) & 0xF)]) }
         out.append(ascii: " ")
         out.append(contentsOf: body)
         out.append(ASCII.lf)
         return out
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// The payload's bytes. An order and a refusal (one per order on the hot path) are written
+    /// as bytes, the rest through `payload`: the same text either way (JournalRecordTests).
+    package func appendPayload(to out: inout [UInt8]) {
+        switch self {
+        case let .order(lsn, seq, juice, count, key, left, time):
+            out.append(UInt8(ascii: "O"))
+            Self.appendStamp(time, to: &out)
+            Self.appendFields(lsn, seq, juice, count, key, left, to: &out)
+        case let .refusal(lsn, juice, count, key, had, time, counted):
+            out.append(UInt8(ascii: counted ? "R" : "r"))
+            Self.appendStamp(time, to: &out)
+            Self.appendFields(lsn, nil, juice, count, key, had, to: &out)
+        default:
+            out.append(payload)
+        }
+    }
+
+    private static func appendStamp(_ time: Int64?, to out: inout [UInt8]) {
+        guard let time else { return }
+        out.append(ascii: " @")
+        out.append(decimal: Int(min(max(time, times.lowerBound), times.upperBound)))
+    }
+
+    /// ` <lsn> [<seq>] <juice> <count> <key> name=value...`
+    private static func appendFields(_ lsn: UInt64, _ seq: UInt64?, _ juice: String, _ count: Int, _ key: String?,
+                                     _ values: [NamedValue], to out: inout [UInt8]) {
+        out.append(ascii: " ")
+        out.append(decimal: lsn)
+        if let seq {
+            out.append(ascii: " ")
+            out.append(decimal: seq)
+        }
+        out.append(ascii: " ")
+        out.append(juice)
+        out.append(ascii: " ")
+        out.append(decimal: count)
+        out.append(ascii: " ")
+        if let key {
+            out.append(ascii: "key=")
+            out.append(key)
+        } else {
+            out.append(UInt8(ascii: "-"))
+        }
+        for value in values {
+            out.append(ascii: " ")
+            out.append(value.name)
+            out.append(ascii: "=")
+            out.append(decimal: value.value)
+        }
     }
 }

@@ -74,10 +74,47 @@ struct CRC32Tests {
         let raw = bytes("123456789")
         #expect(raw.withUnsafeBytes { CRC32.checksum($0) } == 0xCBF4_3926)
     }
+
+    @Test("eight bytes a step checks what a byte a step checks, at every length and alignment")
+    func slicingMatchesBytewise() {
+        var rng = SeededRNG(seed: 23)
+        for length in 0..<80 {
+            let data = (0..<length + 3).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            for start in 0..<3 {
+                let slice = Array(data[start..<(start + length)])
+                #expect(CRC32.checksum(slice) == bytewise(slice), "length \(length) from \(start)")
+            }
+        }
+    }
+
+    /// The textbook CRC-32, one bit at a time.
+    private func bytewise(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        return c ^ 0xFFFF_FFFF
+    }
 }
 
 @Suite("JournalRecord", .onOwnThreads)
 struct JournalRecordTests {
+    @Test("an order's and a refusal's payload bytes are their payload text", arguments: [
+        JournalRecord.order(lsn: 1, seq: 1, juice: "mango-kiwi", count: 2, key: nil, left: [.init("mango", 6), .init("kiwi", 8)]),
+        .order(lsn: 12_345_678_901, seq: 99, juice: "딸기", count: 1000, key: "till-7:41", left: [.init("banana", 0)], time: 1_800_000_000),
+        .order(lsn: 3, seq: 2, juice: "x", count: 1, key: "k", left: [], time: -5),
+        .order(lsn: 3, seq: 2, juice: "x", count: 1, key: nil, left: [.init("y", 1)], time: 999_999_999_999),
+        .refusal(lsn: 4, juice: "banana", count: 1, key: "r", had: [.init("banana", 0)]),
+        .refusal(lsn: 4, juice: "strawberry-banana", count: 20, key: nil, had: [.init("strawberry", 10), .init("banana", Int.max)],
+                 time: 1_800_000_001, counted: false),
+    ])
+    func payloadBytes(_ record: JournalRecord) {
+        var out: [UInt8] = []
+        record.appendPayload(to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == record.payload)
+    }
+
     @Test("the framed form", arguments: [
         (JournalRecord.set(lsn: 1, seq: 2, fruit: "kiwi", value: 5), "S 1 2 kiwi 5"),
         (.order(lsn: 1, seq: 1, juice: "mango-kiwi", count: 2, key: nil, left: [.init("mango", 6), .init("kiwi", 8)]),
