@@ -85,6 +85,16 @@ final class LineSession: ConnectionSession {
     /// budget or a SINCE starts a catch-up; returns how many bytes it took.
     private func runLines(_ bytes: UnsafeRawBufferPointer, _ turn: inout FairTurn) -> Int {
         var batch = Batch()
+        // The protocol's buffers, lent for this run and given back (a reply and a command list
+        // allocated per read showed in the profile).
+        swap(&batch.out, &line.outBuffer)
+        swap(&batch.commands, &line.commandBuffer)
+        defer {
+            batch.out.removeAll(keepingCapacity: batch.out.capacity <= LineProtocol.keptBufferBytes)
+            batch.commands.removeAll(keepingCapacity: true)
+            swap(&batch.out, &line.outBuffer)
+            swap(&batch.commands, &line.commandBuffer)
+        }
         let budget = line.outputBudget
         let progress = framer.feed(bytes, until: { text in
             turn.countLine()
@@ -143,8 +153,14 @@ final class LineSession: ConnectionSession {
     /// into the batch's output as it comes.
     private func runStore(_ batch: inout Batch) {
         guard !batch.commands.isEmpty else { return }
-        let commands = batch.commands
-        batch.commands = []  // not removeAll(keepingCapacity:), which would copy the array `commands` shares
+        // Moved out, not copied: after the run it is the only reference again, so clearing it
+        // keeps its storage.
+        var commands: [Command] = []
+        swap(&commands, &batch.commands)
+        defer {
+            commands.removeAll(keepingCapacity: true)
+            swap(&commands, &batch.commands)
+        }
         let (line, conn) = (self.line, self.conn)
         let end = line.loop.store.assumeIsolated { store in
             store.run(commands, peer: conn.peer) { outcome in
