@@ -30,7 +30,7 @@ extension Server {
             Platform.close(opened.lockFD)
             throw error
         }
-        var history = EventHistory()
+        var history = EventHistory(for: menu)
         for change in opened.recentChanges {
             history.append(seq: change.seq, touched: change.touched)
         }

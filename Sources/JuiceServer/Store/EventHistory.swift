@@ -3,34 +3,59 @@ import JuiceCore
 /// The last few thousand changes, so a display that reconnects can catch up (`SINCE <seq>`,
 /// or a browser's `Last-Event-ID`) instead of missing changes. A ring of consecutive seqs.
 ///
-/// It keeps each change's values (the fruits it touched, with their new values): each protocol
-/// writes them in its own form when a client catches up. The array is the change's own, shared
-/// with its event: keeping it costs no copy on the order path.
+/// It keeps each change's values (the fruits it touched, with their new values) in one flat
+/// ring of fixed-size slots: keeping each change's own array instead meant a cold buffer freed
+/// on every order as the ring went round (S2 profile). Each protocol words them its own way
+/// when a client catches up.
 struct EventHistory {
     let capacity: Int
-    private var changes: [[FruitValue]] = []
+    /// Values per slot: the most a change touches (the longest recipe; a RESTOCK or SET
+    /// touches one). A change that touches more (replayed from an older menu) widens it.
+    private var width: Int
+    private var values: [FruitValue] = []
+    private var counts: [UInt8] = []
     private var head = 0
+    private var stored = 0
     /// The seq of the oldest change kept (valid when not empty).
     private var firstSeq: UInt64 = 0
 
-    init(capacity: Int = Limits.historyEvents) {
+    init(capacity: Int = Limits.historyEvents, width: Int = 4) {
         self.capacity = capacity
+        self.width = max(1, width)
+    }
+
+    /// A history as wide as `menu`'s longest recipe.
+    init(for menu: Menu, capacity: Int = Limits.historyEvents) {
+        self.init(capacity: capacity, width: menu.juices.map(\.recipe.count).max() ?? 1)
     }
 
     mutating func append(seq: UInt64, touched: [FruitValue]) {
-        if changes.isEmpty || firstSeq + UInt64(changes.count) != seq {
-            // Empty, or a gap (a snapshot reload): the history restarts here.
-            changes = [touched]
+        if stored == 0 || firstSeq + UInt64(stored) != seq || touched.count > width {
+            // Empty, a gap (a snapshot reload), or a change wider than a slot: the history
+            // restarts here.
+            width = max(width, touched.count)
+            values = []
+            counts = []
             head = 0
+            stored = 0
             firstSeq = seq
-        } else if changes.count < capacity {
-            changes.append(touched)
+        }
+        let slot: Int
+        if stored < capacity {
+            slot = stored
+            if counts.count == slot {
+                counts.append(0)
+                values.append(contentsOf: repeatElement(FruitValue(fruit: 0, value: 0), count: width))
+            }
+            stored += 1
         } else {
-            changes[head] = touched
+            slot = head
             head += 1
             if head == capacity { head = 0 }
             firstSeq += 1
         }
+        counts[slot] = UInt8(touched.count)
+        for (i, value) in touched.enumerated() { values[slot * width + i] = value }
     }
 
     /// Whether every change with seq in (after, current] is kept, so a catch-up can replay them
@@ -38,14 +63,14 @@ struct EventHistory {
     /// of `current` (another store).
     func reaches(after: UInt64, current: UInt64) -> Bool {
         if after == current { return true }
-        return after < current && !changes.isEmpty && after + 1 >= firstSeq
-            && firstSeq + UInt64(changes.count) - 1 == current
+        return after < current && stored > 0 && after + 1 >= firstSeq && firstSeq + UInt64(stored) - 1 == current
     }
 
     /// The fruits one change touched, or nil if it is not (or no longer) kept.
     func touched(seq: UInt64) -> [FruitValue]? {
-        guard !changes.isEmpty, seq >= firstSeq, seq - firstSeq < UInt64(changes.count) else { return nil }
-        return changes[(head + Int(seq - firstSeq)) % changes.count]
+        guard stored > 0, seq >= firstSeq, seq - firstSeq < UInt64(stored) else { return nil }
+        let slot = (head + Int(seq - firstSeq)) % stored
+        return Array(values[(slot * width)..<(slot * width + Int(counts[slot]))])
     }
 
     /// The changes with seq `from` through `through`, in order; nil if `from` is not (or no

@@ -33,7 +33,7 @@ actor FruitStore {
 
     /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
     /// recovered from it, and the journal is compacted past `compactAfter` bytes.
-    init(executor: LoopExecutor, ledger: StockLedger, journal: GroupCommit?, history: EventHistory = EventHistory(),
+    init(executor: LoopExecutor, ledger: StockLedger, journal: GroupCommit?, history: EventHistory? = nil,
          compactAfter: Int = 64 << 20, lostSalesPerMinute: Int = LostSalesAllowance.defaultPerMinute,
          storeID: String = StoreIdentity.fresh()) {
         self.lostSales = LostSalesAllowance(perMinute: lostSalesPerMinute)
@@ -42,7 +42,7 @@ actor FruitStore {
         self.menu = ledger.menu
         self.ledger = ledger
         self.journal = journal
-        self.history = history
+        self.history = history ?? EventHistory(for: ledger.menu)
         self.compactAfter = compactAfter
     }
 
