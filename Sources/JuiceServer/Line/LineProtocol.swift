@@ -24,11 +24,15 @@ final class LineProtocol: ServedProtocol, @unchecked Sendable {
     /// waiting for its socket or for the journal), and go on once it is down to a quarter.
     let outputBudget: Int
 
-    /// Buffers every line client's run borrows in turn (the loop runs one at a time): its reply
-    /// bytes and its store commands. A reply buffer past `keptBufferBytes` is not kept.
-    var outBuffer: [UInt8] = []
-    var commandBuffer: [Command] = []
-    static let keptBufferBytes = 64 * 1024
+    /// The buffers every line client's run borrows in turn (the loop runs one at a time).
+    struct Scratch {
+        var out: [UInt8] = []
+        var commands: [Command] = []
+        /// A reply buffer past this is not kept.
+        static let keptBytes = 64 * 1024
+    }
+
+    var scratch = Scratch()
 
     static let defaultBudget = 256 * 1024
     /// Store commands run together in one call (one actor entry per run, not per line), at

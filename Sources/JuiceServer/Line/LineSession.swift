@@ -87,13 +87,13 @@ final class LineSession: ConnectionSession {
         var batch = Batch()
         // The protocol's buffers, lent for this run and given back (a reply and a command list
         // allocated per read showed in the profile).
-        swap(&batch.out, &line.outBuffer)
-        swap(&batch.commands, &line.commandBuffer)
+        swap(&batch.out, &line.scratch.out)
+        swap(&batch.commands, &line.scratch.commands)
         defer {
-            batch.out.removeAll(keepingCapacity: batch.out.capacity <= LineProtocol.keptBufferBytes)
+            batch.out.removeAll(keepingCapacity: batch.out.capacity <= LineProtocol.Scratch.keptBytes)
             batch.commands.removeAll(keepingCapacity: true)
-            swap(&batch.out, &line.outBuffer)
-            swap(&batch.commands, &line.commandBuffer)
+            swap(&batch.out, &line.scratch.out)
+            swap(&batch.commands, &line.scratch.commands)
         }
         let budget = line.outputBudget
         let progress = framer.feed(bytes, until: { text in
