@@ -38,7 +38,9 @@ package enum RecordedReply {
     private static func outOfStock(_ fields: ArraySlice<Substring>, _ order: OrderRequest, menu: Menu) -> WriteOutcome? {
         guard fields.first == "needs", let split = fields.firstIndex(of: "has") else { return nil }
         var had: [Int: Int] = [:]
-        for field in fields[(split + 1)...] {
+        // Empty lists are a reply too: a refusal recorded under an older recipe may name no fruit
+        // the current menu finds short ("needs  has "), and the snapshot keeps it so.
+        for field in fields[(split + 1)...] where !field.isEmpty {
             guard let (name, value) = pair(field) else { return nil }
             if let fruit = menu.fruitIndex(name) { had[fruit] = value }
         }

@@ -186,6 +186,21 @@ import Testing
         #expect(recovered.ledger.keys["b"].map { Wire.replyLine(to: $0.first, menu: menu) } == Array("ERR OUT_OF_STOCK needs banana=2 has banana=1".utf8))
     }
 
+    /// A refusal kept under an older recipe may name no fruit the current one finds short: the
+    /// snapshot then keeps `needs  has ` (empty lists), and must read it back (it refused to
+    /// start on its own snapshot: found by a differential run against the previous build).
+    @Test func aKeptRefusalWithEmptyListsIsReadBack() throws {
+        let write = try #require(JournalRecord.KeyedWrite(rawValue: "ORDER"))
+        let kept = JournalRecord.rememberedKey(key: "oos1", write: write, name: "strawberry", number: 1,
+                                               reply: "ERR OUT_OF_STOCK needs  has ", time: 1_800_000_000)
+        let snapshot = ["H 0 0 0 0"].flatMap { Self.framed($0) } + kept.framed() + Self.framed("E 2")
+        let recovered = try Self.recover(snapshot: snapshot, journal: nil)
+        let entry = try #require(recovered.ledger.keys["oos1"])
+        #expect(String(decoding: Wire.replyLine(to: entry.first, menu: .standard), as: UTF8.self) == "ERR OUT_OF_STOCK needs  has ")
+        // Written again by the next snapshot, it reads back the same.
+        #expect(RecordedReply.outcome("ERR OUT_OF_STOCK needs  has ", request: entry.request, key: "oos1", menu: .standard) == entry.first)
+    }
+
     /// The other direction: nothing the store writes is refused by recovery, at the edges of
     /// what names, keys and numbers may be.
     @Test("whatever the store writes, recovery reads back as the same state")

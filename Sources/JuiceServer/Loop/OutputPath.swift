@@ -70,6 +70,8 @@ final class OutputPath {
     /// connection has been handed to `onFailure`).
     @discardableResult
     func flush(_ conn: Connection) -> Bool {
+        // Closed meanwhile (by an earlier callback of the same release): its descriptor is gone.
+        guard !conn.isClosed else { return false }
         var failed = false
         conn.outbox.drain { bytes in
             switch conn.socket.send(bytes) {
