@@ -52,7 +52,7 @@ extension JournalRecord {
         } else {
             time = nil
         }
-        let counter = 0...maxCounter, stock = 0...Limits.maxStock
+        let stock = 0...Limits.maxStock
         switch f.tag {
         case "O":
             try f.count(atLeast: 7)

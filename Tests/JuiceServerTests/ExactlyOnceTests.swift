@@ -132,7 +132,7 @@ import Testing
             #expect(try c.command("ORDER strawberry 60") == refusal)
             #expect(try c.command("ORDER strawberry 60") == refusal, "answered the same")
             // The first 60 fit the 100 a minute; the next 60 do not (40 left).
-            var stats = values(try c.command("STATS"))
+            let stats = values(try c.command("STATS"))
             #expect(stats["lost_strawberry"] == 60 && stats["orders_refused"] == 1 && stats["short_strawberry"] == 1, "\(stats)")
         }
         try await RunningServer.with { s in

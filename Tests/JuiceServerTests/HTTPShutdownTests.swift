@@ -46,7 +46,7 @@ extension Server {
         #expect(reader.waitClosed(), "the server never closed the reader")
         let lines = reader.drainLines()
         #expect(lines.last == "EVENT BYE shutting down", "\(lines.suffix(2))")
-        #expect(await eventually { stopped.get != nil }, "the server did not stop once the drain was over")
+        #expect(await eventually { () async in stopped.get != nil }, "the server did not stop once the drain was over")
         #expect(stopped.get == true)
         #expect(await server.httpPort == nil)
         // Refused: nothing listens there any more. (A listener kept open but never served

@@ -7,7 +7,7 @@ import JuicePlatform
 enum ChaosRun {
     static func run(_ options: ChaosOptions) throws(BenchError) -> Int32 {
         let seed = options.seed ?? monotonicNow() ^ UInt64(getpid())
-        var planRNG = ChaosRNG.stream(seed, 0)
+        let planRNG = ChaosRNG.stream(seed, 0)
         let runID = String(seed % 1_000_000_007, radix: 36)
         let binary = options.server ?? siblingExecutable("juice-server")
         guard access(binary, X_OK) == 0 else {
