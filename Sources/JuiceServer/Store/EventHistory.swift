@@ -68,7 +68,7 @@ struct EventHistory {
 
     /// The fruits one change touched, or nil if it is not (or no longer) kept.
     func touched(seq: UInt64) -> [FruitValue]? {
-        guard stored > 0, seq >= firstSeq, seq - firstSeq < UInt64(stored) else { return nil }
+        guard holds(seq) else { return nil }
         let slot = (head + Int(seq - firstSeq)) % stored
         return Array(values[(slot * width)..<(slot * width + Int(counts[slot]))])
     }
@@ -76,7 +76,7 @@ struct EventHistory {
     /// The changes with seq `from` through `through`, in order; nil if `from` is not (or no
     /// longer) kept.
     func touched(from: UInt64, through: UInt64) -> [[FruitValue]]? {
-        guard touched(seq: from) != nil else { return nil }
+        guard holds(from) else { return nil }
         var out: [[FruitValue]] = []
         var seq = from
         while seq <= through, let values = touched(seq: seq) {
@@ -84,5 +84,9 @@ struct EventHistory {
             seq += 1
         }
         return out
+    }
+
+    private func holds(_ seq: UInt64) -> Bool {
+        stored > 0 && seq >= firstSeq && seq - firstSeq < UInt64(stored)
     }
 }
