@@ -164,7 +164,7 @@ package struct BusinessCalendar: Sendable, Equatable {
 
 extension Int64 {
     /// Division rounding toward negative infinity (a moment before 1970 is on the day before).
-    func floorDivided(by d: Int64) -> Int64 {
+    package func floorDivided(by d: Int64) -> Int64 {
         let q = self / d
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }

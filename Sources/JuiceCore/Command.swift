@@ -19,6 +19,12 @@ package enum Command: Sendable, Equatable {
     /// `EVENT HELLO` it last saw); another store's seq means nothing here (a full state instead).
     case since(UInt64, store: String? = nil)
     case auth(token: [UInt8])
+    /// `TILL <credential>`: this connection is a paired till from now on.
+    case till(credential: String)
+    /// `PAIR <code>`: pairs this device as a till with the manager's code.
+    case pair(code: String)
+    /// `TILLS ...`: the manager's list of tills and its changes.
+    case tills(TillsRequest)
     case quit
 
     /// The idempotency key of a write, if it carries one.
@@ -33,8 +39,8 @@ package enum Command: Sendable, Equatable {
     /// Commands the `FruitStore` answers; the rest are answered by the connection itself.
     package var needsStore: Bool {
         switch self {
-        case .stock, .order, .restock, .set, .since, .stats, .report: return true
-        case .help, .ping, .menu, .menuAliases, .events, .auth, .quit: return false
+        case .stock, .order, .restock, .set, .since, .stats, .report, .pair, .tills: return true
+        case .help, .ping, .menu, .menuAliases, .events, .auth, .till, .quit: return false
         }
     }
 }
@@ -59,9 +65,20 @@ package enum Verb: String, Sendable, CaseIterable {
     case help = "HELP", ping = "PING", menu = "MENU", stock = "STOCK", order = "ORDER"
     case restock = "RESTOCK", set = "SET", events = "EVENTS", stats = "STATS", since = "SINCE"
     case report = "REPORT", auth = "AUTH", quit = "QUIT"
+    case till = "TILL", pair = "PAIR", tills = "TILLS"
 
-    /// Changing stock by hand is the manager's job, and so is reading the day's sales.
-    package var needsManager: Bool { self == .restock || self == .set || self == .report }
+    /// Changing stock by hand is the manager's job, and so are reading the day's sales and
+    /// looking after the tills.
+    package var needsManager: Bool { self == .restock || self == .set || self == .report || self == .tills }
 
     static let folded: [(Verb, [UInt8])] = Verb.allCases.map { ($0, Array($0.rawValue.lowercased().utf8)) }
+}
+
+/// `TILLS` (the list), `TILLS NEW [name]`, `TILLS RENAME <till> <name>`, `TILLS REVOKE <till>`.
+package enum TillsRequest: Sendable, Equatable {
+    case list
+    /// A pairing code, for a till to be called `name` (nil: "Till <n>").
+    case newCode(name: String?)
+    case rename(TillID, name: String)
+    case revoke(TillID)
 }

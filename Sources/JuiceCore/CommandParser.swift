@@ -18,7 +18,9 @@ package final class CommandParser: Sendable {
         self.menu = menu
     }
 
-    package func parse(_ line: UnsafeRawBufferPointer, isManager: Bool = true) -> ParsedLine {
+    /// `mayWrite`: whether this client may ORDER (a paired till or the manager, or anyone on a
+    /// server with no manager token).
+    package func parse(_ line: UnsafeRawBufferPointer, isManager: Bool = true, mayWrite: Bool = true) -> ParsedLine {
         if let problem = LineCheck.problem(in: line) {
             return .refused(ProtocolError(.badRequest, problem), close: false)
         }
@@ -33,6 +35,9 @@ package final class CommandParser: Sendable {
         }
         if verb.needsManager && !isManager {
             return refuse(.forbidden, "\(verb.rawValue) needs a manager: send AUTH <token> first")
+        }
+        if verb == .order && !mayWrite {
+            return refuse(.forbidden, "ORDER needs a paired till: send TILL <credential> first (or PAIR <code> once)")
         }
         let argc = tokens.count - 1
         switch verb {
@@ -87,6 +92,8 @@ package final class CommandParser: Sendable {
         case .auth:
             guard argc == 1 else { return refuse(.badArgument, "usage: AUTH <token>") }
             return .command(.auth(token: Array(tokens[1])))
+        case .till, .pair, .tills:
+            return Self.parseTillVerb(verb, line: text(line), argc: argc)
         }
     }
 
@@ -186,7 +193,7 @@ package final class CommandParser: Sendable {
         return Self.isValidKey(value) ? .key(text(value)) : .malformed
     }
 
-    private func refuse(_ code: ErrorCode, _ message: String) -> ParsedLine {
+    func refuse(_ code: ErrorCode, _ message: String) -> ParsedLine {
         .refused(ProtocolError(code, message), close: false)
     }
 

@@ -13,6 +13,8 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     case authFailed = "AUTH_FAILED"
     case busy = "BUSY"
     case readOnly = "READ_ONLY"
+    /// The till was revoked by the manager: it must be paired again.
+    case revoked = "REVOKED"
 }
 
 /// A refusal: the code for programs, the message for people. Refusals change nothing.

@@ -9,21 +9,37 @@
 /// readable when the menu changes. Every record has an `lsn`, its position in the journal's
 /// history; changes also carry the store's `seq`.
 ///
-/// Two versions are read; the second is written. Version 2 gives every change and refusal its
+/// Three versions are read; the third is written (see `JournalRecord+V3.swift`). Version 2 gives every change and refusal its
 /// wall-clock time as `@<unix seconds>` right after the tag (the shop's reports, and the age of
 /// an idempotency key, come from it), RESTOCK and SET a key field, and remembered keys their time
 /// and the write they answered. A version-1 record (no `@`) has no time: it is "before history".
 package enum JournalRecord: Sendable, Equatable {
     /// `O [@<time>] <lsn> <seq> <juice> <count> <key=token|-> <fruit>=<left> ...`: an order that was applied.
-    case order(lsn: UInt64, seq: UInt64, juice: String, count: Int, key: String?, left: [NamedValue], time: Int64? = nil)
+    /// Version 3 adds who made it (`by`) and its amount (nil: the menu has no prices).
+    case order(lsn: UInt64, seq: UInt64, juice: String, count: Int, key: String?, left: [NamedValue], time: Int64? = nil,
+               by: Writer? = nil, amount: Int? = nil)
     /// `R [@<time>] <lsn> <juice> <count> <key=token|-> <fruit>=<had> ...`: an order refused for
     /// stock. `r @<time> ...` (version 2 only), the same with `counted` false: a refusal past its
     /// address's lost-sales allowance, kept for its key but left out of the sales figures.
-    case refusal(lsn: UInt64, juice: String, count: Int, key: String?, had: [NamedValue], time: Int64? = nil, counted: Bool = true)
+    case refusal(lsn: UInt64, juice: String, count: Int, key: String?, had: [NamedValue], time: Int64? = nil, counted: Bool = true,
+                 by: Writer? = nil, amount: Int? = nil)
     /// `A <lsn> <seq> <fruit> <amount> <total>`, version 2 `A @<time> ... <total> <key=token|->`: a RESTOCK.
-    case restock(lsn: UInt64, seq: UInt64, fruit: String, amount: Int, total: Int, key: String? = nil, time: Int64? = nil)
+    case restock(lsn: UInt64, seq: UInt64, fruit: String, amount: Int, total: Int, key: String? = nil, time: Int64? = nil,
+                 by: Writer? = nil)
     /// `S <lsn> <seq> <fruit> <value>`, version 2 `S @<time> ... <value> <key=token|->`: a SET.
-    case set(lsn: UInt64, seq: UInt64, fruit: String, value: Int, key: String? = nil, time: Int64? = nil)
+    case set(lsn: UInt64, seq: UInt64, fruit: String, value: Int, key: String? = nil, time: Int64? = nil, by: Writer? = nil)
+    /// Version 3: `3 P @<time> <lsn> <till> <credential hash> <name>`: a till was paired.
+    case tillPaired(lsn: UInt64, till: TillID, hash: String, name: String, time: Int64)
+    /// Version 3: `3 N @<time> <lsn> <till> <name>`: a till was renamed.
+    case tillRenamed(lsn: UInt64, till: TillID, name: String, time: Int64)
+    /// Version 3: `3 X @<time> <lsn> <till>`: a till was revoked.
+    case tillRevoked(lsn: UInt64, till: TillID, time: Int64)
+    /// Version 3, snapshot: `3 K @<time> <by> <key> <outcome>`: a remembered key, its scope
+    /// and its first outcome as typed fields (no reply text).
+    case scopedKey(key: String, by: Writer, outcome: KeyOutcome, time: Int64)
+    /// Version 3, snapshot: `3 Q <YYYY-MM-DD> <till> <orders> <juices>`: a till's sales on one
+    /// business day.
+    case tillDay(day: Int32, till: TillID, orders: UInt64, juices: UInt64)
     // Snapshot records: the whole state at one lsn.
     /// `H <lsn> <seq> <orders_served> <orders_refused>`: first record of a snapshot.
     case header(lsn: UInt64, seq: UInt64, served: UInt64, refused: UInt64)
@@ -81,8 +97,9 @@ package enum JournalRecord: Sendable, Equatable {
 
     package var lsn: UInt64? {
         switch self {
-        case .order(let lsn, _, _, _, _, _, _), .refusal(let lsn, _, _, _, _, _, _), .restock(let lsn, _, _, _, _, _, _),
-             .set(let lsn, _, _, _, _, _), .header(let lsn, _, _, _):
+        case .order(let lsn, _, _, _, _, _, _, _, _), .refusal(let lsn, _, _, _, _, _, _, _, _), .restock(let lsn, _, _, _, _, _, _, _),
+             .set(let lsn, _, _, _, _, _, _), .header(let lsn, _, _, _), .tillPaired(let lsn, _, _, _, _),
+             .tillRenamed(let lsn, _, _, _), .tillRevoked(let lsn, _, _):
             return lsn
         default:
             return nil
@@ -92,7 +109,7 @@ package enum JournalRecord: Sendable, Equatable {
     /// The store's seq after the change, for the records of applied changes.
     package var seq: UInt64? {
         switch self {
-        case .order(_, let seq, _, _, _, _, _), .restock(_, let seq, _, _, _, _, _), .set(_, let seq, _, _, _, _):
+        case .order(_, let seq, _, _, _, _, _, _, _), .restock(_, let seq, _, _, _, _, _, _), .set(_, let seq, _, _, _, _, _):
             return seq
         default:
             return nil
@@ -107,10 +124,11 @@ package enum JournalRecord: Sendable, Equatable {
     /// When a change or refusal happened (unix seconds); nil for a version-1 record.
     package var time: Int64? {
         switch self {
-        case .order(_, _, _, _, _, _, let time), .refusal(_, _, _, _, _, let time, _), .restock(_, _, _, _, _, _, let time),
-             .set(_, _, _, _, _, let time):
+        case .order(_, _, _, _, _, _, let time, _, _), .refusal(_, _, _, _, _, let time, _, _, _),
+             .restock(_, _, _, _, _, _, let time, _), .set(_, _, _, _, _, let time, _):
             return time
-        case .rememberedKey(_, _, _, _, _, let time):
+        case .rememberedKey(_, _, _, _, _, let time), .tillPaired(_, _, _, _, let time), .tillRenamed(_, _, _, let time),
+             .tillRevoked(_, _, let time), .scopedKey(_, _, _, let time):
             return time
         default:
             return nil
@@ -118,14 +136,15 @@ package enum JournalRecord: Sendable, Equatable {
     }
 
     package var payload: String {
+        if let v3 = payloadV3 { return v3 }
         switch self {
-        case let .order(lsn, seq, juice, count, key, left, time):
+        case let .order(lsn, seq, juice, count, key, left, time, _, _):
             return "O\(Self.stamp(time)) \(lsn) \(seq) \(juice) \(count) \(Self.keyField(key))" + Self.values(left)
-        case let .refusal(lsn, juice, count, key, had, time, counted):
+        case let .refusal(lsn, juice, count, key, had, time, counted, _, _):
             return "\(counted ? "R" : "r")\(Self.stamp(time)) \(lsn) \(juice) \(count) \(Self.keyField(key))" + Self.values(had)
-        case let .restock(lsn, seq, fruit, amount, total, key, time):
+        case let .restock(lsn, seq, fruit, amount, total, key, time, _):
             return "A\(Self.stamp(time)) \(lsn) \(seq) \(fruit) \(amount) \(total)" + (time == nil ? "" : " " + Self.keyField(key))
-        case let .set(lsn, seq, fruit, value, key, time):
+        case let .set(lsn, seq, fruit, value, key, time, _):
             return "S\(Self.stamp(time)) \(lsn) \(seq) \(fruit) \(value)" + (time == nil ? "" : " " + Self.keyField(key))
         case let .header(lsn, seq, served, refused):
             return "H \(lsn) \(seq) \(served) \(refused)"
@@ -146,6 +165,8 @@ package enum JournalRecord: Sendable, Equatable {
                 + counts.map { " \($0.kind.letter):\($0.name)=\($0.value)" }.joined()
         case let .end(records):
             return "E \(records)"
+        case .tillPaired, .tillRenamed, .tillRevoked, .scopedKey, .tillDay:
+            preconditionFailure("a version-3 record has a version-3 payload")
         }
     }
 
@@ -154,11 +175,11 @@ package enum JournalRecord: Sendable, Equatable {
         time.map { " @\(min(max($0, times.lowerBound), times.upperBound))" } ?? ""
     }
 
-    private static func keyField(_ key: String?) -> String {
+    static func keyField(_ key: String?) -> String {
         key.map { "key=" + $0 } ?? "-"
     }
 
-    private static func values(_ list: [NamedValue]) -> String {
+    static func values(_ list: [NamedValue]) -> String {
         list.map { " \($0.name)=\($0.value)" }.joined()
     }
 
@@ -185,14 +206,16 @@ package enum JournalRecord: Sendable, Equatable {
     /// as bytes, the rest through `payload`: the same text either way (JournalRecordTests).
     package func appendPayload(to out: inout [UInt8]) {
         switch self {
-        case let .order(lsn, seq, juice, count, key, left, time):
+        case let .order(lsn, seq, juice, count, key, left, time, by, amount):
+            if by != nil { out.append(ascii: "3 ") }
             out.append(UInt8(ascii: "O"))
             Self.appendStamp(time, to: &out)
-            Self.appendFields(lsn, seq, juice, count, key, left, to: &out)
-        case let .refusal(lsn, juice, count, key, had, time, counted):
+            Self.appendFields(lsn, seq, juice, count, key, by, amount, left, to: &out)
+        case let .refusal(lsn, juice, count, key, had, time, counted, by, amount):
+            if by != nil { out.append(ascii: "3 ") }
             out.append(UInt8(ascii: counted ? "R" : "r"))
             Self.appendStamp(time, to: &out)
-            Self.appendFields(lsn, nil, juice, count, key, had, to: &out)
+            Self.appendFields(lsn, nil, juice, count, key, by, amount, had, to: &out)
         default:
             out.append(payload)
         }
@@ -204,9 +227,9 @@ package enum JournalRecord: Sendable, Equatable {
         out.append(decimal: Int(min(max(time, times.lowerBound), times.upperBound)))
     }
 
-    /// ` <lsn> [<seq>] <juice> <count> <key> name=value...`
+    /// ` <lsn> [<seq>] <juice> <count> <key> [<by> <amount>] name=value...` (the bracket: version 3)
     private static func appendFields(_ lsn: UInt64, _ seq: UInt64?, _ juice: String, _ count: Int, _ key: String?,
-                                     _ values: [NamedValue], to out: inout [UInt8]) {
+                                     _ by: Writer?, _ amount: Int?, _ values: [NamedValue], to out: inout [UInt8]) {
         out.append(ascii: " ")
         out.append(decimal: lsn)
         if let seq {
@@ -223,6 +246,12 @@ package enum JournalRecord: Sendable, Equatable {
             out.append(key)
         } else {
             out.append(UInt8(ascii: "-"))
+        }
+        if let by {
+            out.append(ascii: " ")
+            out.append(by.field)
+            out.append(ascii: " ")
+            if let amount { out.append(decimal: amount) } else { out.append(UInt8(ascii: "-")) }
         }
         for value in values {
             out.append(ascii: " ")

@@ -1,26 +1,69 @@
 /// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the outcome each got, so
 /// a till that lost its answer can retry safely and gets the first answer again.
 ///
-/// The promise is an age, not a count: a key younger than `Policy.retentionSeconds` is never
-/// forgotten. Memory is bounded by fairness instead of by forgetting: the whole memory holds at
+/// Keys live in scopes (`Scope`). A paired till, and the manager, each have a namespace of their
+/// own: the same key string from two tills is two keys, and nobody else can claim, replay or
+/// push out a till's key. A till's namespace holds its newest `perTill` keys: a till that sends
+/// more pushes out only its own oldest ones. That is safe under the contract the clients keep
+/// (PROTOCOL.md, "Keys"): a till retries only keys among its newest `perTill`.
+///
+/// Anonymous writers (on a server with no manager token) share one namespace, where the promise
+/// is an age, not a count: a key younger than `Policy.retentionSeconds` is never forgotten.
+/// Memory there is bounded by fairness instead of by forgetting: the shared namespace holds at
 /// most `capacity` keys, and one client address at most `sharePerAddress` of them, so one client
 /// can fill its own share but never push out another client's keys. A new key that does not fit
-/// is refused (`admit`), and the write with it changes nothing: the caller answers BUSY.
+/// is refused (`admit`), and the write with it changes nothing: the caller answers BUSY. A till's
+/// keys never count against `capacity`, so no anonymous flood can stop a till's keyed sales.
 ///
 /// Ages are wall-clock unix seconds, as the journal records them, so a key stays young across a
-/// restart. Keys recovered from disk belong to no address (the records do not say whose they
-/// were): they count against the whole memory, not against any address's share.
+/// restart. Version-3 records say whose each key was (an address, a till), so shares and
+/// namespaces survive a restart; keys recovered from older records belong to no address.
 package struct KeyMemory: Sendable {
     package struct Policy: Sendable, Equatable {
         package var retentionSeconds: Int64
         package var capacity: Int
         package var sharePerAddress: Int
+        /// The newest keys a till's (or the manager's) own namespace keeps.
+        package var perTill: Int
 
         package init(retentionSeconds: Int64 = Limits.keyRetentionSeconds, capacity: Int = Limits.rememberedKeys,
-                    sharePerAddress: Int = Limits.keysPerAddress) {
+                    sharePerAddress: Int = Limits.keysPerAddress, perTill: Int = Limits.keysPerTill) {
             self.retentionSeconds = retentionSeconds
             self.capacity = capacity
             self.sharePerAddress = sharePerAddress
+            self.perTill = perTill
+        }
+    }
+
+    /// Where a key lives.
+    package enum Scope: Sendable, Hashable {
+        /// The anonymous writers' namespace, counted against `address` (nil: a key recovered
+        /// from a record that does not say whose it was).
+        case shared(address: String?)
+        /// A till's or the manager's namespace ("till:3", "manager").
+        case own(String)
+
+        /// The key as the memory holds it: a shared key as it is, an own one behind its
+        /// namespace and a space (which no key or namespace contains).
+        func stored(_ key: String) -> String {
+            switch self {
+            case .shared: return key
+            case .own(let name): return name + " " + key
+            }
+        }
+
+        /// Whose share the key counts against: an address, or a namespace behind `#` (which
+        /// no address group contains).
+        var owner: String? {
+            switch self {
+            case .shared(let address): return address
+            case .own(let name): return "#" + name
+            }
+        }
+
+        var isOwn: Bool {
+            if case .own = self { return true }
+            return false
         }
     }
 
@@ -70,6 +113,7 @@ package struct KeyMemory: Sendable {
         var time: Int64
         let owner: String?
         let serial: UInt64
+        let isOwn: Bool
     }
 
     /// A key's entry and the serial of its slot.
@@ -78,20 +122,34 @@ package struct KeyMemory: Sendable {
         let serial: UInt64
     }
 
-    /// One address's keys, oldest first (their times; the slots hold the rest).
+    /// One address's or namespace's keys, oldest first (their times, serials and stored keys;
+    /// the slots hold the rest).
     private struct Share: Sendable {
         var times: [Int64] = []
+        var serials: [UInt64] = []
+        var keys: [String] = []
         var head = 0
         var count: Int { times.count - head }
         var oldest: Int64? { head < times.count ? times[head] : nil }
+        var oldestSerial: UInt64? { head < serials.count ? serials[head] : nil }
+
+        mutating func append(_ time: Int64, _ serial: UInt64, _ key: String) {
+            times.append(time)
+            serials.append(serial)
+            keys.append(key)
+        }
 
         mutating func removeOldest() {
             head += 1
             if head == times.count {
                 times.removeAll(keepingCapacity: false)
+                serials.removeAll(keepingCapacity: false)
+                keys.removeAll(keepingCapacity: false)
                 head = 0
             } else if head >= 1024 && head * 2 >= times.count {
                 times.removeFirst(head)
+                serials.removeFirst(head)
+                keys.removeFirst(head)
                 head = 0
             }
         }
@@ -99,31 +157,84 @@ package struct KeyMemory: Sendable {
 
     package let policy: Policy
     private var entries: [String: Held] = [:]
-    private var slots: [Slot] = []
+    /// The shared namespace's keys and the tills' own, each queue in arrival order: apart, so
+    /// the next shared key to age out is always at its queue's front.
+    private var shared = Queue()
+    private var own = Queue()
     private var nextSerial: UInt64 = 0
-    private var head = 0
     private var shares: [String: Share] = [:]
+    /// Keys held in the shared namespace (what `capacity` bounds).
+    private var sharedCount = 0
 
     package init(policy: Policy = Policy()) {
-        precondition(policy.retentionSeconds >= 1 && policy.capacity >= 1 && policy.sharePerAddress >= 1)
+        precondition(policy.retentionSeconds >= 1 && policy.capacity >= 1 && policy.sharePerAddress >= 1 && policy.perTill >= 1)
         self.policy = policy
     }
 
     package var count: Int { entries.count }
 
+    /// The keys the shared namespace holds.
+    package var sharedKeys: Int { sharedCount }
+
+    /// A key of the shared namespace.
     package subscript(key: String) -> Entry? { entries[key]?.entry }
 
-    /// Nil if a new key from `owner` fits now, else why not. Forgets the keys that aged out
-    /// first: only those ever make room.
-    package mutating func admit(owner: String?, now: Int64) -> Refusal? {
+    package subscript(key: String, in scope: Scope) -> Entry? { entries[scope.stored(key)]?.entry }
+
+    /// Nil if a new key in `scope` fits now, else why not. Forgets the keys that aged out
+    /// first. In the shared namespace only those ever make room; in a till's own, its oldest
+    /// key is forgotten to make room for its newest.
+    package mutating func admit(_ scope: Scope, now: Int64) -> Refusal? {
         forgetExpired(now: now)
-        if let owner, let share = shares[owner], share.count >= policy.sharePerAddress {
+        guard let owner = scope.owner else { return sharedCount >= policy.capacity ? full(now) : nil }
+        if scope.isOwn {
+            while let share = shares[owner], share.count >= policy.perTill { forgetOldest(of: owner) }
+            return nil
+        }
+        if let share = shares[owner], share.count >= policy.sharePerAddress {
             return .addressFull(retryAfterSeconds: secondsUntilExpiry(of: share.oldest, now: now))
         }
-        if entries.count >= policy.capacity {
-            return .full(retryAfterSeconds: secondsUntilExpiry(of: head < slots.count ? slots[head].time : nil, now: now))
+        return sharedCount >= policy.capacity ? full(now) : nil
+    }
+
+    /// A shared key from a client counted against `owner` (nil: none).
+    package mutating func admit(owner: String?, now: Int64) -> Refusal? {
+        admit(.shared(address: owner), now: now)
+    }
+
+    private func full(_ now: Int64) -> Refusal {
+        .full(retryAfterSeconds: secondsUntilExpiry(of: oldestSharedTime, now: now))
+    }
+
+    /// The time of the oldest shared key (the next to age out and make room).
+    private var oldestSharedTime: Int64? { shared.front?.time }
+
+    /// Slots in arrival order, the front at `head`.
+    private struct Queue: Sendable {
+        var slots: [Slot] = []
+        var head = 0
+        var front: Slot? { head < slots.count ? slots[head] : nil }
+        var live: ArraySlice<Slot> { slots[head...] }
+
+        mutating func compact() {
+            if head == slots.count {
+                slots.removeAll(keepingCapacity: slots.count <= 4096)
+                head = 0
+            } else if head >= 4096 && head * 2 >= slots.count {
+                slots.removeFirst(head)
+                head = 0
+            }
         }
-        return nil
+    }
+
+    /// Forgets `owner`'s oldest key (a till's namespace at its bound). Its slot stays in the
+    /// queue and forgets nothing when it comes out (its serial no longer matches).
+    private mutating func forgetOldest(of owner: String) {
+        guard var share = shares[owner], share.count > 0 else { return }
+        let key = share.keys[share.head], serial = share.serials[share.head]
+        if entries[key]?.serial == serial { entries.removeValue(forKey: key) }
+        share.removeOldest()
+        shares[owner] = share.count == 0 ? nil : share
     }
 
     /// Remembers a key just used (live: after `admit` said it fits; on recovery: as recorded).
@@ -133,12 +244,24 @@ package struct KeyMemory: Sendable {
     /// wins, and its age starts at its own time: it gets a new slot at the back of the queue, and
     /// the one left behind forgets nothing when it comes out (else the restart would forget a
     /// young key at once, and its retry would apply twice).
-    package mutating func remember(_ key: String, _ entry: Entry, owner: String? = nil) {
-        if let held = entries[key], held.entry == entry { return }
+    package mutating func remember(_ key: String, _ entry: Entry, in scope: Scope) {
+        let stored = scope.stored(key)
+        if let held = entries[stored], held.entry == entry { return }
         nextSerial += 1
-        entries[key] = Held(entry: entry, serial: nextSerial)
-        slots.append(Slot(key: key, time: entry.time, owner: owner, serial: nextSerial))
-        if let owner { shares[owner, default: Share()].times.append(entry.time) }
+        if entries.updateValue(Held(entry: entry, serial: nextSerial), forKey: stored) == nil, !scope.isOwn { sharedCount += 1 }
+        let owner = scope.owner
+        let slot = Slot(key: stored, time: entry.time, owner: owner, serial: nextSerial, isOwn: scope.isOwn)
+        if scope.isOwn { own.slots.append(slot) } else { shared.slots.append(slot) }
+        if let owner {
+            shares[owner, default: Share()].append(entry.time, nextSerial, stored)
+            // On recovery a till's namespace is bounded as it was live.
+            if scope.isOwn, let share = shares[owner], share.count > policy.perTill { forgetOldest(of: owner) }
+        }
+    }
+
+    /// A shared key counted against `owner` (nil: none).
+    package mutating func remember(_ key: String, _ entry: Entry, owner: String? = nil) {
+        remember(key, entry, in: .shared(address: owner))
     }
 
     /// Forgets the keys at least `retentionSeconds` old, in arrival order. A clock set back makes
@@ -149,24 +272,35 @@ package struct KeyMemory: Sendable {
     /// key behind it until its future time came: when it reaches the front it is aged from now
     /// instead, so it holds the queue for at most one window, and is still never forgotten early.
     package mutating func forgetExpired(now: Int64) {
-        while head < slots.count {
-            if slots[head].time > now { slots[head].time = now }
-            guard now - slots[head].time >= policy.retentionSeconds else { break }
-            let slot = slots[head]
-            if entries[slot.key]?.serial == slot.serial { entries.removeValue(forKey: slot.key) }
-            if let owner = slot.owner {
+        // Taken out while it is worked on (the helper also changes the entries and shares),
+        // and put back: a move, not a copy.
+        var queue = Queue()
+        swap(&queue, &shared)
+        forgetExpired(in: &queue, now: now)
+        swap(&queue, &shared)
+        swap(&queue, &own)
+        forgetExpired(in: &queue, now: now)
+        swap(&queue, &own)
+    }
+
+    private mutating func forgetExpired(in queue: inout Queue, now: Int64) {
+        while queue.head < queue.slots.count {
+            if queue.slots[queue.head].time > now { queue.slots[queue.head].time = now }
+            guard now - queue.slots[queue.head].time >= policy.retentionSeconds else { break }
+            let slot = queue.slots[queue.head]
+            if entries[slot.key]?.serial == slot.serial {
+                entries.removeValue(forKey: slot.key)
+                if !slot.isOwn { sharedCount -= 1 }
+            }
+            // Its share's oldest, unless a till's bound forgot it already (then the share's
+            // oldest is a later key).
+            if let owner = slot.owner, shares[owner]?.oldestSerial == slot.serial {
                 shares[owner]?.removeOldest()
                 if shares[owner]?.count == 0 { shares.removeValue(forKey: owner) }
             }
-            head += 1
+            queue.head += 1
         }
-        if head == slots.count {
-            slots.removeAll(keepingCapacity: slots.count <= 4096)
-            head = 0
-        } else if head >= 4096 && head * 2 >= slots.count {
-            slots.removeFirst(head)
-            head = 0
-        }
+        queue.compact()
     }
 
     private func secondsUntilExpiry(of time: Int64?, now: Int64) -> Int {
@@ -177,10 +311,18 @@ package struct KeyMemory: Sendable {
     /// The keys an address holds now (for tests and the log).
     package func held(by owner: String) -> Int { shares[owner]?.count ?? 0 }
 
-    /// Oldest first: the order a snapshot writes them in, so a reload ages them out alike.
-    package var inOrder: [(key: String, entry: Entry)] {
-        slots[head...].compactMap { slot in
-            entries[slot.key].flatMap { $0.serial == slot.serial ? (slot.key, $0.entry) : nil }
+    /// A till's (or the manager's) keys held now.
+    package func held(in scope: Scope) -> Int { scope.owner.map { shares[$0]?.count ?? 0 } ?? 0 }
+
+    /// Oldest first, with the scope each lives in: the order a snapshot writes them in, so a
+    /// reload ages them out alike.
+    package var inOrder: [(key: String, scope: Scope, entry: Entry)] {
+        (shared.live + own.live).compactMap { slot in
+            guard let held = entries[slot.key], held.serial == slot.serial else { return nil }
+            if slot.isOwn, let space = slot.key.firstIndex(of: " ") {
+                return (String(slot.key[slot.key.index(after: space)...]), .own(String(slot.key[..<space])), held.entry)
+            }
+            return (slot.key, .shared(address: slot.owner), held.entry)
         }
     }
 }

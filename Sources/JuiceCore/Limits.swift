@@ -13,8 +13,14 @@ package enum Limits {
     package static let rememberedKeys = 100_000
     /// How many of them one client address may hold (an IPv6 client counts by its /64).
     package static let keysPerAddress = 10_000
+    /// The newest keys a paired till's own namespace keeps (`--keys-per-till`): a till retries
+    /// only keys among its newest this many (PROTOCOL.md, "Keys"); its clients hold far fewer
+    /// waiting orders (the browser till 50, juice-till 1, JuiceClient 256).
+    package static let keysPerTill = 1000
     /// A key younger than this is never forgotten (`--key-retention`): 24 hours.
     package static let keyRetentionSeconds: Int64 = 86_400
+    /// A price or an amount of money, in the currency's minor unit, is at most this.
+    package static let maxAmount = 1_000_000_000_000
     /// How many recent changes `SINCE` can replay line by line; older gaps get a full snapshot event.
     package static let historyEvents = 10_000
 }

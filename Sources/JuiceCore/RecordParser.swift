@@ -38,6 +38,7 @@ extension JournalRecord {
     }
 
     private static func parseFields(_ payload: [UInt8]) throws(Defect) -> JournalRecord {
+        if payload.count >= 2 && payload[0] == UInt8(ascii: "3") && payload[1] == ASCII.space { return try parseV3(payload[2...]) }
         // A `K` record ends with a reply line, taken whole after its fourth space (version 1)
         // or its sixth (version 2: `K @<time> <key> <write> <name> <number> <reply>`).
         let isKey = payload.count >= 2 && payload[0] == UInt8(ascii: "K") && payload[1] == ASCII.space
@@ -137,7 +138,7 @@ extension JournalRecord {
 }
 
 /// A payload's fields, each checked on its bytes.
-private struct Fields {
+struct Fields {
     typealias Defect = JournalRecord.Defect
     let tokens: [ArraySlice<UInt8>]
 

@@ -16,6 +16,8 @@ package struct StockLedger: Sendable {
     /// Refused orders each fruit was short in (one per order, whatever the count), per fruit.
     package private(set) var short: [UInt64]
     package private(set) var keys: KeyMemory
+    /// The paired tills, their sales per day, and the pairing codes waiting (`TillRegistry`).
+    package var tills = TillRegistry()
     /// The shop's days and hours, from the times of the changes (`SalesHistory`).
     package internal(set) var history: SalesHistory
 
@@ -42,14 +44,20 @@ package struct StockLedger: Sendable {
     /// store's bound on what one client may add to them).
     package mutating func order(_ request: OrderRequest, by owner: String? = nil, at now: Int64 = 0,
                                countingRefusal: () -> Bool = { true }) -> WriteOutcome {
+        order(request, in: .shared(address: owner), at: now, countingRefusal: countingRefusal)
+    }
+
+    /// An order whose key lives in `scope` (a till's own namespace, or the shared one).
+    package mutating func order(_ request: OrderRequest, in scope: KeyMemory.Scope, at now: Int64,
+                               countingRefusal: () -> Bool = { true }) -> WriteOutcome {
         let asked = KeyMemory.Request.order(juice: request.juice, count: request.count)
-        if let key = request.key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
+        if let key = request.key, let settled = settledKey(key, asked, scope: scope, now: now) { return settled }
         let juice = menu.juices[request.juice]
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             let have = juice.recipe.map { stock[$0.fruit] }
             if countingRefusal() { countRefusal(request, have: have, at: now) }
             let refused = WriteOutcome.outOfStock(request, have: have)
-            if let key = request.key { keys.remember(key, KeyMemory.Entry(first: refused, at: now), owner: owner) }
+            if let key = request.key { keys.remember(key, KeyMemory.Entry(first: refused, at: now), in: scope) }
             return refused
         }
         var touched: [FruitValue] = []
@@ -63,43 +71,51 @@ package struct StockLedger: Sendable {
         sold[request.juice] += UInt64(request.count)
         let change = Change(seq: seq, kind: .order(request), touched: touched)
         history.orderServed(juice: request.juice, count: request.count, touched: touched, at: now)
-        if let key = request.key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), owner: owner) }
+        if let key = request.key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), in: scope) }
         return .applied(change)
     }
 
     /// A keyed RESTOCK: applied once per key, as an order is. A refused one (OVER_LIMIT) is not
     /// remembered: it changed nothing, and its retry is judged afresh.
     package mutating func restock(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> WriteOutcome {
+        restock(fruit: fruit, amount: amount, key: key, in: .shared(address: owner), at: now)
+    }
+
+    package mutating func restock(fruit: Int, amount: Int, key: String?, in scope: KeyMemory.Scope, at now: Int64) -> WriteOutcome {
         let asked = KeyMemory.Request.restock(fruit: fruit, amount: amount)
-        if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
+        if let key, let settled = settledKey(key, asked, scope: scope, now: now) { return settled }
         guard let plain = restock(fruit: fruit, amount: amount) else {
             return .overLimit(fruit: fruit, stock: stock[fruit], adding: amount)
         }
         let change = Change(seq: plain.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.restocked(fruit: fruit, amount: amount, at: now)
-        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), owner: owner) }
+        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), in: scope) }
         return .applied(change)
     }
 
     /// A keyed SET: applied once per key.
     package mutating func set(fruit: Int, amount: Int, key: String?, by owner: String?, at now: Int64) -> WriteOutcome {
+        set(fruit: fruit, amount: amount, key: key, in: .shared(address: owner), at: now)
+    }
+
+    package mutating func set(fruit: Int, amount: Int, key: String?, in scope: KeyMemory.Scope, at now: Int64) -> WriteOutcome {
         let asked = KeyMemory.Request.set(fruit: fruit, amount: amount)
-        if let key, let settled = settledKey(key, asked, owner: owner, now: now) { return settled }
+        if let key, let settled = settledKey(key, asked, scope: scope, now: now) { return settled }
         let plain = set(fruit: fruit, amount: amount)
         let change = Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.set(fruit: fruit, to: amount, at: now)
-        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), owner: owner) }
+        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), in: scope) }
         return .applied(change)
     }
 
     /// What a key already decides: a retry's first answer, a key used for something else, or
     /// no room for a new key. Nil: a new key that fits.
-    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, owner: String?, now: Int64) -> WriteOutcome? {
-        if let seen = keys[key] {
+    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, scope: KeyMemory.Scope, now: Int64) -> WriteOutcome? {
+        if let seen = keys[key, in: scope] {
             guard seen.request == asked else { return .keyReused(key: key, first: seen.request) }
             return .duplicate(of: seen.first)
         }
-        if let refusal = keys.admit(owner: owner, now: now) { return .unavailable(.keyMemoryFull(refusal)) }
+        if let refusal = keys.admit(scope, now: now) { return .unavailable(.keyMemoryFull(refusal)) }
         return nil
     }
 
@@ -179,14 +195,14 @@ extension StockLedger {
         history.calendar = calendar
     }
 
-    package mutating func restoreKey(_ key: String, _ entry: KeyMemory.Entry) {
-        keys.remember(key, entry)
+    package mutating func restoreKey(_ key: String, _ entry: KeyMemory.Entry, in scope: KeyMemory.Scope = .shared(address: nil)) {
+        keys.remember(key, entry, in: scope)
     }
 
     /// Re-applies a recorded change; a keyed one's key is remembered as first used at
     /// `keyTime`. `time` is when it happened, from a version-2 record (nil: before history, so
     /// it counts in no day or hour).
-    package mutating func replay(_ change: Change, at time: Int64?, keyTime: Int64) {
+    package mutating func replay(_ change: Change, at time: Int64?, keyTime: Int64, scope: KeyMemory.Scope = .shared(address: nil)) {
         for t in change.touched { stock[t.fruit] = t.value }
         seq = change.seq
         let key: String?
@@ -203,7 +219,7 @@ extension StockLedger {
             key = keyed
             if let time { history.set(fruit: fruit, to: amount, at: time) }
         }
-        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: keyTime)) }
+        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: keyTime), in: scope) }
     }
 
     /// A replay of a change as it is live, at `time` (tests; a record always says its own).
@@ -251,9 +267,9 @@ extension StockLedger {
     /// recorded; `Int.max` for a fruit the record does not list (the recipe changed since), which
     /// is then not counted as short.
     package mutating func replayRefusal(_ request: OrderRequest, have: [Int], counted: Bool = true, at time: Int64? = nil,
-                                       keyTime: Int64 = 0) {
+                                       keyTime: Int64 = 0, scope: KeyMemory.Scope = .shared(address: nil)) {
         if counted { countRefusal(request, have: have, at: time) }
         guard let key = request.key else { return }
-        keys.remember(key, KeyMemory.Entry(first: .outOfStock(request, have: have), at: keyTime))
+        keys.remember(key, KeyMemory.Entry(first: .outOfStock(request, have: have), at: keyTime), in: scope)
     }
 }

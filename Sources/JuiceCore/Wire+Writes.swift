@@ -29,6 +29,9 @@ extension Wire {
         return line
     }
 
+    /// A revoked till's every write (PROTOCOL.md, "Tills").
+    package static let tillRevoked = ProtocolError(.revoked, "this till was removed by the manager; nothing was sold: pair it again")
+
     private static let dupWord: [UInt8] = Array(" dup".utf8)
 
     /// The refusal an outcome is (a duplicate's: its first one's), or nil if it applied.
@@ -50,6 +53,8 @@ extension Wire {
             return readOnly(reason)
         case .unavailable(.journalGrowing):
             return journalGrowing
+        case .tillRevoked:
+            return tillRevoked
         }
     }
 }

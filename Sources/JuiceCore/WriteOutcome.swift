@@ -16,6 +16,8 @@ package enum WriteOutcome: Sendable, Equatable {
     case keyReused(key: String, first: KeyMemory.Request)
     /// Nothing was applied, and the same write may simply come back later.
     case unavailable(Unavailable)
+    /// The till that sent it was revoked: nothing is applied, from it, ever again.
+    case tillRevoked
 
     /// Why a write could not be taken now: the server's state, not the write's fault.
     package enum Unavailable: Sendable, Equatable {
@@ -45,7 +47,7 @@ package enum WriteOutcome: Sendable, Equatable {
             }
         case .outOfStock(let request, _):
             return .order(juice: request.juice, count: request.count)
-        case .overLimit, .duplicate, .keyReused, .unavailable:
+        case .overLimit, .duplicate, .keyReused, .unavailable, .tillRevoked:
             return nil
         }
     }

@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// Checks a manager token, for `AUTH` on the line protocol and `Authorization: Bearer` on HTTP
 /// alike: in constant time, and with wrong tokens counted per client address
 /// (`PeerAddress.group`: an IPv6 client by its /64) and in all, across connections and protocols
@@ -48,15 +50,4 @@ final class ManagerAuth {
         }
         return .wrong
     }
-}
-
-/// Compares secrets in time that does not depend on where they differ.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    var difference: UInt8 = a.count == b.count ? 0 : 1
-    for i in 0..<max(a.count, b.count) {
-        let x = i < a.count ? a[i] : 0
-        let y = i < b.count ? b[i] : 0
-        difference |= x ^ y
-    }
-    return difference == 0
 }

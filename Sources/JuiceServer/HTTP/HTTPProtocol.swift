@@ -55,6 +55,7 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
         pingEvery = services.config.eventStreamPingEvery
         proxies = TrustedProxies(services.config.trustedProxies)
         routes = HTTPRoutes(store: services.store, auth: services.auth, allowedHosts: services.config.allowedHosts)
+        routes.presence = services.tills
         let timer = DispatchSource.makeTimerSource(queue: services.queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [weak self] in self?.tick() }

@@ -9,8 +9,12 @@ struct HTTPRoutes {
     enum Route {
         /// Answer, once the journal is durable up to `after` (a journal position).
         case response(HTTPResponse, after: UInt64)
-        /// A write's answer, and the changes it made (to broadcast after the answer is queued).
-        case change(HTTPResponse, after: UInt64, events: [StockEvent])
+        /// A write's answer, and the changes it made (to broadcast after the answer is queued);
+        /// `till`: the paired till that made it (the connection is that till's now).
+        case change(HTTPResponse, after: UInt64, events: [StockEvent], till: TillID?)
+        /// A tills request's answer; the till it paired (this connection is it now) or revoked
+        /// (its connections close).
+        case tills(HTTPResponse, after: UInt64, paired: TillID?, revoked: TillID?)
         /// Open an event stream, resuming after this seq if the browser sent `Last-Event-ID`.
         case eventStream(lastEventID: EventID?)
     }
@@ -18,6 +22,9 @@ struct HTTPRoutes {
     let store: FruitStore
     let auth: ManagerAuth
     let writes: HTTPWrites
+    let tills: TillRoutes
+    /// Which connections are which till (for the tills list).
+    var presence = TillPresence()
     /// Whether shutdown has begun (`/healthz` then answers 503).
     var isDraining: () -> Bool = { false }
     /// The values `/metrics` reports that only the server knows (clients by kind).
@@ -41,9 +48,27 @@ struct HTTPRoutes {
         self.auth = auth
         self.writes = HTTPWrites(store: store, allowedHosts: allowedHosts)
         self.reports = ReportRoutes(store: store)
+        self.tills = TillRoutes(store: store)
+        self.allowedHosts = allowedHosts
     }
 
+    private let allowedHosts: [String]
+
     func route(_ request: HTTPRequest, client: RequestClient) -> Route {
+        if TillRoutes.posts.contains(request.path) {
+            guard request.method == "POST" else {
+                return .response(WriteAnswer.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
+            }
+            if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
+                Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
+                return .response(WriteAnswer.refusal(.forbidden, "FORBIDDEN", why), after: 0)
+            }
+            if request.path != "/tills/pair", let (message, headers) = bearerRefusal(request, client: client) {
+                return .response(WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers), after: 0)
+            }
+            let (response, lsn, paired, revoked) = tills.answer(request, presence: presence)
+            return .tills(response, after: lsn, paired: paired, revoked: revoked)
+        }
         if HTTPWrites.paths.contains(request.path) {
             guard request.method == "POST" else {
                 return .response(WriteAnswer.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
@@ -52,8 +77,14 @@ struct HTTPRoutes {
                 return .response(WriteAnswer.refusal(.serviceUnavailable, "SHUTTING_DOWN", "shutting down; try again shortly",
                                                     headers: [("Retry-After", "1")]), after: 0)
             }
-            let outcome = writes.handle(request, client: client) { bearerRefusal(request, client: client) }
-            return .change(outcome.response, after: outcome.lsn, events: outcome.events)
+            let role: ClientRole
+            switch writer(of: request, client: client) {
+            case .success(let known): role = known
+            case .failure(let refused): return .response(refused.response, after: 0)
+            }
+            let outcome = writes.handle(request, client: client, role: role)
+            if case .till(let id) = role { return .change(outcome.response, after: outcome.lsn, events: outcome.events, till: id) }
+            return .change(outcome.response, after: outcome.lsn, events: outcome.events, till: nil)
         }
         guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, after: 0) }
         guard request.method == "GET" || request.method == "HEAD" else {
@@ -109,11 +140,52 @@ struct HTTPRoutes {
             let clients = clientCounts()
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), after: lsn)
+        case .tillsList:
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
+            let (response, lsn, _, _) = tills.answer(request, presence: presence)
+            return .response(response, after: lsn)
         case .dayReport, .daysCSV, .hoursCSV:
             if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             let (response, lsn) = reports.answer(request)
             return .response(response, after: lsn)
         }
+    }
+
+    struct Refused: Error {
+        let response: HTTPResponse
+    }
+
+    /// Who a write speaks for. A till sends `Juice-Till: <credential>`; the manager's writes
+    /// (`/restock`, `/set`) need the token as before. With a token configured, an order needs a
+    /// paired till or the manager; without one, anyone may order (the shared key namespace).
+    private func writer(of request: HTTPRequest, client: RequestClient) -> Result<ClientRole, Refused> {
+        let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
+        let managerPath = request.path != "/orders"
+        if managerPath {
+            if let (message, headers) = bearerRefusal(request, client: client) {
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers)))
+            }
+            if auth.token != nil { return .success(.manager) }
+        }
+        if let credential = request.header(TillRoutes.header) {
+            switch store.assumeIsolated({ $0.verifyTill(credential) }) {
+            case .till(let id): return .success(.till(id))
+            case .revoked:
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "REVOKED", Wire.tillRevoked.message)))
+            case .unknown:
+                Log.warning("HTTP \(request.path) refused for \(client.description): unknown till credential", category: .refusals)
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", "unknown till credential: pair this till again")))
+            }
+        }
+        guard auth.token != nil, !managerPath else { return .success(.anonymous) }
+        guard request.header("authorization") != nil else {
+            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "FORBIDDEN",
+                "orders need a paired till: send the Juice-Till header (pair the till at /till with the manager's code)", headers: challenge)))
+        }
+        if let (message, headers) = bearerRefusal(request, client: client) {
+            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers)))
+        }
+        return .success(.manager)
     }
 
     /// With a manager token configured, the manager's data and writes need `Authorization:

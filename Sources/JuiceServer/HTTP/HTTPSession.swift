@@ -23,6 +23,8 @@ final class HTTPSession: ConnectionSession {
     private var answering = false
     /// Requests answered on this connection (for the keep-alive cap).
     private var served: UInt16 = 0
+    /// The paired till its writes came from, once one did.
+    private var till: TillID?
 
     init(_ conn: Connection, protocol http: HTTPProtocol) {
         self.conn = conn
@@ -38,6 +40,7 @@ final class HTTPSession: ConnectionSession {
     }
 
     func closed() {
+        if let till { http.loop.tills.closed(conn, till: till) }
         http.open -= 1
         http.awaiting.removeValue(forKey: conn.id)
         http.streams.removeValue(forKey: conn.id)
@@ -133,12 +136,24 @@ final class HTTPSession: ConnectionSession {
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
             send(bytes, after: lsn, keepAlive: keepAlive)
             return bytes.count
-        case .change(let response, let lsn, let events):
+        case .change(let response, let lsn, let events, let till):
+            if let till { signedIn(as: till) }
             // The answer first, then the broadcast: like a line client, the writer gets its
             // answer before the event of its change goes anywhere.
             let bytes = response.bytes(keepAlive: keepAlive)
             send(bytes, after: lsn, keepAlive: keepAlive)
             if !events.isEmpty { http.loop.host.publish(events) }
+            return bytes.count
+        case .tills(let response, let lsn, let paired, let revoked):
+            if let paired { signedIn(as: paired) }
+            let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
+            send(bytes, after: lsn, keepAlive: keepAlive)
+            if let revoked {
+                for other in http.loop.tills.takeConnections(of: revoked) where other !== conn && !other.isFinishing {
+                    other.stopInput()
+                    http.loop.host.finish(other)
+                }
+            }
             return bytes.count
         case .eventStream(let lastEventID):
             guard !head else {
@@ -148,6 +163,14 @@ final class HTTPSession: ConnectionSession {
             openStream(after: lastEventID)
             return 0
         }
+    }
+
+    /// This connection speaks for a paired till now (the manager's list shows it connected;
+    /// revoking the till closes it).
+    private func signedIn(as till: TillID) {
+        if let previous = self.till, previous != till { http.loop.tills.closed(conn, till: previous) }
+        self.till = till
+        http.loop.tills.signedIn(conn, as: till)
     }
 
     /// One response; without keep-alive the connection then closes (once its output is out).

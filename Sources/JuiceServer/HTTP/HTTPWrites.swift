@@ -28,16 +28,11 @@ struct HTTPWrites {
         self.allowedHosts = allowedHosts
     }
 
-    /// Checks who may write and what was sent, then runs it. `bearer` checks the manager token
-    /// (nil: go ahead; else the refusal's message and headers).
-    func handle(_ request: HTTPRequest, client: RequestClient, bearer: () -> (String, [(String, String)])?) -> Outcome {
+    /// Checks what was sent, then runs it as `role` (`HTTPRoutes` decided who may write).
+    func handle(_ request: HTTPRequest, client: RequestClient, role: ClientRole) -> Outcome {
         if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
             Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
             return Outcome(response: WriteAnswer.refusal(.forbidden, "FORBIDDEN", why))
-        }
-        let manager = request.path != "/orders"
-        if manager, let (message, headers) = bearer() {
-            return Outcome(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers))
         }
         // The usual value first, without splitting it (this runs on every write).
         let type = request.header("content-type")
@@ -52,7 +47,7 @@ struct HTTPWrites {
         }
         var written: WriteOutcome?
         let end = store.assumeIsolated { store in
-            store.run(CollectionOfOne(command), peer: client.address) { if case .write(let outcome) = $0 { written = outcome } }
+            store.run(CollectionOfOne(command), peer: client.address, role: role) { if case .write(let outcome) = $0 { written = outcome } }
         }
         guard let written else { preconditionFailure("a write's outcome is a write outcome") }
         return Outcome(response: answers.response(written, keyed: command.key != nil), lsn: end.lsn, events: end.events)

@@ -10,7 +10,7 @@ enum ReadRoute: String, CaseIterable, Sendable {
     // Public data, the probe, and this API's own document.
     case events = "/events", state = "/state", healthz = "/healthz", openAPI = "/openapi.json"
     // The manager's data (with a token configured).
-    case sales = "/sales", metrics = "/metrics", dayReport = "/reports/day", daysCSV = "/reports/days.csv", hoursCSV = "/reports/hours.csv"
+    case sales = "/sales", metrics = "/metrics", tillsList = "/tills/list", dayReport = "/reports/day", daysCSV = "/reports/days.csv", hoursCSV = "/reports/hours.csv"
 
     static let paths = Set(allCases.map(\.rawValue))
 }

@@ -88,7 +88,7 @@ final class WriteAnswer: Sendable {
         // A full disk (READ_ONLY) and a journal still growing (BUSY) are the server's state,
         // not the order's fault: 503.
         case .readOnly, .busy: return .serviceUnavailable
-        case .forbidden, .authFailed: return .unauthorized
+        case .forbidden, .authFailed, .revoked: return .unauthorized
         default: return .badRequest
         }
     }

@@ -13,7 +13,8 @@ final class LineCodec: Sendable {
 
     /// One command's reply. `figures` gives what only the server knows, asked only for STATS:
     /// clients connected and seconds up.
-    func append(_ outcome: StoreOutcome, figures: () -> (clients: Int, uptimeSeconds: UInt64), to out: inout [UInt8]) {
+    func append(_ outcome: StoreOutcome, figures: () -> (clients: Int, uptimeSeconds: UInt64), presence: TillPresence? = nil,
+                to out: inout [UInt8]) {
         switch outcome {
         case .write(let write):
             Wire.appendReply(to: write, menu: menu, to: &out)
@@ -30,6 +31,8 @@ final class LineCodec: Sendable {
         case .since(let plan):
             Wire.sinceHeader(after: plan.after, current: plan.current, to: &out)
             if case .fullState(let all) = plan.start { appendEvent(seq: plan.current, all, to: &out) }
+        case .tills(let tills):
+            appendTills(tills, presence: presence, to: &out)
         }
     }
 

@@ -32,6 +32,7 @@ final class LineSession: ConnectionSession {
         self.conn = conn
         self.line = line
         state = SessionState(isManager: line.isManagerByDefault)
+        state.writesNeedSignIn = !line.isManagerByDefault
     }
 
     var wantsInput: Bool { !throttled && backlog == nil }
@@ -44,7 +45,9 @@ final class LineSession: ConnectionSession {
         line.loop.output.send(conn, hello)
     }
 
-    func closed() {}
+    func closed() {
+        if let till = state.till { line.loop.tills.closed(conn, till: till) }
+    }
 
     /// `EVENT BYE`, after the replies it is owed.
     func shuttingDown(byeAfter lsn: UInt64) {
@@ -98,9 +101,12 @@ final class LineSession: ConnectionSession {
         let budget = line.outputBudget
         let progress = framer.feed(bytes, until: { text in
             turn.countLine()
-            switch line.parser.parse(text, isManager: state.isManager) {
+            switch line.parser.parse(text, isManager: state.isManager, mayWrite: state.mayWrite) {
             case .empty:
                 break
+            case .command(.till(let credential)):
+                runStore(&batch)
+                signIn(credential, &batch)
             case .command(let command) where command.needsStore:
                 batch.commands.append(command)
                 // A SINCE that starts a catch-up ends its run: what follows waits for it.
@@ -162,14 +168,52 @@ final class LineSession: ConnectionSession {
             swap(&commands, &batch.commands)
         }
         let (line, conn) = (self.line, self.conn)
+        var paired: TillID?
+        var revoked: [TillID] = []
+        let role = state.role
         let end = line.loop.store.assumeIsolated { store in
-            store.run(commands, peer: conn.peer) { outcome in
-                line.codec.append(outcome, figures: { line.figures }, to: &batch.out)
-                if case .since(let plan) = outcome { line.loop.fanOut.resume(conn, from: plan.current + 1, catchUp: plan.catchUp) }
+            store.run(commands, peer: conn.peer, role: role) { outcome in
+                line.codec.append(outcome, figures: { line.figures }, presence: line.loop.tills, to: &batch.out)
+                switch outcome {
+                case .since(let plan): line.loop.fanOut.resume(conn, from: plan.current + 1, catchUp: plan.catchUp)
+                case .tills(.paired(let info, _)): paired = info.till.id
+                case .tills(.revoked(let info)): revoked.append(info.till.id)
+                default: break
+                }
             }
         }
+        if let paired {
+            // PAIR signs this connection in as the new till.
+            state.till = paired
+            line.loop.tills.signedIn(conn, as: paired)
+        }
+        if case .till(let till) = role { line.loop.tills.seen(till) }
+        for till in revoked { closeConnections(of: till) }
         batch.lsn = max(batch.lsn, end.lsn)
         if batch.events.isEmpty { batch.events = end.events } else { batch.events.append(contentsOf: end.events) }
+    }
+
+    /// `TILL <credential>`: checked against the store's tills; this connection is that till from
+    /// now on.
+    private func signIn(_ credential: String, _ batch: inout Batch) {
+        let (verdict, name) = line.loop.store.assumeIsolated { store in
+            let verdict = store.verifyTill(credential)
+            if case .till(let id) = verdict { return (verdict, store.ledger.tills.till(id)?.name) }
+            return (verdict, nil)
+        }
+        if case .close = line.commands.signIn(verdict, name: name, session: &state, peer: conn.peer, to: &batch.out) {
+            conn.stopInput()
+        }
+        if let till = state.till, case .till = verdict { line.loop.tills.signedIn(conn, as: till) }
+    }
+
+    /// A till was revoked: its connections are closed once what they are owed is out (the
+    /// answers to writes already applied; anything after is refused, `REVOKED`).
+    private func closeConnections(of till: TillID) {
+        for other in line.loop.tills.takeConnections(of: till) where !other.isFinishing {
+            other.stopInput()
+            line.loop.host.finish(other)
+        }
     }
 
     /// Goes on with its deferred work as far as its turn and its budget allow: its catch-up

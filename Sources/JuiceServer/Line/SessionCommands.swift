@@ -3,7 +3,24 @@ import JuiceCore
 /// What a connection's own commands remember: whether it may manage stock, and how its AUTH
 /// attempts and logged refusals went.
 struct SessionState {
+    /// May use the manager's verbs: signed in with AUTH, or anyone on a server with no token.
     var isManager: Bool
+    /// Signed in with `AUTH` (not only a manager by default): its keys are the manager's.
+    var signedInAsManager = false
+    /// The paired till it signed in as (`TILL`, `PAIR`).
+    var till: TillID?
+    /// Whether writes need a paired till or the manager (the server has a manager token).
+    var writesNeedSignIn = false
+
+    /// Who it speaks for, to the store.
+    var role: ClientRole {
+        if let till { return .till(till) }
+        return signedInAsManager ? .manager : .anonymous
+    }
+
+    /// Whether it may ORDER.
+    var mayWrite: Bool { !writesNeedSignIn || isManager || till != nil }
+
     /// At most `SessionCommands.maxAuthFailures` (then it closes). Small types: every
     /// connection carries this.
     var authFailures: UInt8 = 0
@@ -54,6 +71,8 @@ final class SessionCommands {
             return .events(on: on)
         case .auth(let token):
             return authenticate(token, session: &session, peer: peer, to: &out)
+        case .till:
+            assertionFailure("TILL is answered by the session (it needs the store)")
         case .quit:
             out.append(contentsOf: Wire.bye)
             return .close
@@ -70,6 +89,7 @@ final class SessionCommands {
             return .none
         case .accepted:
             session.isManager = true
+            session.signedInAsManager = true
             session.authFailures = 0
             out.append(contentsOf: Wire.authOK)
             return .none
@@ -88,6 +108,27 @@ final class SessionCommands {
             }
             Wire.wrongToken().append(to: &out)
             return .none
+        }
+    }
+
+    /// `TILL <credential>`'s answer, given what the store says the credential is.
+    func signIn(_ verdict: TillRegistry.Verdict, name: String?, session: inout SessionState, peer: String, to out: inout [UInt8]) -> Outcome {
+        switch verdict {
+        case .till(let id):
+            session.till = id
+            session.authFailures = 0
+            out.append("OK TILL till=\(id) name=\(name ?? "")")
+            out.appendLineEnd()
+            return .none
+        case .revoked:
+            Wire.tillRevoked.append(to: &out)
+            return .close
+        case .unknown:
+            session.authFailures += 1
+            logRefusal(&session, "TILL refused for \(peer): unknown credential (failure \(session.authFailures) of \(Self.maxAuthFailures))")
+            let closing = session.authFailures >= Self.maxAuthFailures
+            ProtocolError(.authFailed, "unknown till credential" + (closing ? "; closing" : "")).append(to: &out)
+            return closing ? .close : .none
         }
     }
 

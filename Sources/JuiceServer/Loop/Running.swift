@@ -60,7 +60,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         fanOut = FanOut(output: output, passes: passes, seq: store.assumeIsolated { $0.ledger.seq })
         if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
 
-        let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut, passes: passes,
+        let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut, passes: passes, tills: TillPresence(),
                                     catchUp: CatchUpPump(store: store, fanOut: fanOut, output: output, passes: passes),
                                     auth: ManagerAuth(token: config.managerToken, policy: AuthTestHook.policy(config.authFailurePolicy), clock: config.authClock),
                                     queue: queue, startedAt: startedAt, host: self)

@@ -75,6 +75,8 @@ struct LoopServices {
     let output: OutputPath
     let fanOut: FanOut
     let passes: FlushPasses
+    /// Which connections are which paired till (the manager's list; revoking closes them).
+    let tills: TillPresence
     let catchUp: CatchUpPump
     let auth: ManagerAuth
     let queue: DispatchQueue

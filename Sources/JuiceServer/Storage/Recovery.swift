@@ -93,6 +93,10 @@ struct Recovery {
             case .short(let name, _): (4, name)
             case .key(let key, _, _, _): (5, key)
             case .rememberedKey(let key, _, _, _, _, _): (5, key)
+            case .scopedKey(let key, let by, _, _): (5, by.field + " " + key)
+            case .tillPaired(_, let till, _, _, _): (7, "P\(till)")
+            case .tillRevoked(_, let till, _): (7, "X\(till)")
+            case .tillDay(let day, let till, _, _): (8, "\(day) \(till)")
             // An hour is its start, day and offset: after a change of --timezone or --day-starts,
             // two calendars' hours may start at one moment, each keeping its own day and offset.
             case .hour(let start, let day, let utcOffset, _, _, _): (6, "\(start) \(BusinessCalendar.dateText(day)) \(utcOffset)")
@@ -102,7 +106,7 @@ struct Recovery {
                 kindRank = rank
                 names.removeAll(keepingCapacity: true)
             } else if rank > 0 && rank < kindRank {
-                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K, Y")
+                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K, Y, P, Q")
             }
             if rank > 0 && !names.insert(name).inserted {
                 throw Recovery.corrupt(.snapshot, file.path, at: offset, "a second record for '\(name)' of the same kind")
@@ -130,6 +134,12 @@ struct Recovery {
                 if let request {
                     ledger.restoreKey(key, KeyMemory.Entry(first: try firstOutcome(reply, request, key), at: time))
                 }
+            case .scopedKey(let key, let by, let outcome, let time):
+                if let first = JournalRecord.firstOutcome(outcome, key: key, menu: menu) {
+                    ledger.restoreKey(key, KeyMemory.Entry(first: first, at: time), in: by.keyScope)
+                }
+            case .tillPaired, .tillRevoked, .tillDay:
+                _ = ledger.tills.apply(record)
             case .hour(let start, let day, let utcOffset, let served, let refused, let counts):
                 // Written in time order (`SalesHistory.inOrder`).
                 if let last = lastHour, !(last < (start, day, utcOffset)) {
@@ -172,7 +182,7 @@ struct Recovery {
         var previous: UInt64 = 0
         for (offset, record) in read.records {
             func corrupt(_ reason: String) -> StorageError { Recovery.corrupt(.journal, file.path, at: offset, reason) }
-            guard let lsn = record.lsn, record.seq != nil || record.isRefusal else {
+            guard let lsn = record.lsn, record.seq != nil || record.isRefusal || record.isTillRecord else {
                 throw corrupt("a snapshot record in the journal")
             }
             guard lsn > previous else { throw corrupt("lsn \(lsn) after lsn \(previous)") }
@@ -185,11 +195,19 @@ struct Recovery {
             self.lsn = lsn
             // A version-1 record has no time: its key is aged from now, and it is in no hour.
             let keyTime = record.time ?? now
+            let scope = (record.writer ?? .unknown).keyScope
+            if record.isTillRecord {
+                guard ledger.tills.apply(record) else { throw corrupt("a till record about a till never paired") }
+                continue
+            }
             switch record.replayStep(under: menu) {
             case .change(let change)?:
-                apply(change, at: record.time, keyTime: keyTime)
+                apply(change, at: record.time, keyTime: keyTime, scope: scope)
+                if case .order(let request) = change.kind, case .till(let till)? = record.writer, let time = record.time {
+                    ledger.tills.countSale(till: till, juices: request.count, day: ledger.history.calendar.day(at: time))
+                }
             case .refusal(let request, let have, let counted)?:
-                ledger.replayRefusal(request, have: have, counted: counted, at: record.time, keyTime: keyTime)
+                ledger.replayRefusal(request, have: have, counted: counted, at: record.time, keyTime: keyTime, scope: scope)
             case .skippedChange(let seq, let order)?:
                 ledger.skip(toSeq: seq, order: order)
             case .skippedRefusal(let counted)?:
@@ -201,8 +219,8 @@ struct Recovery {
         journalLength = read.validLength
     }
 
-    private mutating func apply(_ change: Change, at time: Int64?, keyTime: Int64) {
-        ledger.replay(change, at: time, keyTime: keyTime)
+    private mutating func apply(_ change: Change, at time: Int64?, keyTime: Int64, scope: KeyMemory.Scope) {
+        ledger.replay(change, at: time, keyTime: keyTime, scope: scope)
         // Kept bounded while a long journal replays: trimmed to the last `historyEvents` in
         // one go each time it holds twice that many.
         if changes.count == 2 * Limits.historyEvents { changes.removeFirst(Limits.historyEvents) }

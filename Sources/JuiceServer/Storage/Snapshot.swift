@@ -1,6 +1,7 @@
 import JuiceCore
 
-/// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T`, `K` and `Y`,
+/// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T`, `K`, `Y`, and
+/// the tills' `P`, `X` and `Q` (version 3),
 /// then `E` counting the records before it (PROTOCOL.md, Storage). Written when a store is
 /// created, after a menu change, and by each compaction (see `GroupCommit`); always whole, with
 /// `AtomicFile`, so recovery takes any damage in it for corruption, never for a torn write.
@@ -12,15 +13,10 @@ enum Snapshot {
         for (j, juice) in menu.juices.enumerated() { records.append(.sold(juice: juice.name, count: ledger.sold[j])) }
         for (j, juice) in menu.juices.enumerated() { records.append(.lost(juice: juice.name, count: ledger.lost[j])) }
         for (i, fruit) in menu.fruits.enumerated() { records.append(.short(fruit: fruit.name, count: ledger.short[i])) }
-        for (key, entry) in ledger.keys.inOrder {
-            let (write, name, number): (JournalRecord.KeyedWrite, String, Int) = switch entry.request {
-            case .order(let juice, let count): (.order, menu.juices[juice].name, count)
-            case .restock(let fruit, let amount): (.restock, menu.fruits[fruit].name, amount)
-            case .set(let fruit, let amount): (.set, menu.fruits[fruit].name, amount)
-            }
-            records.append(.rememberedKey(key: key, write: write, name: name, number: number,
-                                          reply: String(decoding: Wire.replyLine(to: entry.first, menu: menu), as: UTF8.self),
-                                          time: entry.time))
+        // Version 3: each key with its scope and its first outcome as typed fields.
+        for (key, scope, entry) in ledger.keys.inOrder {
+            guard let outcome = JournalRecord.keyOutcome(entry.first, menu: menu) else { continue }
+            records.append(.scopedKey(key: key, by: Writer(scope: scope), outcome: outcome, time: entry.time))
         }
         for (slot, counters) in ledger.history.inOrder {
             var counts: [JournalRecord.HourCount] = []
@@ -33,6 +29,7 @@ enum Snapshot {
             records.append(.hour(start: slot.start, day: slot.day, offset: slot.offset, served: counters.served,
                                  refused: counters.refused, counts: counts))
         }
+        records.append(contentsOf: ledger.tills.snapshotRecords)
         records.append(.end(records: records.count))
         var out: [UInt8] = []
         for record in records { out.append(contentsOf: record.framed()) }

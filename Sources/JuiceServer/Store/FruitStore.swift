@@ -12,7 +12,7 @@ actor FruitStore {
     nonisolated let menu: Menu
     /// The store's id (`StoreIdentity`): in the greeting, `/state` and event-stream ids.
     nonisolated let storeID: String
-    private(set) var ledger: StockLedger
+    var ledger: StockLedger
     private(set) var history: EventHistory
     /// The changes of the run under way (`run`), to broadcast once its answers are queued.
     private var changes: [StockEvent] = []
@@ -27,7 +27,7 @@ actor FruitStore {
     /// Orders served and refused per wall-clock minute, since start (for `/sales`), and the
     /// clock that stamps them (unix seconds; tests set their own with `setWallClock`).
     private var minutes = MinuteCounts()
-    private var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
+    private(set) var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
     /// What each client address may add to the lost-sales figures.
     private var lostSales: LostSalesAllowance
 
@@ -56,8 +56,8 @@ actor FruitStore {
     /// group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
     /// that needs them. Returns the journal position the answers wait for and the changes to
     /// broadcast once they are queued.
-    func run(_ commands: some Sequence<Command>, peer: String, answer: (StoreOutcome) -> Void) -> RunEnd {
-        var client = ClientOf(peer: peer)
+    func run(_ commands: some Sequence<Command>, peer: String, role: ClientRole = .anonymous, answer: (StoreOutcome) -> Void) -> RunEnd {
+        var client = ClientOf(peer: peer, role: role)
         for command in commands { answer(apply(command, client: &client)) }
         journal?.flush()
         compactIfDue()
@@ -69,20 +69,26 @@ actor FruitStore {
     private func apply(_ command: Command, client: inout ClientOf) -> StoreOutcome {
         switch command {
         case .order(let request):
+            // A revoked till's writes are refused, its retries too: nothing from it applies.
+            if client.isRevoked(in: ledger.tills) { return .write(.tillRevoked) }
             // A retry of a keyed write the store holds changes nothing: it gets its first outcome.
-            if isNew(request.key), let why = journalRefusal() { return .write(.unavailable(why)) }
+            if isNew(request.key, &client), let why = journalRefusal() { return .write(.unavailable(why)) }
             return .write(order(request, client: &client))
         case .restock(let fruit, let amount, let key), .set(let fruit, let amount, let key):
-            if isNew(key), let why = journalRefusal() { return .write(.unavailable(why)) }
-            // The owner (the client's group) only for a keyed write: its share of the keys.
-            let now = wallClock(), owner = key == nil ? nil : client.host
+            if client.isRevoked(in: ledger.tills) { return .write(.tillRevoked) }
+            if isNew(key, &client), let why = journalRefusal() { return .write(.unavailable(why)) }
+            let now = wallClock(), scope = client.writer.keyScope
             let outcome = if case .restock = command {
-                ledger.restock(fruit: fruit, amount: amount, key: key, by: owner, at: now)
+                ledger.restock(fruit: fruit, amount: amount, key: key, in: scope, at: now)
             } else {
-                ledger.set(fruit: fruit, amount: amount, key: key, by: owner, at: now)
+                ledger.set(fruit: fruit, amount: amount, key: key, in: scope, at: now)
             }
-            if let change = outcome.change { applied(change, at: now) }
+            if let change = outcome.change { applied(change, at: now, by: client.writer) }
             return .write(outcome)
+        case .pair(let code):
+            return .tills(pair(code: code))
+        case .tills(let request):
+            return .tills(tills(request))
         case .stock(let fruit):
             return .stock(seq: ledger.seq, stock: ledger.stock, only: fruit)
         case .since(let after, let store):
@@ -91,14 +97,15 @@ actor FruitStore {
             return .stats(ledger, journal: journal?.counts)
         case .report(let day):
             return .report(report(day: day))
-        case .help, .ping, .menu, .menuAliases, .events, .auth, .quit:
+        case .help, .ping, .menu, .menuAliases, .events, .auth, .till, .quit:
             preconditionFailure("\(command) is not a store command")
         }
     }
 
     /// Unkeyed, or a key the store does not hold: a write that would change something.
-    private func isNew(_ key: String?) -> Bool {
-        key.map { ledger.keys[$0] == nil } ?? true
+    private func isNew(_ key: String?, _ client: inout ClientOf) -> Bool {
+        guard let key else { return true }
+        return ledger.keys[key, in: client.writer.keyScope] == nil
     }
 
     /// Past `compactAfter` bytes of journal, the ledger becomes the snapshot and the journal
@@ -112,7 +119,7 @@ actor FruitStore {
     /// Why the journal cannot take a change's record now (a full disk, a file still growing), or
     /// nil. Asked before the change is applied, so a refused change takes nothing, no seq, no
     /// key, and counts in no sales (PROTOCOL.md, "Full disk").
-    private func journalRefusal() -> WriteOutcome.Unavailable? {
+    func journalRefusal() -> WriteOutcome.Unavailable? {
         switch journal?.refusal() {
         case nil: return nil
         case .readOnly(let reason)?: return .readOnly(reason: reason)
@@ -128,14 +135,18 @@ actor FruitStore {
         // The client's group and its lost-sales allowance are worked out only for a keyed order
         // or a refusal: an order that sells needs neither.
         var counted = false
-        let outcome = ledger.order(request, by: request.key == nil ? nil : client.host, at: now) {
+        let writer = client.writer
+        let outcome = ledger.order(request, in: writer.keyScope, at: now) {
             counted = lostSales.allows(request.count, from: client.host, now: now)
             return counted
         }
         switch outcome {
         case .applied(let change):
             minutes.record(served: true, at: now)
-            applied(change, at: now)
+            applied(change, at: now, by: writer)
+            if case .till(let till) = writer {
+                ledger.tills.countSale(till: till, juices: request.count, day: ledger.history.calendar.day(at: now))
+            }
         case .outOfStock(_, let had):
             if counted {
                 lostSales.spend(request.count, from: client.host, now: now)
@@ -143,7 +154,7 @@ actor FruitStore {
             }
             // An uncounted refusal changed nothing but its key: without one, nothing to keep.
             if counted || request.key != nil {
-                journal?.append { JournalRecord(refusing: request, had: had, lsn: $0, menu: menu, time: now, counted: counted) }
+                journal?.append { JournalRecord(refusing: request, had: had, lsn: $0, menu: menu, time: now, counted: counted, by: writer) }
             }
         default:
             break
@@ -153,8 +164,8 @@ actor FruitStore {
 
     /// A change was applied in memory: journal it, keep it in the history, and broadcast it
     /// once the run's answers are queued.
-    private func applied(_ change: Change, at now: Int64) {
-        journal?.append { JournalRecord(change, lsn: $0, menu: menu, time: now) }
+    private func applied(_ change: Change, at now: Int64, by writer: Writer) {
+        journal?.append { JournalRecord(change, lsn: $0, menu: menu, time: now, by: writer) }
         history.append(seq: change.seq, touched: change.touched)
         changes.append(StockEvent(change, lsn: lastLSN))
     }

@@ -16,6 +16,8 @@ enum StoreOutcome {
     indirect case report(DayReport)
     /// SINCE: where the client's events resume.
     case since(CatchUpPlan)
+    /// PAIR and TILLS.
+    indirect case tills(TillsOutcome)
 }
 
 /// Where a client's events resume, after `SINCE <after>` or a browser's `Last-Event-ID`: live
@@ -47,10 +49,29 @@ struct RunEnd {
 /// ("10.0.0.7:5000") once, and only when a write needs it.
 struct ClientOf {
     let peer: String
+    let role: ClientRole
     private var cached: String?
 
-    init(peer: String) {
+    init(peer: String, role: ClientRole = .anonymous) {
         self.peer = peer
+        self.role = role
+    }
+
+    /// Who its writes are recorded as, and so the scope of its keys.
+    var writer: Writer {
+        mutating get {
+            switch role {
+            case .till(let id): return .till(id)
+            case .manager: return .manager
+            case .anonymous: return .anonymous(group: host)
+            }
+        }
+    }
+
+    /// A till the manager revoked since it signed in.
+    func isRevoked(in tills: TillRegistry) -> Bool {
+        if case .till(let id) = role { return !tills.isActive(id) }
+        return false
     }
 
     var host: String {

@@ -1,0 +1,222 @@
+/// Version 3 of the records (PROTOCOL.md, "Storage"): one version for paired tills, typed key
+/// outcomes and money, so the disk format changes once. A version-3 payload starts with `3 `
+/// and then the record's tag; an older build reading one refuses to start, naming the file
+/// and offset, rather than misreading it.
+///
+///     3 O @<time> <lsn> <seq> <juice> <count> <key=k|-> <by> <amount|-> <fruit>=<left> ...
+///     3 R|r @<time> <lsn> <juice> <count> <key=k|-> <by> <amount|-> <fruit>=<had> ...
+///     3 A @<time> <lsn> <seq> <fruit> <amount> <total> <key=k|-> <by>
+///     3 S @<time> <lsn> <seq> <fruit> <value> <key=k|-> <by>
+///     3 P @<time> <lsn> <till> <credential hash> <name>
+///     3 N @<time> <lsn> <till> <name>
+///     3 X @<time> <lsn> <till>
+///     3 K @<time> <by> <key> applied <seq> ORDER|RESTOCK|SET <name> <number> <fruit>=<value> ...
+///     3 K @<time> <by> <key> short <juice> <count> <fruit>=<had> ...
+///     3 Q <YYYY-MM-DD> <till> <orders> <juices>
+///
+/// `<by>` is who made the write (`Writer.field`: `till:3`, `manager`, `addr:10.0.0.7`, `-`);
+/// `<amount>` a sale's or a lost sale's price in the currency's minor unit, `-` without prices.
+/// A till's `<name>` is the rest of the record (`TillName`).
+extension JournalRecord {
+    /// A remembered key's first outcome, as the snapshot keeps it: typed fields, no reply text.
+    package enum KeyOutcome: Sendable, Equatable {
+        /// An applied write: its seq, what it was, and the stock it left.
+        case applied(seq: UInt64, write: KeyedWrite, name: String, number: Int, touched: [NamedValue])
+        /// An order refused for stock, and what each recipe fruit had then.
+        case short(juice: String, count: Int, had: [NamedValue])
+    }
+
+    /// The version-3 payload, or nil for a record of an older version.
+    var payloadV3: String? {
+        switch self {
+        case .order(_, _, _, _, _, _, _, let by, _), .refusal(_, _, _, _, _, _, _, let by, _):
+            guard by != nil else { return nil }
+            var out: [UInt8] = []
+            appendPayload(to: &out)
+            return String(decoding: out, as: UTF8.self)
+        case let .restock(lsn, seq, fruit, amount, total, key, time, by?):
+            return "3 A \(Self.v3Stamp(time)) \(lsn) \(seq) \(fruit) \(amount) \(total) \(Self.keyField(key)) \(by.field)"
+        case let .set(lsn, seq, fruit, value, key, time, by?):
+            return "3 S \(Self.v3Stamp(time)) \(lsn) \(seq) \(fruit) \(value) \(Self.keyField(key)) \(by.field)"
+        case let .tillPaired(lsn, till, hash, name, time):
+            return "3 P \(Self.v3Stamp(time)) \(lsn) \(till) \(hash) \(name)"
+        case let .tillRenamed(lsn, till, name, time):
+            return "3 N \(Self.v3Stamp(time)) \(lsn) \(till) \(name)"
+        case let .tillRevoked(lsn, till, time):
+            return "3 X \(Self.v3Stamp(time)) \(lsn) \(till)"
+        case let .scopedKey(key, by, outcome, time):
+            let rest = switch outcome {
+            case let .applied(seq, write, name, number, touched):
+                "applied \(seq) \(write.rawValue) \(name) \(number)" + Self.values(touched)
+            case let .short(juice, count, had):
+                "short \(juice) \(count)" + Self.values(had)
+            }
+            return "3 K \(Self.v3Stamp(time)) \(by.field) \(key) " + rest
+        case let .tillDay(day, till, orders, juices):
+            return "3 Q \(BusinessCalendar.dateText(day)) \(till) \(orders) \(juices)"
+        default:
+            return nil
+        }
+    }
+
+    private static func v3Stamp(_ time: Int64?) -> String {
+        "@\(min(max(time ?? 0, times.lowerBound), times.upperBound))"
+    }
+
+    /// A till's pairing, renaming or revoking (journal records with an lsn and no seq).
+    package var isTillRecord: Bool {
+        switch self {
+        case .tillPaired, .tillRenamed, .tillRevoked: return true
+        default: return false
+        }
+    }
+
+    /// Who made it, for a version-3 record of a write.
+    package var writer: Writer? {
+        switch self {
+        case .order(_, _, _, _, _, _, _, let by, _), .refusal(_, _, _, _, _, _, _, let by, _), .restock(_, _, _, _, _, _, _, let by),
+             .set(_, _, _, _, _, _, let by):
+            return by
+        case .scopedKey(_, let by, _, _):
+            return by
+        default:
+            return nil
+        }
+    }
+}
+
+/// What a till's name must be: 1 to 40 bytes of UTF-8 text with no control character, not
+/// starting or ending with a space (it is the last field of its record, and a person reads it
+/// on a page and a terminal).
+package enum TillName {
+    package static let maxBytes = 40
+
+    package static func problem(_ name: String) -> String? {
+        guard (1...maxBytes).contains(name.utf8.count) else { return "a till's name is 1 to \(maxBytes) bytes" }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" })
+        else { return "a till's name has no control characters" }
+        guard name.first != " ", name.last != " " else { return "a till's name does not start or end with a space" }
+        return nil
+    }
+}
+
+extension JournalRecord {
+    /// A version-3 payload (after its `3 `).
+    static func parseV3(_ payload: ArraySlice<UInt8>) throws(Defect) -> JournalRecord {
+        guard payload.count >= 2, payload[payload.startIndex + 1] == ASCII.space else { throw Defect("a version-3 record without a tag") }
+        let tag = payload[payload.startIndex]
+        // A till's name is the rest of its record, spaces and all.
+        var splits = Int.max
+        if tag == UInt8(ascii: "P") { splits = 5 } else if tag == UInt8(ascii: "N") { splits = 4 }
+        let tokens: [ArraySlice<UInt8>] = payload.split(separator: ASCII.space, maxSplits: splits, omittingEmptySubsequences: false)
+        let f = Fields(tokens)
+        switch f.tag {
+        case "Q":
+            try f.count(exactly: 5)
+            guard let day = BusinessCalendar.day(ofDate: String(decoding: f.tokens[1], as: UTF8.self)) else {
+                throw Defect("'\(Fields.shown(f.tokens[1]))' is not a date YYYY-MM-DD")
+            }
+            return .tillDay(day: day, till: try f.till(2), orders: try f.number(3, "orders", 0...maxCounter),
+                            juices: try f.number(4, "juices", 0...maxCounter))
+        default:
+            break
+        }
+        try f.count(atLeast: 3)
+        let time = try f.time(1)
+        let counter = 1...maxCounter
+        switch f.tag {
+        case "O":
+            try f.count(atLeast: 10)
+            return .order(lsn: try f.number(2, "lsn", counter), seq: try f.number(3, "seq", counter), juice: try f.name(4),
+                          count: try f.int(5, "count", 1...Limits.maxOrderCount), key: try f.orderKey(6), left: try f.values(from: 9),
+                          time: time, by: try f.writer(7), amount: try f.amount(8))
+        case "R", "r":
+            try f.count(atLeast: 9)
+            return .refusal(lsn: try f.number(2, "lsn", counter), juice: try f.name(3), count: try f.int(4, "count", 1...Limits.maxOrderCount),
+                            key: try f.orderKey(5), had: try f.values(from: 8), time: time, counted: f.tag == "R",
+                            by: try f.writer(6), amount: try f.amount(7))
+        case "A":
+            try f.count(exactly: 9)
+            let amount = try f.int(5, "amount", 1...Limits.maxStock)
+            return .restock(lsn: try f.number(2, "lsn", counter), seq: try f.number(3, "seq", counter), fruit: try f.name(4),
+                            amount: amount, total: try f.int(6, "total", amount...Limits.maxStock), key: try f.orderKey(7),
+                            time: time, by: try f.writer(8))
+        case "S":
+            try f.count(exactly: 8)
+            return .set(lsn: try f.number(2, "lsn", counter), seq: try f.number(3, "seq", counter), fruit: try f.name(4),
+                        value: try f.int(5, "value", 0...Limits.maxStock), key: try f.orderKey(6), time: time, by: try f.writer(7))
+        case "P":
+            try f.count(exactly: 6)
+            return .tillPaired(lsn: try f.number(2, "lsn", counter), till: try f.till(3), hash: try f.hash(4),
+                               name: try f.tillName(5), time: time)
+        case "N":
+            try f.count(exactly: 5)
+            return .tillRenamed(lsn: try f.number(2, "lsn", counter), till: try f.till(3), name: try f.tillName(4), time: time)
+        case "X":
+            try f.count(exactly: 4)
+            return .tillRevoked(lsn: try f.number(2, "lsn", counter), till: try f.till(3), time: time)
+        case "K":
+            try f.count(atLeast: 7)
+            let by = try f.writer(2), key = try f.key(3)
+            let outcome: KeyOutcome
+            switch String(decoding: f.tokens[4], as: UTF8.self) {
+            case "applied":
+                try f.count(atLeast: 9)
+                guard let write = KeyedWrite(rawValue: String(decoding: f.tokens[6], as: UTF8.self)) else {
+                    throw Defect("'\(Fields.shown(f.tokens[6]))' is not ORDER, RESTOCK or SET")
+                }
+                let number = switch write {
+                case .order: try f.int(8, "count", 1...Limits.maxOrderCount)
+                case .restock: try f.int(8, "amount", 1...Limits.maxStock)
+                case .set: try f.int(8, "value", 0...Limits.maxStock)
+                }
+                outcome = .applied(seq: try f.number(5, "seq", counter), write: write, name: try f.name(7), number: number,
+                                   touched: f.tokens.count > 9 ? try f.values(from: 9) : [])
+            case "short":
+                outcome = .short(juice: try f.name(5), count: try f.int(6, "count", 1...Limits.maxOrderCount),
+                                 had: f.tokens.count > 7 ? try f.values(from: 7) : [])
+            default:
+                throw Defect("'\(Fields.shown(f.tokens[4]))' is neither applied nor short")
+            }
+            return .scopedKey(key: key, by: by, outcome: outcome, time: time)
+        default:
+            throw Defect("unknown version-3 record kind '\(Fields.shown(f.tokens[0]))'")
+        }
+    }
+}
+
+extension Fields {
+    /// `<by>`: `Writer.field`.
+    func writer(_ i: Int) throws(JournalRecord.Defect) -> Writer {
+        guard let text = String(validating: tokens[i], as: UTF8.self), let writer = Writer(field: text) else {
+            throw JournalRecord.Defect("'\(Fields.shown(tokens[i]))' is not till:<n>, manager, addr:<address> or -")
+        }
+        return writer
+    }
+
+    /// `-` or a price in minor units.
+    func amount(_ i: Int) throws(JournalRecord.Defect) -> Int? {
+        if tokens[i].elementsEqual([UInt8(ascii: "-")]) { return nil }
+        return try int(i, "amount", 0...Limits.maxAmount)
+    }
+
+    func till(_ i: Int) throws(JournalRecord.Defect) -> TillID {
+        TillID(try number(i, "till", 1...UInt64(TillID.max)))
+    }
+
+    /// A SHA-256 in 64 lowercase hex digits.
+    func hash(_ i: Int) throws(JournalRecord.Defect) -> String {
+        let t = tokens[i]
+        guard t.count == 64, t.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+            throw JournalRecord.Defect("'\(Fields.shown(t))' is not a credential hash")
+        }
+        return String(decoding: t, as: UTF8.self)
+    }
+
+    func tillName(_ i: Int) throws(JournalRecord.Defect) -> String {
+        guard let name = String(validating: tokens[i], as: UTF8.self), TillName.problem(name) == nil else {
+            throw JournalRecord.Defect("'\(Fields.shown(tokens[i]))' is not a till's name")
+        }
+        return name
+    }
+}
