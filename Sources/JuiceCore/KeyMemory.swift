@@ -108,7 +108,7 @@ package struct KeyMemory: Sendable {
 
     /// A remembered key in arrival order: the queue that ages them out. `serial` tells the slot
     /// of a key's latest use from one left behind by an earlier use (see `remember`).
-    private struct Slot: Sendable {
+    struct Slot: Sendable {
         let key: String
         var time: Int64
         let owner: String?
@@ -122,38 +122,6 @@ package struct KeyMemory: Sendable {
         let serial: UInt64
     }
 
-    /// One address's or namespace's keys, oldest first (their times, serials and stored keys;
-    /// the slots hold the rest).
-    private struct Share: Sendable {
-        var times: [Int64] = []
-        var serials: [UInt64] = []
-        var keys: [String] = []
-        var head = 0
-        var count: Int { times.count - head }
-        var oldest: Int64? { head < times.count ? times[head] : nil }
-        var oldestSerial: UInt64? { head < serials.count ? serials[head] : nil }
-
-        mutating func append(_ time: Int64, _ serial: UInt64, _ key: String) {
-            times.append(time)
-            serials.append(serial)
-            keys.append(key)
-        }
-
-        mutating func removeOldest() {
-            head += 1
-            if head == times.count {
-                times.removeAll(keepingCapacity: false)
-                serials.removeAll(keepingCapacity: false)
-                keys.removeAll(keepingCapacity: false)
-                head = 0
-            } else if head >= 1024 && head * 2 >= times.count {
-                times.removeFirst(head)
-                serials.removeFirst(head)
-                keys.removeFirst(head)
-                head = 0
-            }
-        }
-    }
 
     package let policy: Policy
     private var entries: [String: Held] = [:]
@@ -209,23 +177,6 @@ package struct KeyMemory: Sendable {
     /// The time of the oldest shared key (the next to age out and make room).
     private var oldestSharedTime: Int64? { shared.front?.time }
 
-    /// Slots in arrival order, the front at `head`.
-    private struct Queue: Sendable {
-        var slots: [Slot] = []
-        var head = 0
-        var front: Slot? { head < slots.count ? slots[head] : nil }
-        var live: ArraySlice<Slot> { slots[head...] }
-
-        mutating func compact() {
-            if head == slots.count {
-                slots.removeAll(keepingCapacity: slots.count <= 4096)
-                head = 0
-            } else if head >= 4096 && head * 2 >= slots.count {
-                slots.removeFirst(head)
-                head = 0
-            }
-        }
-    }
 
     /// Forgets `owner`'s oldest key (a till's namespace at its bound). Its slot stays in the
     /// queue and forgets nothing when it comes out (its serial no longer matches).

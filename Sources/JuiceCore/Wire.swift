@@ -7,7 +7,7 @@
 /// `Wire+Stock.swift` the stock replies and events (the hot path) and the stock refusals;
 /// `Wire+Stats.swift` the `STATS` line.
 package enum Wire {
-    package static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> [store=<id>] | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | QUIT"
+    package static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> [store=<id>] | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | PAIR <code> | TILL <credential> | TILLS [NEW [name] | RENAME <till> <name> | REVOKE <till>] | QUIT"
 
     /// The greeting, an event so that line-matching clients can skip it like any other push.
     /// `store` is the store's id (PROTOCOL.md, SINCE): a client sends it back with `SINCE`.

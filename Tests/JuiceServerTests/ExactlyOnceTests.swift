@@ -163,8 +163,9 @@ import Testing
         #expect(try c.command("SET pineapple 3 key=late") == "OK SET seq=33 pineapple=3")
         server.kill9()
         let snapshot = readText(dir.path + "/snapshot")
-        #expect(snapshot.contains(" K @") && snapshot.contains(" early ORDER banana 1 OK ORDER banana 1 seq=1 banana=8"), "\(snapshot)")
-        #expect(snapshot.contains(" restock-1 RESTOCK kiwi 7 OK RESTOCK seq=2 kiwi=17"))
+        // Version 3: each key's scope (an anonymous client's address) and its first outcome as fields.
+        #expect(snapshot.contains(" 3 K @") && snapshot.contains(" addr:127.0.0.1 early applied 1 ORDER banana 1 banana=8\n"), "\(snapshot)")
+        #expect(snapshot.contains(" addr:127.0.0.1 restock-1 applied 2 RESTOCK kiwi 7 kiwi=17\n"))
 
         server = try ExecutableServer.restart(args, port: server.port)
         c = try server.client()
@@ -195,7 +196,7 @@ import Testing
     }
 
     /// A data directory written by the build before journal records had times (version 1):
-    /// its state, its keys and their answers come back, new records are version 2, and the
+    /// its state, its keys and their answers come back, new records are version 3, and the
     /// mix reads back after a crash.
     @Test func aVersionOneDataDirectoryOpens() throws {
         let dir = TemporaryDirectory()
@@ -220,7 +221,7 @@ import Testing
         server.kill9()
         let journal = readText(dir.path + "/journal").replacingOccurrences(of: "\0", with: "")
         #expect(journal.contains(" O 31 24 pineapple 1 key=old-after-1 pineapple=20\n"), "version 1 kept as it was")
-        #expect(journal.contains(" O @") && journal.contains(" 35 27 banana 1 key=new-1 banana=6\n"), "\(journal)")
+        #expect(journal.contains(" 3 O @") && journal.contains(" 35 27 banana 1 key=new-1 addr:127.0.0.1 - banana=6\n"), "\(journal)")
 
         server = try ExecutableServer.restart(args, port: server.port)
         c = try server.client()

@@ -64,7 +64,8 @@ import Testing
             #expect(c.waitClosed())
         }
         // The same order, each field once, is taken: only the repetition was refused.
-        let taken = try HTTPClient.post(port: http, "/orders", json: body, headers: ["Origin: http://\(ownHost)", "Idempotency-Key: till1-1"])
+        let taken = try HTTPClient.post(port: http, "/orders", json: body,
+                                        headers: ["Origin: http://\(ownHost)", "Idempotency-Key: till1-1", "Authorization: Bearer s3cret"])
         #expect(taken.status == 200, "\(taken.text)")
         #expect(try server.client().command("STOCK mango") == "OK STOCK seq=1 mango=7")
     }

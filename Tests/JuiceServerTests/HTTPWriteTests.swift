@@ -112,7 +112,7 @@ import Testing
     }
 
     /// With a token, the manager routes need the bearer header; wrong tokens count toward the
-    /// same per-address limit as AUTH. Orders need none.
+    /// same per-address limit as AUTH. Orders need a paired till or the token.
     @Test func managerWritesNeedTheTokenAndShareTheAuthLimit() async throws {
         try await Self.withServer({ $0.managerToken = Array("s3cret".utf8) }) { http, s in
             let body = #"{"fruit":"mango","amount":5}"#
@@ -122,7 +122,10 @@ import Testing
             #expect(try HTTPClient.post(port: http, "/set", json: body, headers: ["Authorization: Bearer wrong"]).status == 401)
             let ok = try HTTPClient.post(port: http, "/restock", json: body, headers: ["Authorization: Bearer s3cret"])
             #expect(ok.status == 200, "\(ok.text)")
-            #expect(try HTTPClient.post(port: http, "/orders", json: #"{"juice":"mango"}"#).status == 200)
+            // With a token, an order needs a paired till or the manager (issue 31).
+            let anonymous = try HTTPClient.post(port: http, "/orders", json: #"{"juice":"mango"}"#)
+            #expect(try anonymous.status == 401 && anonymous.json()["error"] as? String == "FORBIDDEN")
+            #expect(try HTTPClient.post(port: http, "/orders", json: #"{"juice":"mango"}"#, headers: ["Authorization: Bearer s3cret"]).status == 200)
             // 9 more wrong tokens over HTTP (10 in all): now AUTH over TCP is refused unchecked.
             for _ in 0..<9 { _ = try HTTPClient.post(port: http, "/set", json: body, headers: ["Authorization: Bearer nope"]) }
             let blocked = try HTTPClient.post(port: http, "/set", json: body, headers: ["Authorization: Bearer s3cret"])

@@ -124,6 +124,8 @@ import Testing
     @Test func salesShowSoldLostShortAndOrdersPerMinute() throws {
         let server = try Self.server()
         let cashier = try server.client()
+        // With a token, orders come from a paired till or the manager.
+        #expect(try cashier.command("AUTH \(Self.token)") == "OK AUTH")
         #expect(try cashier.command("ORDER mango 2").hasPrefix("OK ORDER"))
         #expect(try cashier.command("ORDER strawberry") == "ERR OUT_OF_STOCK needs strawberry=16 has strawberry=10")
         #expect(try cashier.command("ORDER mango 3") == "ERR OUT_OF_STOCK needs mango=9 has mango=4")

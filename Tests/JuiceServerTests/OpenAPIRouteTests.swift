@@ -15,6 +15,7 @@ import JuiceTestSupport
         var served: [String: Set<String>] = [:]
         for path in HTTPRoutes.readPaths { served[path] = ["get", "head"] }
         for path in HTTPWrites.paths { served[path] = ["post"] }
+        for path in TillRoutes.posts { served[path] = ["post"] }
         let documented = try OpenAPIFile().methodsByPath
         for path in Set(served.keys).union(documented.keys).sorted() {
             #expect(served[path] == documented[path],
@@ -81,7 +82,14 @@ import JuiceTestSupport
         let reply: HTTPReply
         switch operation.method {
         case "post":
-            let body = try #require(try file.exampleBody(operation), "\(operation) documents no JSON example")
+            var body = try #require(try file.exampleBody(operation), "\(operation) documents no JSON example")
+            // The tills' examples name a code and a till that exist nowhere: a fresh one each.
+            switch operation.path {
+            case "/tills/pair": body = "{\"code\":\"\(try Self.pairingCode(port: port))\"}"
+            case "/tills/rename": body = "{\"till\":\(try Self.pairedTill(port: port)),\"name\":\"Back till\"}"
+            case "/tills/revoke": body = "{\"till\":\(try Self.pairedTill(port: port))}"
+            default: break
+            }
             reply = try HTTPClient.post(port: port, operation.path, json: body, headers: headers)
         case "get" where operation.path == "/events":
             // A stream never ends: its head says enough (HEAD /events gets the same head).
@@ -91,6 +99,18 @@ import JuiceTestSupport
             reply = try HTTPClient.request(operation.method.uppercased(), port: port, operation.path, headers: headers)
         }
         return Reply(status: reply.status, contentType: reply.header("Content-Type"), hasBody: !reply.body.isEmpty)
+    }
+
+    /// A pairing code the manager made.
+    private static func pairingCode(port: Int) throws -> String {
+        let made = try HTTPClient.post(port: port, "/tills/codes", json: "{}", headers: ["Authorization: Bearer \(token)"])
+        return try #require(try made.json()["code"] as? String)
+    }
+
+    /// A till paired just now: its number.
+    private static func pairedTill(port: Int) throws -> Int {
+        let paired = try HTTPClient.post(port: port, "/tills/pair", json: "{\"code\":\"\(try pairingCode(port: port))\"}")
+        return try #require((try paired.json()["till"] as? [String: Any])?["till"] as? Int)
     }
 
     /// The status is documented for the operation, and so is the body's content type (a HEAD's

@@ -37,6 +37,10 @@ enum OpenAPIDocument {
     {
       "name": "operations",
       "description": "Probes and this document."
+    },
+    {
+      "name": "tills",
+      "description": "Pairing tills (public, with a code) and looking after them (manager)."
     }
   ],
   "paths": {
@@ -1636,11 +1640,18 @@ enum OpenAPIDocument {
       "post": {
         "operationId": "postOrder",
         "summary": "Make juices (ORDER)",
-        "description": "All or nothing: if any fruit of the recipe (times the count) is short, nothing is taken (`409 OUT_OF_STOCK`). Public, like `ORDER`. Answered once durable.",
+        "description": "All or nothing: if any fruit of the recipe (times the count) is short, nothing is taken (`409 OUT_OF_STOCK`). With a manager token configured, from a paired till (`Juice-Till`) or the manager; `401` `FORBIDDEN` for anyone else, `401` `REVOKED` for a revoked till (nothing is sold). Without a token, public, like `ORDER`. Answered once durable.",
         "tags": [
           "writes"
         ],
-        "security": [],
+        "security": [
+          {
+            "tillCredential": []
+          },
+          {
+            "managerToken": []
+          }
+        ],
         "parameters": [
           {
             "$ref": "#/components/parameters/IdempotencyKey"
@@ -1697,6 +1708,16 @@ enum OpenAPIDocument {
           },
           "505": {
             "$ref": "#/components/responses/VersionNotSupported"
+          },
+          "401": {
+            "content": {
+              "application/json; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/Refusal"
+                }
+              }
+            },
+            "description": "`FORBIDDEN`: no till credential (with a token configured); `AUTH_FAILED`: an unknown credential or a wrong token; `REVOKED`: the till was revoked."
           }
         }
       }
@@ -1852,6 +1873,405 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/tills/pair": {
+      "post": {
+        "operationId": "pairTill",
+        "summary": "Pair this device as a till (PAIR)",
+        "description": "Public: anyone with a pairing code the manager made (single-use, 10 minutes). The answer holds the till's credential, shown this once; send it as `Juice-Till` on every write. After 50 wrong codes from everyone together, every waiting code is void. Answered once durable.",
+        "tags": [
+          "tills"
+        ],
+        "security": [],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "code"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "string",
+                    "maxLength": 64
+                  }
+                }
+              },
+              "example": {
+                "code": "K7QF-M2XP"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/PairAnswer"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/WriteBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/TillRefused"
+          },
+          "403": {
+            "$ref": "#/components/responses/WriteForbidden"
+          },
+          "411": {
+            "$ref": "#/components/responses/WriteLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/WriteContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/WriteUnsupportedMediaType"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/TillBusy"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      }
+    },
+    "/tills/codes": {
+      "post": {
+        "operationId": "makePairingCode",
+        "summary": "Make a pairing code (TILLS NEW)",
+        "description": "Manager (with a token configured). The till paired with it gets `name` (default `Till <n>`).",
+        "tags": [
+          "tills"
+        ],
+        "security": [
+          {
+            "managerToken": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "minLength": 1,
+                    "maxLength": 40
+                  }
+                }
+              },
+              "example": {
+                "name": "Front till"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/CodeAnswer"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/WriteBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/TillRefused"
+          },
+          "403": {
+            "$ref": "#/components/responses/WriteForbidden"
+          },
+          "411": {
+            "$ref": "#/components/responses/WriteLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/WriteContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/WriteUnsupportedMediaType"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/TillBusy"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      }
+    },
+    "/tills/rename": {
+      "post": {
+        "operationId": "renameTill",
+        "summary": "Rename a till (TILLS RENAME)",
+        "description": "Manager (with a token configured). Answered once durable.",
+        "tags": [
+          "tills"
+        ],
+        "security": [
+          {
+            "managerToken": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "till",
+                  "name"
+                ],
+                "properties": {
+                  "till": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 40
+                  }
+                }
+              },
+              "example": {
+                "till": 1,
+                "name": "Back till"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/TillAnswer"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/WriteBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/TillRefused"
+          },
+          "403": {
+            "$ref": "#/components/responses/WriteForbidden"
+          },
+          "411": {
+            "$ref": "#/components/responses/WriteLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/WriteContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/WriteUnsupportedMediaType"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/TillBusy"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      }
+    },
+    "/tills/revoke": {
+      "post": {
+        "operationId": "revokeTill",
+        "summary": "Revoke a till (TILLS REVOKE)",
+        "description": "Manager (with a token configured). Closes the till's connections; from then on its credential is refused (`REVOKED`) and nothing it sends is applied. Answered once durable.",
+        "tags": [
+          "tills"
+        ],
+        "security": [
+          {
+            "managerToken": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "till"
+                ],
+                "properties": {
+                  "till": {
+                    "type": "integer",
+                    "minimum": 1
+                  }
+                }
+              },
+              "example": {
+                "till": 1
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/TillAnswer"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/WriteBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/TillRefused"
+          },
+          "403": {
+            "$ref": "#/components/responses/WriteForbidden"
+          },
+          "411": {
+            "$ref": "#/components/responses/WriteLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/WriteContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/WriteUnsupportedMediaType"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/TillBusy"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      }
+    },
+    "/tills/list": {
+      "get": {
+        "operationId": "listTills",
+        "summary": "The paired tills (TILLS)",
+        "description": "Manager (with a token configured): each till, when it was paired, last seen, connected now, its sales today.",
+        "tags": [
+          "tills"
+        ],
+        "security": [
+          {
+            "managerToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The tills.",
+            "content": {
+              "application/json; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/TillList"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      },
+      "head": {
+        "operationId": "listTillsHead",
+        "summary": "The paired tills (head only)",
+        "description": "The same answer as GET without its body.",
+        "tags": [
+          "tills"
+        ],
+        "security": [
+          {
+            "managerToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The head of the GET answer."
+          },
+          "400": {
+            "$ref": "#/components/responses/NoBodyMalformedRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/NoBodyUnauthorized"
+          },
+          "411": {
+            "$ref": "#/components/responses/NoBodyLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/NoBodyContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/NoBodyHeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/NoBodyUnavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/NoBodyVersionNotSupported"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1860,6 +2280,12 @@ enum OpenAPIDocument {
         "type": "http",
         "scheme": "bearer",
         "description": "The manager token. Compared in constant time; wrong tokens count toward the same per-address and global limits as the line protocol's `AUTH` (10 a minute per address, 100 a minute in all)."
+      },
+      "tillCredential": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Juice-Till",
+        "description": "A paired till's credential, from `POST /tills/pair` (or the line protocol's `PAIR`). The server keeps only its SHA-256. With a manager token configured, `POST /orders` needs it (or the manager token)."
       }
     },
     "parameters": {
@@ -2138,6 +2564,26 @@ enum OpenAPIDocument {
             "$ref": "#/components/headers/RetryAfterOptional"
           }
         }
+      },
+      "TillRefused": {
+        "content": {
+          "application/json; charset=utf-8": {
+            "schema": {
+              "$ref": "#/components/schemas/Refusal"
+            }
+          }
+        },
+        "description": "Not done: `AUTH_FAILED` (a wrong or used pairing code, a wrong token), `BAD_ARGUMENT` (no such till, a bad name)."
+      },
+      "TillBusy": {
+        "content": {
+          "application/json; charset=utf-8": {
+            "schema": {
+              "$ref": "#/components/schemas/Refusal"
+            }
+          }
+        },
+        "description": "`BUSY`: 64 tills are paired, or 8 codes wait; `READ_ONLY`: the disk is full."
       }
     },
     "schemas": {
@@ -2996,6 +3442,143 @@ enum OpenAPIDocument {
                   "minimum": 0
                 }
               }
+            }
+          }
+        }
+      },
+      "Till": {
+        "type": "object",
+        "required": [
+          "till",
+          "name",
+          "paired",
+          "revoked",
+          "last_seen",
+          "connected",
+          "orders_today",
+          "juices_today",
+          "active"
+        ],
+        "properties": {
+          "till": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The till's number, never reused."
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 40
+          },
+          "paired": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "revoked": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "last_seen": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "Null until the till shows up after a restart."
+          },
+          "connected": {
+            "type": "boolean"
+          },
+          "orders_today": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "juices_today": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "active": {
+            "type": "boolean"
+          }
+        }
+      },
+      "TillAnswer": {
+        "type": "object",
+        "required": [
+          "ok",
+          "till"
+        ],
+        "properties": {
+          "ok": {
+            "const": true
+          },
+          "till": {
+            "$ref": "#/components/schemas/Till"
+          }
+        }
+      },
+      "PairAnswer": {
+        "type": "object",
+        "required": [
+          "ok",
+          "credential",
+          "till"
+        ],
+        "properties": {
+          "ok": {
+            "const": true
+          },
+          "credential": {
+            "type": "string",
+            "pattern": "^[0-9]{1,10}-[a-z2-7]{32}$",
+            "description": "Shown this once: the till keeps it."
+          },
+          "till": {
+            "$ref": "#/components/schemas/Till"
+          }
+        }
+      },
+      "CodeAnswer": {
+        "type": "object",
+        "required": [
+          "ok",
+          "code",
+          "expires_in"
+        ],
+        "properties": {
+          "ok": {
+            "const": true
+          },
+          "code": {
+            "type": "string",
+            "pattern": "^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$"
+          },
+          "expires_in": {
+            "type": "integer",
+            "description": "Seconds the code stays good (600); it is good once."
+          },
+          "name": {
+            "type": "string"
+          }
+        }
+      },
+      "TillList": {
+        "type": "object",
+        "required": [
+          "ok",
+          "tills"
+        ],
+        "properties": {
+          "ok": {
+            "const": true
+          },
+          "tills": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Till"
             }
           }
         }

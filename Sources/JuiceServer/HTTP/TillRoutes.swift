@@ -20,7 +20,7 @@ struct TillRoutes {
     /// revoked.
     func answer(_ request: HTTPRequest, presence: TillPresence) -> (HTTPResponse, lsn: UInt64, paired: TillID?, revoked: TillID?) {
         let command: Command
-        if request.method == "GET" {
+        if request.method == "GET" || request.method == "HEAD" {
             command = .tills(.list)
         } else {
             switch Self.command(request) {

@@ -184,6 +184,7 @@ final class LineSession: ConnectionSession {
         }
         if let paired {
             // PAIR signs this connection in as the new till.
+            if let previous = state.till { line.loop.tills.closed(conn, till: previous) }
             state.till = paired
             line.loop.tills.signedIn(conn, as: paired)
         }
@@ -201,10 +202,13 @@ final class LineSession: ConnectionSession {
             if case .till(let id) = verdict { return (verdict, store.ledger.tills.till(id)?.name) }
             return (verdict, nil)
         }
+        let previous = state.till
         if case .close = line.commands.signIn(verdict, name: name, session: &state, peer: conn.peer, to: &batch.out) {
             conn.stopInput()
         }
-        if let till = state.till, case .till = verdict { line.loop.tills.signedIn(conn, as: till) }
+        guard case .till(let till) = verdict else { return }
+        if let previous, previous != till { line.loop.tills.closed(conn, till: previous) }
+        line.loop.tills.signedIn(conn, as: till)
     }
 
     /// A till was revoked: its connections are closed once what they are owed is out (the

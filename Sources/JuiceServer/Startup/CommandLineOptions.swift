@@ -70,7 +70,10 @@ public enum CommandLineOptions {
           --key-retention SECONDS  an idempotency key younger than this is never forgotten: a retry
                                    within it is applied at most once and gets the first answer
                                    (default \(Limits.keyRetentionSeconds), 24 hours)
-          --key-memory N           idempotency keys remembered at most, all clients together; a new
+          --keys-per-till N        the newest keys each paired till's own key namespace keeps (and
+                                   the manager's); a till's newest key pushes out only its own
+                                   oldest: a till retries only keys among its newest N (default \(Limits.keysPerTill))
+          --key-memory N           idempotency keys remembered at most, anonymous clients together; a new
                                    key past it is refused "ERR BUSY" (HTTP 503), never made room
                                    for by forgetting a young one (default \(Limits.rememberedKeys))
           --keys-per-address N     of those, most one client address may hold (an IPv6 client counts
@@ -80,8 +83,10 @@ public enum CommandLineOptions {
                                    not counted (default \(LostSalesAllowance.defaultPerMinute))
         Security:
           --manager-token-file PATH  read the manager token from the first line of a file (trimmed),
-                                   or set JUICE_MANAGER_TOKEN. With a token, RESTOCK and SET need
-                                   "AUTH <token>" first. A token AUTH cannot carry (spaces, control
+                                   or set JUICE_MANAGER_TOKEN. With a token, RESTOCK, SET, REPORT and
+                                   TILLS need "AUTH <token>" first, and ORDER a paired till
+                                   ("TILL <credential>"; pair one with TILLS NEW and PAIR, or on the
+                                   /tills page) or the manager. A token AUTH cannot carry (spaces, control
                                    characters, not UTF-8, too long) is refused at start.
                                    \(AuthFailureLimiter.Policy().maxFailures) wrong tokens from one address within \(AuthFailureLimiter.Policy().windowNanoseconds / 1_000_000_000) s: its AUTH is
                                    refused unchecked until that minute is over.
@@ -120,6 +125,7 @@ public enum CommandLineOptions {
         "--key-retention": (1...31_536_000, "seconds", { $0.keyPolicy.retentionSeconds = Int64($1) }),
         "--key-memory": (1...10_000_000, "keys", { $0.keyPolicy.capacity = $1 }),
         "--keys-per-address": (1...10_000_000, "keys", { $0.keyPolicy.sharePerAddress = $1 }),
+        "--keys-per-till": (1...100_000, "keys", { $0.keyPolicy.perTill = $1 }),
         "--lost-sales-per-minute": (1...1_000_000, "juices", { $0.lostSalesPerMinute = $1 }),
     ]
 
