@@ -31,6 +31,8 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
     var streams: [UInt64: HTTPSession] = [:]
     /// HTTP connections open now (the rest of the server's clients speak something else).
     var open = 0
+    /// The connection whose request is being routed (for `routes.signedIn`); nil between.
+    var routing: Connection?
     private var timer: DispatchSourceTimer?
     private var ticks = 0
     private let menu: Menu
@@ -62,6 +64,7 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
         self.timer = timer
         let host = services.host
         routes.isDraining = { [unowned host] in !host.isAccepting }
+        routes.signedIn = { [unowned self, unowned host] in if let conn = routing { host.markKnown(conn) } }
         // `/metrics` counts line clients (everyone not on HTTP) and event streams.
         routes.clientCounts = { [unowned self, unowned host] in (host.clientCount - open, streams.count) }
     }

@@ -20,6 +20,9 @@ struct HTTPRoutes {
     let writes: HTTPWrites
     /// Whether shutdown has begun (`/healthz` then answers 503).
     var isDraining: () -> Bool = { false }
+    /// Told when a request's `Bearer` token checked out: its connection is a known client
+    /// (`ConnectionHost.markKnown`).
+    var signedIn: () -> Void = {}
     /// The values `/metrics` reports that only the server knows (clients by kind).
     var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
     private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
@@ -130,7 +133,10 @@ struct HTTPRoutes {
             return ("use Authorization: Bearer <token>", challenge)
         }
         switch auth.verify(Array(parts[1].utf8), peer: client.address) {
-        case .accepted, .noTokenConfigured:
+        case .accepted:
+            signedIn()
+            return nil
+        case .noTokenConfigured:
             return nil
         case .wrong:
             Log.warning("HTTP \(request.path) refused for \(client.description): wrong token", category: .refusals)

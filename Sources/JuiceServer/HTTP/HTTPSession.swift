@@ -126,8 +126,25 @@ final class HTTPSession: ConnectionSession {
     /// event stream, which goes on in its own turns).
     private func respond(to request: HTTPRequest) -> Int {
         let head = request.method == "HEAD"
-        let keepAlive = keepsAlive(request)
+        var keepAlive = keepsAlive(request)
         let client = http.proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: http.proxies)
+        if !http.loop.host.countRequest(conn, from: client.address) {
+            // Over its client's share (or on probation with no place free): refused, unless it
+            // may still sign in (credentials, answered once and closed; never a stream) or asks
+            // `/healthz` (answered and closed, so a probe sees the server while strangers fill it).
+            let path = ReadRoute(rawValue: request.path)
+            guard path == .healthz || (request.header("authorization") != nil && path != .events) else {
+                let full = conn.pool == .probation
+                Log.warning("refused \(client.description): \(full ? "max clients (\(http.loop.config.maxClients)) reached" : "max clients per address (\(http.loop.config.maxClientsPerAddress ?? 0)) reached")",
+                            category: .busy)
+                let busy = full ? HTTPResponse.busy : HTTPResponse.busyForAddress
+                send(busy, keepAlive: false)
+                return busy.count
+            }
+            keepAlive = false
+        }
+        http.routing = conn
+        defer { http.routing = nil }
         switch http.routes.route(request, client: client) {
         case .response(let response, let lsn):
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)

@@ -111,6 +111,11 @@ final class LineSession: ConnectionSession {
                 }
             case .command(let command):
                 runStore(&batch)
+                let wasManager = state.isManager
+                defer {
+                    // AUTH checked out (with a token: a connection starts without): a known client.
+                    if state.isManager && !wasManager { line.loop.host.markKnown(conn) }
+                }
                 switch line.commands.answer(command, session: &state, peer: conn.peer, to: &batch.out) {
                 case .none: break
                 case .events(let on): line.loop.fanOut.setEvents(conn, on: on)
