@@ -78,6 +78,8 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
     /// Events only once it asks for /events, so none go out ahead of a response while it is
     /// still sending its request.
     var eventsFromStart: Bool { false }
+    /// A trusted proxy's `X-Forwarded-For` names each request's client.
+    var namesClients: Bool { true }
 
     func busyRefusal(perAddress: Bool) -> [UInt8] { perAddress ? HTTPResponse.busyForAddress : HTTPResponse.busy }
 

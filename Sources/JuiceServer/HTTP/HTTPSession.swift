@@ -126,12 +126,13 @@ final class HTTPSession: ConnectionSession {
     /// event stream, which goes on in its own turns).
     private func respond(to request: HTTPRequest) -> Int {
         let head = request.method == "HEAD"
-        var keepAlive = keepsAlive(request)
         let client = http.proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: http.proxies)
-        if !http.loop.host.countRequest(conn, from: client.address) {
+        let admitted = http.loop.host.countRequest(conn, from: client.address)
+        if !admitted {
             // Over its client's share (or on probation with no place free): refused, unless it
-            // may still sign in (credentials, answered once and closed; never a stream) or asks
-            // `/healthz` (answered and closed, so a probe sees the server while strangers fill it).
+            // may still sign in (credentials: answered, and kept only if they made it known;
+            // never a stream) or asks `/healthz` (answered and closed, so a probe sees the
+            // server while strangers fill it).
             let path = ReadRoute(rawValue: request.path)
             guard path == .healthz || (request.header("authorization") != nil && path != .events) else {
                 let full = conn.pool == .probation
@@ -141,11 +142,13 @@ final class HTTPSession: ConnectionSession {
                 send(busy, keepAlive: false)
                 return busy.count
             }
-            keepAlive = false
         }
         http.routing = conn
-        defer { http.routing = nil }
-        switch http.routes.route(request, client: client) {
+        let route = http.routes.route(request, client: client)
+        http.routing = nil
+        // After routing: a valid `Bearer` made it known (`routes.signedIn`).
+        let keepAlive = keepsAlive(request) && (admitted || conn.isKnown)
+        switch route {
         case .response(let response, let lsn):
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
             send(bytes, after: lsn, keepAlive: keepAlive)

@@ -97,6 +97,11 @@ struct Admission {
         return count < anonymousLimit && perAddress.map { byAddress[address, default: 0] < $0 } ?? true
     }
 
+    /// Whether `address` holds its whole anonymous share.
+    func isFull(_ address: String) -> Bool {
+        perAddress.map { byAddress[address, default: 0] >= $0 } ?? false
+    }
+
     private static func decrement(_ counts: inout [String: Int], _ key: String) {
         guard let n = counts[key] else { return }
         if n <= 1 { counts.removeValue(forKey: key) } else { counts[key] = n - 1 }

@@ -51,6 +51,9 @@ final class Connection: @unchecked Sendable {
     /// output its socket took (an event stream that is read from is not idle; one whose
     /// client stopped reading stops taking bytes once the kernel's buffers are full).
     var lastActiveSecond: UInt32
+    /// Since when (whole seconds of uptime, 0: not) its peer has left output unacknowledged at
+    /// every idle check, with nothing read from it meanwhile: a client that stopped reading.
+    var stalledSince: UInt32 = 0
     /// Which slots it holds (`Admission`): anonymous until it signs in (`ConnectionHost.markKnown`).
     var pool = Admission.Pool.anonymous
     /// The address it is counted against (its peer's host, or the client a trusted proxy named

@@ -1,13 +1,14 @@
 import Dispatch
+import JuicePlatform
 
 /// Which slots a connection holds as it goes (`Admission`): signing in, being named by a proxy,
 /// probation running out, and the idle timeout.
 extension Running {
-    /// The address a new connection counts against: its peer's host; nil for a trusted proxy,
-    /// whose connections carry many clients and are counted per request once a request names
-    /// its client (`countRequest`).
-    func countedAddress(_ peer: String) -> String? {
-        proxies.trusts(peer: peer) ? nil : PeerAddress.host(of: peer)
+    /// The address a new connection counts against: its peer's host; nil for a trusted proxy's
+    /// connection to a protocol whose requests name their client (HTTP): it carries many
+    /// clients, and is counted per request once a request names its client (`countRequest`).
+    func countedAddress(_ peer: String, _ served: any ServedProtocol) -> String? {
+        served.namesClients && proxies.trusts(peer: peer) ? nil : PeerAddress.host(of: peer)
     }
 
     func markKnown(_ conn: Connection) {
@@ -58,20 +59,31 @@ extension Running {
                 continue
             }
             probationDeadlines.removeValue(forKey: id)
-            output.send(conn, listeners[Int(conn.listener)].served.busyRefusal(perAddress: false))
+            let perAddress = address.map { admission.isFull($0) } ?? false
+            output.send(conn, listeners[Int(conn.listener)].served.busyRefusal(perAddress: perAddress))
             if !conn.isClosed { finish(conn) }
         }
     }
 
     /// Anonymous connections that showed no life for the idle timeout: nothing read from them,
-    /// and none of their output taken (an event stream whose client reads takes its `: ping`s
-    /// and events; one that stopped reading takes nothing once its buffers are full). Known
-    /// clients are never closed as idle: a till may be quiet for hours, and TCP keepalive
-    /// finds one that is gone. Whole seconds: one active within the last second of the limit is
-    /// kept (never early).
+    /// and none of their output taken; or nothing read from them while their peer left output
+    /// unacknowledged at every check for that long. An event stream whose client reads takes
+    /// its `: ping`s and events and acknowledges them; one that stopped reading leaves them
+    /// unacknowledged once its receive buffer is full (the kernel's send buffer, megabytes on a
+    /// fast link, would take much longer to fill). Known clients are never closed as idle: a
+    /// till may be quiet for hours, and TCP keepalive finds one that is gone. Whole seconds:
+    /// one active within the last second of the limit is kept (never early).
     func closeIdle(olderThan: UInt64, seconds: Int) {
         let limit = Connection.second(olderThan)
-        for conn in connections.values where !conn.isKnown && conn.lastActiveSecond < limit {
+        let now = Connection.second(DispatchTime.now().uptimeNanoseconds)
+        for conn in connections.values where !conn.isKnown {
+            if conn.lastActiveSecond >= limit {
+                // Taking output: see whether its peer acknowledges it. A check that finds
+                // nothing waiting clears the mark (a reader's next ping is acknowledged at once).
+                let waiting = Platform.unacknowledgedBytes(conn.fd) ?? 0
+                if waiting == 0 { conn.stalledSince = 0 } else if conn.stalledSince == 0 { conn.stalledSince = max(1, now) }
+                guard conn.stalledSince != 0 && conn.stalledSince < limit else { continue }
+            }
             close(conn, reason: "idle for more than \(seconds) s")
         }
     }

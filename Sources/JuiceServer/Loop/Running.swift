@@ -110,7 +110,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
 
     private func accepted(_ socket: Socket, peer: String, listener index: Int) {
         let served = listeners[index].served
-        let address = countedAddress(peer)
+        let address = countedAddress(peer, served)
         let decision = admission.decide(address: address)
         guard accepting || served.acceptsWhileDraining, case .admit(let pool) = decision else {
             let perAddress = decision == .refuse(perAddress: true)
@@ -173,6 +173,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         switch conn.socket.receive(into: readBuffer) {
         case .done(let count):
             conn.lastActiveSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
+            conn.stalledSince = 0
             conn.session.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
             output.updateInterest(conn)
         case .wouldBlock:

@@ -21,6 +21,15 @@ protocol ServedProtocol: AnyObject {
     func appendEvent(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8])
     /// The server stopped: cancel timers.
     func stop()
+    /// Whether a request may name its client (HTTP's `X-Forwarded-For` from a trusted proxy):
+    /// then a trusted proxy's connections are counted per client by request
+    /// (`ConnectionHost.countRequest`), not as the proxy's address at accept.
+    var namesClients: Bool { get }
+}
+
+extension ServedProtocol {
+    /// A protocol's peers are who they are, unless it says otherwise.
+    var namesClients: Bool { false }
 }
 
 /// A protocol's side of one connection, typed as the protocol needs it. The loop tells it what
