@@ -152,9 +152,10 @@ import Testing
     }
 
     /// Event streams hold a client slot like any connection: with room for 3, three open
-    /// streams leave none for an HTTP request (503) or a line client (ERR BUSY).
+    /// streams leave none for an HTTP request (503) or a line client (ERR BUSY). (No reserve
+    /// for known clients here, so all 3 are anonymous slots: `CapacityTests` has the reserve.)
     @Test func eventStreamsCountTowardMaxClients() throws {
-        let server = try ExecutableServer(["--in-memory", "--max-clients", "3"])
+        let server = try ExecutableServer(["--in-memory", "--max-clients", "3", "--reserved-clients", "0"])
         let http = server.httpPort
         var streams = try (0..<3).map { _ in try EventStreamClient(port: http) }
         for stream in streams { #expect(stream.nextEvent().isMessage) }
