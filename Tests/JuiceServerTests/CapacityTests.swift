@@ -155,6 +155,29 @@ import Testing
         }
     }
 
+    /// Behind a proxy, a connection is known only for the request that signed in: the proxy
+    /// may send another client's request down it next, which is counted for that client.
+    @Test func aProxysConnectionIsKnownOnlyForTheRequestThatSignedIn() async throws {
+        try await RunningServer.with({
+            $0.managerToken = Array(Self.token.utf8)
+            $0.trustedProxies = [AddressRange("127.0.0.1/32")!]
+            $0.maxClientsPerAddress = 1
+            $0.probationPerAddress = 0
+        }) { s in
+            let http = try #require(await s.server.httpPort)
+            let (stream, status) = try Self.proxied(http, "/events", client: "203.0.113.9")
+            #expect(status.contains(" 200 "))
+            let pooled = try LineClient.peer(port: http)
+            let manager = "GET /sales HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 198.51.100.1\r\nAuthorization: Bearer \(Self.token)\r\n\r\n"
+            try pooled.sendRaw(Array(manager.utf8))
+            #expect(try HTTPClient.readReply(pooled).status == 200)
+            // The stream's client, over its share of 1, on the connection the manager signed in on.
+            try pooled.sendRaw(Array("GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n".utf8))
+            #expect(try HTTPClient.readReply(pooled).status == 503)
+            _ = stream
+        }
+    }
+
     /// Attack: `--idle-timeout` did not help, because event streams were exempt from it. Now an
     /// anonymous connection's sign of life is what it sends or what its socket takes: a stream
     /// whose client reads takes its events and `: ping`s and stays past the timeout; one whose

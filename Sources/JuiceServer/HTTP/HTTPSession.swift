@@ -134,7 +134,7 @@ final class HTTPSession: ConnectionSession {
             // never a stream) or asks `/healthz` (answered and closed, so a probe sees the
             // server while strangers fill it).
             let path = ReadRoute(rawValue: request.path)
-            guard path == .healthz || (request.header("authorization") != nil && path != .events) else {
+            guard path == .healthz || (HTTPSession.carriesCredentials(request) && path != .events) else {
                 let full = conn.pool == .probation
                 Log.warning("refused \(client.description): \(full ? "max clients (\(http.loop.config.maxClients)) reached" : "max clients per address (\(http.loop.config.maxClientsPerAddress ?? 0)) reached")",
                             category: .busy)
@@ -168,6 +168,13 @@ final class HTTPSession: ConnectionSession {
             openStream(after: lastEventID)
             return 0
         }
+    }
+
+    /// Whether a request says who it is, so that it is answered (once) even over its client's
+    /// share: the route checks the credential, and one that checks out calls
+    /// `ConnectionHost.markKnown`. Paired tills: add their credential header here.
+    static func carriesCredentials(_ request: HTTPRequest) -> Bool {
+        request.header("authorization") != nil
     }
 
     /// One response; without keep-alive the connection then closes (once its output is out).

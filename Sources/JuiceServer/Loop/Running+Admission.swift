@@ -18,7 +18,9 @@ extension Running {
     }
 
     func countRequest(_ conn: Connection, from client: String) -> Bool {
-        if conn.isKnown { return true }
+        // A trusted proxy's connection is known only for the request that signed in: the proxy
+        // reuses its connections for other clients, so each request is counted anew.
+        if conn.isKnown && !proxies.trusts(peer: conn.peer) { return true }
         let address = PeerAddress.host(of: client)
         if conn.pool == .anonymous && conn.countedAddress == address { return true }
         guard admission.anonymousRoom(for: address, leaving: conn.pool) else {
