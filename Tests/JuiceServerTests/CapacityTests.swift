@@ -127,6 +127,30 @@ import Testing
         }
     }
 
+    /// The same through the built server with its default flags (only `--max-clients` made
+    /// small): ten hosts hold their default share of 32 idle connections each, more than the
+    /// anonymous slots; the manager still signs in and writes, `/healthz` answers, and a
+    /// newcomer that does not sign in is refused after its probation.
+    @Test func theBuiltServerWithDefaultFlagsKeepsItsReserve() throws {
+        let server = try ExecutableServer(["--in-memory", "--max-clients", "300"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        var idle: [LineClient] = []
+        for host in 2...11 {
+            for _ in 0..<32 { idle.append(try LineClient(port: server.port, readGreeting: false, sendTimeout: 30, from: "127.0.0.\(host)")) }
+        }
+        let watcher = try server.peer()
+        #expect(server.logShows("refused 127.0.0."), "no connection was refused: \(server.log().suffix(400))")
+        let manager = try server.client()
+        #expect(manager.ask("AUTH \(Self.token)") == "OK AUTH")
+        #expect(manager.ask("RESTOCK kiwi 5").hasPrefix("OK RESTOCK"))
+        let health = try HTTPClient.get(port: server.httpPort, "/healthz")
+        #expect(health.status == 200, "\(health.status) \(health.text)")
+        var lines: [String] = []
+        while case .got(let line) = watcher.nextLine() { lines.append(line) }
+        #expect(lines.last?.hasPrefix("ERR BUSY") == true, "\(lines)")
+        #expect(manager.ask("PING") == "OK PONG")
+        _ = idle
+    }
+
     /// A manager over HTTP signs in with `Bearer` on a probation slot and keeps its connection.
     @Test func aBearerRequestOnProbationMakesTheConnectionKnown() async throws {
         try await RunningServer.with({
