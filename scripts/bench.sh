@@ -263,7 +263,7 @@ juice_idle_streams() {
 start_juice() {
     local name=$1 scenarios=$2 out="$workdir/$3"
     shift 3
-    local binary=$server http=(--http-port 0)
+    local binary=$server http=(--http-port 0) capacity=()
     takes_http_orders=1
     if [ "${name#base-}" != "$name" ]; then
         binary=$BASELINE_SERVER
@@ -273,7 +273,11 @@ start_juice() {
         # POST /orders came with --allow-host (issue 18); an older build answers it 405.
         case "$("$binary" --help 2>/dev/null)" in *--allow-host*) ;; *) takes_http_orders=0 ;; esac
     fi
-    "$binary" --port 0 "${http[@]+"${http[@]}"}" --max-clients $((most_conns + WATCHERS + 100)) "$@" >"$out" 2>&1 &
+    # Every benchmark client connects from 127.0.0.1, thousands at once, and S4/S6 hold them
+    # idle: no share per address and no idle timeout here (a build from before issue 31 has
+    # neither, and refuses 0 for them).
+    case "$("$binary" --help 2>/dev/null)" in *--reserved-clients*) capacity=(--max-clients-per-address 0 --idle-timeout 0) ;; esac
+    "$binary" --port 0 "${http[@]+"${http[@]}"}" "${capacity[@]+"${capacity[@]}"}" --max-clients $((most_conns + WATCHERS + 100)) "$@" >"$out" 2>&1 &
     local pid=$!
     started_pids+=("$pid")
     if ! wait_for_line "$out" "listening on" || { [ ${#http[@]} -gt 0 ] && ! wait_for_line "$out" "board on http"; }; then

@@ -28,6 +28,13 @@ extension Platform {
     }
 
     /// Keepalive probes after `idle` seconds of silence, every `interval` seconds, `count` times.
+    /// Bytes written to a socket that are still in its send buffer (SO_NWRITE), or nil.
+    public static func unacknowledgedBytes(_ fd: Int32) -> Int? {
+        var count: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_NWRITE, &count, &size) == 0 ? Int(count) : nil
+    }
+
     public static func setKeepAlive(_ fd: Int32, idle: Int32, interval: Int32, count: Int32) {
         setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
         setOption(fd, IPPROTO_TCP, TCP_KEEPALIVE, idle)

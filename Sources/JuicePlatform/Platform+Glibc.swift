@@ -15,6 +15,14 @@ extension Platform {
         return socket(family, type, 0)
     }
 
+    /// Bytes written to a socket that its peer has not acknowledged yet (SIOCOUTQ), or nil.
+    /// A peer that reads acknowledges promptly; one that stopped reading leaves them there once
+    /// its receive buffer is full.
+    public static func unacknowledgedBytes(_ fd: Int32) -> Int? {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(TIOCOUTQ), &count) == 0 ? Int(count) : nil
+    }
+
     /// Nothing to do for an accepted socket here: MSG_NOSIGNAL goes with each send.
     public static func configureAccepted(_ fd: Int32) {}
 

@@ -103,7 +103,7 @@ Task {
                 watchdog = ServiceWatchdog(server: server, notifier: notifier, intervalMicroseconds: interval, seq: seq, status: status)
             }
         }
-        Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients, manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
+        Log.lifecycle("serving \(config.dataDirectory.map { "data in \($0)" } ?? "in memory"), max \(config.maxClients) clients (\(min(config.reservedClients, config.maxClients / 2)) kept for known clients, \(config.maxClientsPerAddress.map { "\($0) anonymous per address" } ?? "no share per address"), idle timeout \(config.idleTimeoutSeconds.map { "\($0) s" } ?? "off")), manager token \(config.managerToken == nil ? "off (loopback only)" : "on")")
     } catch {
         // A bind or listen error names its address (the line port or the HTTP port).
         Log.error("cannot listen: \(error)")

@@ -19,7 +19,16 @@ import Testing
             Issue.record("the defaults do not parse")
             return
         }
-        #expect(!defaults.initialStockOverridesMenu && defaults.maxClientsPerAddress == nil && defaults.idleTimeoutSeconds == nil)
+        // A shop's defaults (README, "Capacity"): a share per address, a reserve, an idle timeout.
+        #expect(!defaults.initialStockOverridesMenu && defaults.maxClientsPerAddress == 32 && defaults.idleTimeoutSeconds == 300)
+        #expect(defaults.reservedClients == 64 && defaults.maxClients == 10_000)
+        // 0 turns the share and the timeout off; the reserve may be 0.
+        guard case .success(.run(let off)) = CommandLineOptions.parse(["--max-clients-per-address", "0", "--idle-timeout", "0",
+                                                                       "--reserved-clients", "0"]) else {
+            Issue.record("0 is refused")
+            return
+        }
+        #expect(off.maxClientsPerAddress == nil && off.idleTimeoutSeconds == nil && off.reservedClients == 0)
     }
 
     /// `--allow-host` is repeatable, lowercased, and takes host names only.
@@ -51,8 +60,9 @@ import Testing
     @Test(arguments: [
         (["--port", "65536"], "--port must be 0 to 65535, not '65536'"),
         (["--http-port", "-1"], "--http-port must be 0 to 65535, not '-1'"),
-        (["--max-clients-per-address", "0"], "--max-clients-per-address must be 1 to 1000000, not '0'"),
-        (["--idle-timeout", "1e3"], "--idle-timeout must be 1 to 31536000 seconds, not '1e3'"),
+        (["--max-clients-per-address", "-1"], "--max-clients-per-address must be 0 to 1000000, not '-1'"),
+        (["--reserved-clients", "1000001"], "--reserved-clients must be 0 to 1000000, not '1000001'"),
+        (["--idle-timeout", "1e3"], "--idle-timeout must be 0 to 31536000 seconds, not '1e3'"),
         (["--max-output-bytes", "1023"], "--max-output-bytes must be 1024 to 17179869184, not '1023'"),
         (["--journal-max-bytes", "99999999999999999999"], "--journal-max-bytes must be 1024 to 1099511627776, not '99999999999999999999'"),
         (["--journal-max-bytes"], "--journal-max-bytes needs a value"),

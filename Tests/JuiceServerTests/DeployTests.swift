@@ -40,7 +40,8 @@ import Testing
         for line in ["Type=notify", "WatchdogSec=30", "Restart=on-failure", "RestartPreventExitStatus=2 3", "DynamicUser=yes",
                      "StateDirectory=juice-server", "LoadCredential=manager-token:/etc/juice-server/manager-token",
                      "ProtectSystem=strict", "NoNewPrivileges=yes", "LimitNOFILE=16384",
-                     "    --manager-token-file ${CREDENTIALS_DIRECTORY}/manager-token \\", "    --trusted-proxy 127.0.0.1/32"] {
+                     "    --manager-token-file ${CREDENTIALS_DIRECTORY}/manager-token \\", "    --trusted-proxy 127.0.0.1/32",
+                     "    --max-clients 10000 --reserved-clients 64 --max-clients-per-address 32 --idle-timeout 300 \\"] {
             #expect(lines.contains(line), "the unit has no '\(line)'")
         }
     }

@@ -23,7 +23,7 @@ import Testing
     @Test func helpAndVersion() throws {
         let (helpStatus, help) = try ExecutableServer.run(["--help"])
         #expect(helpStatus == 0)
-        for flag in ["--host", "--port", "--data", "--in-memory", "--initial-stock", "--max-clients", "--max-clients-per-address", "--max-output-bytes",
+        for flag in ["--host", "--port", "--data", "--in-memory", "--initial-stock", "--max-clients", "--reserved-clients", "--max-clients-per-address", "--max-output-bytes",
                      "--idle-timeout", "--journal-max-bytes", "--manager-token-file", "--menu", "--print-menu", "--version"] {
             #expect(help.contains(flag), "--help does not mention \(flag)")
         }
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test(arguments: [["--port", "70000"], ["--port", "notaport"], ["--port"], ["--frobnicate"], ["--initial-stock", "-1"],
-                      ["--manager-token", "x"], ["--max-clients", "0"], ["--max-clients-per-address", "0"], ["--host", "0.0.0.0"]])
+                      ["--manager-token", "x"], ["--max-clients", "0"], ["--max-clients-per-address", "-1"], ["--reserved-clients", "x"], ["--host", "0.0.0.0"]])
     func badFlagsPrintUsageAndCreateNothing(arguments: [String]) throws {
         let dir = temporaryDirectory()
         defer { removeTemporary(dir) }

@@ -52,7 +52,8 @@ extension HardeningTests {
     /// its soft limit further so that descriptors run out before max-clients does, and connects
     /// more clients than it has descriptors for. `control`, connected before, asks STATS.
     private func serverOutOfDescriptors() throws -> (ExecutableServer, served: [LineClient], pending: [LineClient], control: LineClient) {
-        let server = try ExecutableServer(["--in-memory", "--max-clients", "1000"], shellPrefix: "ulimit -n 200")
+        // 50 clients from one address: more than its default share of connections.
+        let server = try ExecutableServer(["--in-memory", "--max-clients", "1000", "--max-clients-per-address", "0"], shellPrefix: "ulimit -n 200")
         #expect(server.logShows("lowering max clients from 1000 to"), "\(server.log())")
         let control = try server.peer()
         _ = control.nextLine()

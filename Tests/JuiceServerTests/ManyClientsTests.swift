@@ -13,7 +13,8 @@ extension HardeningTests {
         let count = 2000
         let limit = Int(Platform.raiseOpenFileLimit(toward: UInt64(count + 1000))?.soft ?? 0)
         try #require(limit >= count + 200, "RLIMIT_NOFILE \(limit) is too low for \(count) clients")
-        let server = try ExecutableServer(["--in-memory"])
+        // Two thousand from one address: no share per address here (its own tests are below).
+        let server = try ExecutableServer(["--in-memory", "--max-clients-per-address", "0"])
         let control = try server.peer()
         _ = control.nextLine()
         let threads = 4
@@ -108,8 +109,9 @@ extension HardeningTests {
 
     /// With `--max-clients-per-address 3`, one host's fourth connection (line or HTTP) is BUSY,
     /// another host is not affected, and a slot freed by a client that left is usable again.
+    /// (No probation here, so the fourth is refused at once: `CapacityTests` has probation.)
     @Test func oneAddressCannotTakeMoreThanItsShare() async throws {
-        try await RunningServer.with({ $0.maxClientsPerAddress = 3 }) { s in
+        try await RunningServer.with({ $0.maxClientsPerAddress = 3; $0.probationPerAddress = 0 }) { s in
             let http = try #require(await s.server.httpPort)
             var clients = try (0..<3).map { _ in try s.client() }
             let fourth = try LineClient.peer(port: s.port)
@@ -132,7 +134,8 @@ extension HardeningTests {
     }
 
     @Test func theSixthClientIsBusyUntilOneLeaves() async throws {
-        let s = try await RunningServer.start { $0.maxClients = 5 }
+        // No reserve for known clients: all 5 are anonymous slots (`CapacityTests` has the reserve).
+        let s = try await RunningServer.start { $0.maxClients = 5; $0.reservedClients = 0 }
         var clients = try (0..<5).map { _ in try s.client() }
         for c in clients { #expect(try c.command("PING") == "OK PONG") }
         let sixth = try LineClient.peer(port: s.port)

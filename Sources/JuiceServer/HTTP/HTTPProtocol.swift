@@ -31,6 +31,8 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
     var streams: [UInt64: HTTPSession] = [:]
     /// HTTP connections open now (the rest of the server's clients speak something else).
     var open = 0
+    /// The connection whose request is being routed (for `routes.signedIn`); nil between.
+    var routing: Connection?
     private var timer: DispatchSourceTimer?
     private var ticks = 0
     private let menu: Menu
@@ -63,6 +65,7 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
         self.timer = timer
         let host = services.host
         routes.isDraining = { [unowned host] in !host.isAccepting }
+        routes.signedIn = { [unowned self, unowned host] in if let conn = routing { host.markKnown(conn) } }
         // `/metrics` counts line clients (everyone not on HTTP) and event streams.
         routes.clientCounts = { [unowned self, unowned host] in (host.clientCount - open, streams.count) }
     }
@@ -76,6 +79,8 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
     /// Events only once it asks for /events, so none go out ahead of a response while it is
     /// still sending its request.
     var eventsFromStart: Bool { false }
+    /// A trusted proxy's `X-Forwarded-For` names each request's client.
+    var namesClients: Bool { true }
 
     func busyRefusal(perAddress: Bool) -> [UInt8] { perAddress ? HTTPResponse.busyForAddress : HTTPResponse.busy }
 

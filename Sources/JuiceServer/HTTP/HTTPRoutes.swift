@@ -27,6 +27,10 @@ struct HTTPRoutes {
     var presence = TillPresence()
     /// Whether shutdown has begun (`/healthz` then answers 503).
     var isDraining: () -> Bool = { false }
+    /// Told when a request's `Bearer` token or till credential checked out (or it paired a
+    /// till): its connection is a known client
+    /// (`ConnectionHost.markKnown`).
+    var signedIn: () -> Void = {}
     /// The values `/metrics` reports that only the server knows (clients by kind).
     var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
     private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
@@ -67,6 +71,7 @@ struct HTTPRoutes {
                 return .response(WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers), after: 0)
             }
             let (response, lsn, paired, revoked) = tills.answer(request, presence: presence)
+            if paired != nil { signedIn() }
             return .tills(response, after: lsn, paired: paired, revoked: revoked)
         }
         if HTTPWrites.paths.contains(request.path) {
@@ -169,7 +174,9 @@ struct HTTPRoutes {
         }
         if let credential = request.header(TillRoutes.header) {
             switch store.assumeIsolated({ $0.verifyTill(credential) }) {
-            case .till(let id): return .success(.till(id))
+            case .till(let id):
+                signedIn()
+                return .success(.till(id))
             case .revoked:
                 return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "REVOKED", Wire.tillRevoked.message)))
             case .unknown:
@@ -202,7 +209,10 @@ struct HTTPRoutes {
             return ("use Authorization: Bearer <token>", challenge)
         }
         switch auth.verify(Array(parts[1].utf8), peer: client.address) {
-        case .accepted, .noTokenConfigured:
+        case .accepted:
+            signedIn()
+            return nil
+        case .noTokenConfigured:
             return nil
         case .wrong:
             Log.warning("HTTP \(request.path) refused for \(client.description): wrong token", category: .refusals)

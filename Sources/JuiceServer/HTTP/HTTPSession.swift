@@ -129,9 +129,29 @@ final class HTTPSession: ConnectionSession {
     /// event stream, which goes on in its own turns).
     private func respond(to request: HTTPRequest) -> Int {
         let head = request.method == "HEAD"
-        let keepAlive = keepsAlive(request)
         let client = http.proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: http.proxies)
-        switch http.routes.route(request, client: client) {
+        let admitted = http.loop.host.countRequest(conn, from: client.address)
+        if !admitted {
+            // Over its client's share (or on probation with no place free): refused, unless it
+            // may still sign in (credentials: answered, and kept only if they made it known;
+            // never a stream) or asks `/healthz` (answered and closed, so a probe sees the
+            // server while strangers fill it).
+            let path = ReadRoute(rawValue: request.path)
+            guard path == .healthz || (HTTPSession.carriesCredentials(request) && path != .events) else {
+                let full = conn.pool == .probation
+                Log.warning("refused \(client.description): \(full ? "max clients (\(http.loop.config.maxClients)) reached" : "max clients per address (\(http.loop.config.maxClientsPerAddress ?? 0)) reached")",
+                            category: .busy)
+                let busy = full ? HTTPResponse.busy : HTTPResponse.busyForAddress
+                send(busy, keepAlive: false)
+                return busy.count
+            }
+        }
+        http.routing = conn
+        let route = http.routes.route(request, client: client)
+        http.routing = nil
+        // After routing: a valid `Bearer` made it known (`routes.signedIn`).
+        let keepAlive = keepsAlive(request) && (admitted || conn.isKnown)
+        switch route {
         case .response(let response, let lsn):
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
             send(bytes, after: lsn, keepAlive: keepAlive)
@@ -171,6 +191,13 @@ final class HTTPSession: ConnectionSession {
         if let previous = self.till, previous != till { http.loop.tills.closed(conn, till: previous) }
         self.till = till
         http.loop.tills.signedIn(conn, as: till)
+    }
+
+    /// Whether a request says who it is, so that it is answered (once) even over its client's
+    /// share: the route checks the credential, and one that checks out calls
+    /// `ConnectionHost.markKnown` (the manager's token, a paired till's `Juice-Till`).
+    static func carriesCredentials(_ request: HTTPRequest) -> Bool {
+        request.header("authorization") != nil || request.header(TillRoutes.header) != nil
     }
 
     /// One response; without keep-alive the connection then closes (once its output is out).

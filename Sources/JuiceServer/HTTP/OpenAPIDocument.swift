@@ -910,7 +910,7 @@ enum OpenAPIDocument {
       "get": {
         "operationId": "getHealth",
         "summary": "The load balancer's probe",
-        "description": "`200 ok` while serving; `503` once shutdown has begun (with `Retry-After`), and `503 read-only: <reason>` while the disk is full (the server still serves every screen).",
+        "description": "`200 ok` while serving; `503` once shutdown has begun (with `Retry-After`), and `503 read-only: <reason>` while the disk is full (the server still serves every screen). Answered, and the connection then closed, also while anonymous clients fill their connection slots: a probe sees the server while strangers crowd it.",
         "tags": [
           "operations"
         ],
@@ -940,7 +940,7 @@ enum OpenAPIDocument {
             "$ref": "#/components/responses/HeaderFieldsTooLarge"
           },
           "503": {
-            "description": "Shutting down (`shutting down`, with `Retry-After`), read-only (`read-only: <reason>`, no `Retry-After`), or over `--max-clients` (`busy: ...`, with `Retry-After`).",
+            "description": "Shutting down (`shutting down`, with `Retry-After`), read-only (`read-only: <reason>`, no `Retry-After`), or every slot taken, the reserve for known clients and new connections on probation included (`busy: ...`, with `Retry-After`).",
             "headers": {
               "Retry-After": {
                 "$ref": "#/components/headers/RetryAfterOptional"
@@ -2396,7 +2396,7 @@ enum OpenAPIDocument {
         }
       },
       "Unavailable": {
-        "description": "Shutting down (`shutting down; try again shortly`), or over `--max-clients` / `--max-clients-per-address` (`busy: ...`).",
+        "description": "Shutting down (`shutting down; try again shortly`), or busy (`busy: ...`, with `Retry-After`): over `--max-clients`, or an anonymous request while the slots anonymous clients may hold (`--max-clients` less `--reserved-clients`) are full, or while its client (behind a trusted proxy: the client `X-Forwarded-For` names) holds `--max-clients-per-address` connections. A request with `Authorization` is answered instead, once, and a valid manager token keeps its connection.",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/RetryAfter"
@@ -2544,7 +2544,7 @@ enum OpenAPIDocument {
         "description": "The request line and headers passed 8 KiB, or more than 64 header fields. The connection closes."
       },
       "NoBodyUnavailable": {
-        "description": "Shutting down (`shutting down; try again shortly`), or over `--max-clients` / `--max-clients-per-address` (`busy: ...`).",
+        "description": "Shutting down (`shutting down; try again shortly`), or busy (`busy: ...`, with `Retry-After`): over `--max-clients`, or an anonymous request while the slots anonymous clients may hold (`--max-clients` less `--reserved-clients`) are full, or while its client (behind a trusted proxy: the client `X-Forwarded-For` names) holds `--max-clients-per-address` connections. A request with `Authorization` is answered instead, once, and a valid manager token keeps its connection.",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/RetryAfter"

@@ -117,6 +117,11 @@ final class LineSession: ConnectionSession {
                 }
             case .command(let command):
                 runStore(&batch)
+                let wasManager = state.isManager
+                defer {
+                    // AUTH checked out (with a token: a connection starts without): a known client.
+                    if state.isManager && !wasManager { line.loop.host.markKnown(conn) }
+                }
                 switch line.commands.answer(command, session: &state, peer: conn.peer, to: &batch.out) {
                 case .none: break
                 case .events(let on): line.loop.fanOut.setEvents(conn, on: on)
@@ -187,6 +192,7 @@ final class LineSession: ConnectionSession {
             if let previous = state.till { line.loop.tills.closed(conn, till: previous) }
             state.till = paired
             line.loop.tills.signedIn(conn, as: paired)
+            line.loop.host.markKnown(conn)
         }
         if case .till(let till) = role { line.loop.tills.seen(till) }
         for till in revoked { closeConnections(of: till) }
@@ -209,6 +215,8 @@ final class LineSession: ConnectionSession {
         guard case .till(let till) = verdict else { return }
         if let previous, previous != till { line.loop.tills.closed(conn, till: previous) }
         line.loop.tills.signedIn(conn, as: till)
+        // A paired till is a known client: the reserve is its, and it is never reaped as idle.
+        line.loop.host.markKnown(conn)
     }
 
     /// A till was revoked: its connections are closed once what they are owed is out (the

@@ -46,9 +46,19 @@ final class Connection: @unchecked Sendable {
     /// Where it stands in the events, once that is anything but the default (most
     /// connections never need it, so it is kept apart: see `EventCursor`).
     private var cursor: EventCursor?
-    /// When it last sent something, in whole seconds of uptime (for `--idle-timeout`; 32 bits
-    /// last 136 years, and every connection carries it).
-    var lastInputSecond: UInt32
+    /// When it last showed life, in whole seconds of uptime (for `--idle-timeout`; 32 bits
+    /// last 136 years, and every connection carries it): bytes read from it, or bytes of its
+    /// output its socket took (an event stream that is read from is not idle; one whose
+    /// client stopped reading stops taking bytes once the kernel's buffers are full).
+    var lastActiveSecond: UInt32
+    /// Since when (whole seconds of uptime, 0: not) its peer has left output unacknowledged at
+    /// every idle check, with nothing read from it meanwhile: a client that stopped reading.
+    var stalledSince: UInt32 = 0
+    /// Which slots it holds (`Admission`): anonymous until it signs in (`ConnectionHost.markKnown`).
+    var pool = Admission.Pool.anonymous
+    /// The address it is counted against (its peer's host, or the client a trusted proxy named
+    /// for its latest request); nil: not counted against one.
+    var countedAddress: String?
     /// Its protocol's side, set once, right after it is made (`Running.accepted`).
     var session: (any ConnectionSession)!
 
@@ -57,7 +67,7 @@ final class Connection: @unchecked Sendable {
         self.socket = socket
         self.peer = peer
         self.listener = listener
-        self.lastInputSecond = Connection.second(now)
+        self.lastActiveSecond = Connection.second(now)
     }
 
     /// The peer finished sending: what it sent still runs.
@@ -115,9 +125,9 @@ final class Connection: @unchecked Sendable {
     /// Whether the loop should read from it now: open, not catching up, and its protocol wants
     /// more (not while input it read waits to run, nor while an answer is on its way).
     var wantsInput: Bool { phase == .open && catchUp == nil && session.wantsInput }
-    /// A connection that only listens (an event stream) is never idle-reaped: its liveness is
-    /// TCP keepalive and its writes.
-    var onlyListens: Bool { session.onlyListens }
+    /// It signed in (the manager, a paired till): never closed as idle, and holds a slot that
+    /// strangers cannot take.
+    var isKnown: Bool { pool == .known }
 }
 
 /// A connection's place in the events when it is not simply "live, from now": after a SINCE or

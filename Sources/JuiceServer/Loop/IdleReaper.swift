@@ -1,27 +1,35 @@
 import Dispatch
 
-/// Closes connections that sent nothing for `--idle-timeout` seconds, checking a quarter as
+/// The loop's once-a-second chores: probation deadlines (`everySecond`), and closing anonymous
+/// connections that showed no life for `--idle-timeout` seconds (`reap`), checked a quarter as
 /// often as the timeout (at least once a second).
 final class IdleReaper: @unchecked Sendable {
     // @unchecked: loop-confined; the timer fires on the loop queue.
     private let timer: DispatchSourceTimer
-    private let limit: UInt64
-    let seconds: Int
-    /// Told of the moment to compare against: close whoever's `lastInput` is older than it.
+    /// The idle timeout; nil: off.
+    let seconds: Int?
+    private let period: Int
+    private var ticks = 0
+    /// Told of the moment to compare against: close whoever's last activity is older than it.
     var reap: (_ olderThan: UInt64, _ seconds: Int) -> Void = { _, _ in }
+    /// Told the time (uptime nanoseconds) each second.
+    var everySecond: (_ now: UInt64) -> Void = { _ in }
 
-    init(seconds: Int, queue: DispatchQueue) {
+    init(seconds: Int?, queue: DispatchQueue) {
         self.seconds = seconds
-        limit = UInt64(seconds) * 1_000_000_000
+        period = max(1, (seconds ?? 4) / 4)
         timer = DispatchSource.makeTimerSource(queue: queue)
-        let period = max(1, seconds / 4)
-        timer.schedule(deadline: .now() + .seconds(period), repeating: .seconds(period))
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [weak self] in self?.tick() }
         timer.resume()
     }
 
     private func tick() {
         let now = DispatchTime.now().uptimeNanoseconds
+        everySecond(now)
+        ticks += 1
+        guard let seconds, ticks % period == 0 else { return }
+        let limit = UInt64(seconds) * 1_000_000_000
         guard now > limit else { return }
         reap(now - limit, seconds)
     }

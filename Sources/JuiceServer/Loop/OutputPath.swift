@@ -1,3 +1,4 @@
+import Dispatch
 import JuicePlatform
 
 /// The way out for every byte a client is sent, the Redis way: write straight to the socket
@@ -24,6 +25,7 @@ final class OutputPath {
         if conn.outbox.isEmpty && gate.isDurable(lsn) {
             switch conn.socket.send(bytes) {
             case .done(let n):
+                if n > 0 { OutputPath.progressed(conn) }
                 if n == bytes.count { return }
                 rest = UnsafeRawBufferPointer(rebasing: bytes[n...])
             case .wouldBlock:
@@ -73,9 +75,12 @@ final class OutputPath {
         // Closed meanwhile (by an earlier callback of the same release): its descriptor is gone.
         guard !conn.isClosed else { return false }
         var failed = false
+        var took = false
         conn.outbox.drain { bytes in
             switch conn.socket.send(bytes) {
-            case .done(let n): return n
+            case .done(let n):
+                took = took || n > 0
+                return n
             case .wouldBlock: return nil
             case .closed, .failed:
                 failed = true
@@ -86,6 +91,7 @@ final class OutputPath {
             onFailure(conn, nil)
             return false
         }
+        if took { OutputPath.progressed(conn) }
         if conn.outbox.hasReady {
             watchWrites(conn, true)
             checkCap(conn)
@@ -93,6 +99,12 @@ final class OutputPath {
             watchWrites(conn, false)
         }
         return !conn.isClosed
+    }
+
+    /// Its socket took output: it is reading (or its kernel buffer still had room), so it is
+    /// not idle. An event stream's only sign of life: its client sends nothing.
+    private static func progressed(_ conn: Connection) {
+        conn.lastActiveSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
     }
 
     private func watchWrites(_ conn: Connection, _ on: Bool) {

@@ -22,16 +22,19 @@ final class Running: ConnectionHost, @unchecked Sendable {
     /// Internal, not private: a test wraps it in one that refuses clients.
     var poller: any ClientPoller
     let gate: DurabilityGate
-    private let output: OutputPath
+    let output: OutputPath
     private let passes: FlushPasses
     private let fanOut: FanOut
     private var reaper: IdleReaper?
-    private let config: ServerConfig
+    let config: ServerConfig
     private(set) var connections = ConnectionTable()
-    /// Connections per peer address, kept only with `--max-clients-per-address`.
-    private var perAddress: [String: Int] = [:]
-    /// Their connections are not counted per address (one proxy carries many clients).
-    private let proxies: TrustedProxies
+    /// Who holds which slots: anonymous, on probation, known (`Running+Admission`).
+    var admission: Admission
+    /// Connections on probation, and when (uptime nanoseconds) each must have signed in.
+    var probationDeadlines: [UInt64: UInt64] = [:]
+    /// Their connections are counted per client by request, not at accept (one proxy carries
+    /// many clients).
+    let proxies: TrustedProxies
     /// False once shutdown began: new connections are refused (unless their protocol answers
     /// them while draining, as HTTP does with 503).
     private(set) var accepting = true
@@ -47,6 +50,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
     init(config: ServerConfig, store: FruitStore, durableLSN: UInt64, queue: DispatchQueue, startedAt: UInt64) throws(SystemError) {
         self.config = config
         proxies = TrustedProxies(config.trustedProxies)
+        admission = Admission(maxClients: config.maxClients, reserved: config.reservedClients, perAddress: config.maxClientsPerAddress,
+                              probationPerAddress: config.probationPerAddress)
         var acceptors: [(ProtocolListing, Acceptor)] = []
         for listing in config.protocols {
             guard let port = listing.port else { continue }
@@ -58,7 +63,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         passes = FlushPasses(queue: queue, output: output)
         // Everything recovered is on disk: a catch-up may run up to it.
         fanOut = FanOut(output: output, passes: passes, seq: store.assumeIsolated { $0.ledger.seq })
-        if let seconds = config.idleTimeoutSeconds { reaper = IdleReaper(seconds: seconds, queue: queue) }
+        reaper = IdleReaper(seconds: config.idleTimeoutSeconds, queue: queue)
 
         let services = LoopServices(config: config, store: store, output: output, fanOut: fanOut, passes: passes, tills: TillPresence(),
                                     catchUp: CatchUpPump(store: store, fanOut: fanOut, output: output, passes: passes),
@@ -75,6 +80,7 @@ final class Running: ConnectionHost, @unchecked Sendable {
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
         passes.onWritten = { [unowned self] conn in written(conn) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
+        reaper?.everySecond = { [unowned self] now in endProbations(now: now) }
         // The durable path: the journal tells the gate; the gate releases held replies, which
         // are written at once (direct write, as for any reply), then the events that may go.
         gate.released = { [unowned self] conn in if output.flush(conn) { written(conn) } }
@@ -104,22 +110,25 @@ final class Running: ConnectionHost, @unchecked Sendable {
 
     private func accepted(_ socket: Socket, peer: String, listener index: Int) {
         let served = listeners[index].served
-        let limit = config.maxClientsPerAddress
-        let address = countedAddress(peer)
-        var addressFull = false
-        if let limit, let address { addressFull = perAddress[address, default: 0] >= limit }
-        guard accepting || served.acceptsWhileDraining, connections.count < config.maxClients, !addressFull else {
+        let address = countedAddress(peer, served)
+        let decision = admission.decide(address: address)
+        guard accepting || served.acceptsWhileDraining, case .admit(let pool) = decision else {
+            let perAddress = decision == .refuse(perAddress: true)
             if accepting {
-                Log.warning(addressFull ? "refused \(peer): max clients per address (\(limit ?? 0)) reached"
-                                        : "refused \(peer): max clients (\(config.maxClients)) reached", category: .busy)
+                Log.warning(perAddress ? "refused \(peer): max clients per address (\(config.maxClientsPerAddress ?? 0)) reached"
+                                       : "refused \(peer): max clients (\(config.maxClients)) reached", category: .busy)
             }
-            refuse(socket, with: served.busyRefusal(perAddress: addressFull))
+            refuse(socket, with: served.busyRefusal(perAddress: perAddress))
             return
         }
-        if let address { perAddress[address, default: 0] += 1 }
         socket.configureAsClient()
         let id = connections.nextID
-        let conn = Connection(id: id, socket: socket, peer: peer, listener: UInt8(index), now: DispatchTime.now().uptimeNanoseconds)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let conn = Connection(id: id, socket: socket, peer: peer, listener: UInt8(index), now: now)
+        conn.pool = pool
+        conn.countedAddress = address
+        admission.add(pool, address: address)
+        if pool == .probation { probationDeadlines[id] = now + config.probationSeconds * 1_000_000_000 }
         if served.eventsFromStart { fanOut.setEvents(conn, on: true) }
         conn.session = served.session(for: conn)
         connections.insert(conn)
@@ -136,16 +145,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
         output.updateInterest(conn)
     }
 
-    /// The address a connection counts toward for `--max-clients-per-address`; nil without the
-    /// limit, and for a trusted proxy: it is counted at accept, before any request could name
-    /// the client behind it, so its connections are many clients' (`--max-clients` still holds).
-    private func countedAddress(_ peer: String) -> String? {
-        guard config.maxClientsPerAddress != nil, !proxies.trusts(peer: peer) else { return nil }
-        return PeerAddress.host(of: peer)
-    }
-
     /// The protocol's BUSY to a connection over a limit, then closed.
-    private func refuse(_ socket: Socket, with busy: [UInt8]) {
+    func refuse(_ socket: Socket, with busy: [UInt8]) {
         busy.withUnsafeBytes { _ = socket.send($0) }
         // Discard what it already sent and end our side first: closing with unread input
         // would make the kernel reset the connection, which can destroy the answer.
@@ -171,7 +172,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
     private func read(_ conn: Connection) {
         switch conn.socket.receive(into: readBuffer) {
         case .done(let count):
-            conn.lastInputSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
+            conn.lastActiveSecond = Connection.second(DispatchTime.now().uptimeNanoseconds)
+            conn.stalledSince = 0
             conn.session.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
             output.updateInterest(conn)
         case .wouldBlock:
@@ -222,10 +224,8 @@ final class Running: ConnectionHost, @unchecked Sendable {
         guard !conn.isClosed else { return }
         conn.markClosed()
         connections.remove(conn)
-        if let address = countedAddress(conn.peer) {
-            perAddress[address, default: 1] -= 1
-            if perAddress[address] == 0 { perAddress.removeValue(forKey: address) }
-        }
+        admission.remove(conn.pool, address: conn.countedAddress)
+        if conn.pool == .probation { probationDeadlines.removeValue(forKey: conn.id) }
         gate.forget(conn)
         fanOut.setEvents(conn, on: false)
         conn.session.closed()
@@ -233,15 +233,6 @@ final class Running: ConnectionHost, @unchecked Sendable {
         for listener in listeners { listener.acceptor.descriptorFreed() }
         Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
         onClose()
-    }
-
-    private func closeIdle(olderThan: UInt64, seconds: Int) {
-        // An event stream only listens by design: its liveness is TCP keepalive and its writes.
-        // Whole seconds: one that read within the last second of the limit is kept (never early).
-        let limit = Connection.second(olderThan)
-        for conn in connections.values where !conn.onlyListens && conn.lastInputSecond < limit {
-            close(conn, reason: "idle for more than \(seconds) s")
-        }
     }
 
     // MARK: Shutdown

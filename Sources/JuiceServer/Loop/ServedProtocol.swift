@@ -21,6 +21,15 @@ protocol ServedProtocol: AnyObject {
     func appendEvent(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8])
     /// The server stopped: cancel timers.
     func stop()
+    /// Whether a request may name its client (HTTP's `X-Forwarded-For` from a trusted proxy):
+    /// then a trusted proxy's connections are counted per client by request
+    /// (`ConnectionHost.countRequest`), not as the proxy's address at accept.
+    var namesClients: Bool { get }
+}
+
+extension ServedProtocol {
+    /// A protocol's peers are who they are, unless it says otherwise.
+    var namesClients: Bool { false }
 }
 
 /// A protocol's side of one connection, typed as the protocol needs it. The loop tells it what
@@ -42,7 +51,8 @@ protocol ConnectionSession: AnyObject {
     func shuttingDown(byeAfter lsn: UInt64)
     /// False while it has input waiting to run, or an answer on its way: nothing more is read.
     var wantsInput: Bool { get }
-    /// It only listens (an event stream): never reaped as idle.
+    /// It only listens (an event stream). Not a pass from the idle timeout: its sign of life is
+    /// its socket taking its output (`Connection.lastActiveSecond`).
     var onlyListens: Bool { get }
 }
 
@@ -66,6 +76,15 @@ protocol ConnectionHost: AnyObject {
     var clientCount: Int { get }
     /// False once shutdown began.
     var isAccepting: Bool { get }
+    /// THE hook for a connection that proved who it is (the manager's `AUTH` or `Bearer`, a
+    /// paired till's credential): it moves from the anonymous pool (or probation) to the known
+    /// one, which strangers cannot fill and the idle timeout does not close. Call it once the
+    /// credential checked out; calling it again is harmless.
+    func markKnown(_ conn: Connection)
+    /// An HTTP request on `conn` comes from `client` (the peer, or who a trusted proxy names):
+    /// counts the connection against that client's share. False: the client is over it (or the
+    /// connection is on probation and no place freed), and the caller refuses the request.
+    func countRequest(_ conn: Connection, from client: String) -> Bool
 }
 
 /// Everything the loop shares with the protocols it runs, handed to each when it is made.

@@ -39,18 +39,28 @@ public enum CommandLineOptions {
                                    under any name (DNS-rebinding guard, see PROTOCOL.md)
           --max-clients N          most clients at once, TCP and HTTP together; more get "ERR BUSY"
                                    or HTTP 503 (default 10000)
+          --reserved-clients N     of those, slots only known clients take: the manager (AUTH, or
+                                   HTTP Bearer) and paired tills. Anonymous clients (screens,
+                                   event streams, phones) hold at most the rest. A new connection
+                                   that finds the anonymous slots full gets a reserved one on
+                                   probation: it must sign in within 5 s, or it is refused as busy
+                                   (4 at a time per address). At most half of --max-clients (default 64)
           --max-clients-per-address N
-                                   most connections one address may hold, TCP and HTTP together;
-                                   more get "ERR BUSY" or HTTP 503 (default: no limit but --max-clients)
+                                   most anonymous connections one address may hold, TCP and HTTP
+                                   together; behind --trusted-proxy, one forwarded client. More get
+                                   "ERR BUSY" or HTTP 503; 0: no limit (default 32)
           --max-output-bytes N     unsent output a client may have before it is dropped as slow (default 1048576)
-          --idle-timeout SECONDS   close clients that sent nothing for this long (default: off;
-                                   browsers' event streams, which only listen, are exempt)
+          --idle-timeout SECONDS   close anonymous clients idle this long: nothing read from them
+                                   and none of their output taken (an event stream that is read
+                                   is not idle; one that stopped reading is). Known clients are
+                                   never closed as idle; 0: off (default 300)
           --trusted-proxy ADDR/PREFIX
                                    a reverse proxy (e.g. Caddy on 127.0.0.1/32) whose X-Forwarded-For
                                    or Forwarded header names the HTTP client; repeatable, none by
-                                   default. Per-address rules (AUTH failures) then count the client,
-                                   not the proxy; the proxy's own connections are exempt from
-                                   --max-clients-per-address. The header from anyone else is ignored.
+                                   default. Per-address rules (AUTH failures, --max-clients-per-address)
+                                   then count the client, not the proxy: the proxy's connections are
+                                   counted per forwarded client, request by request. The header from
+                                   anyone else is ignored.
         Storage:
           --data DIR               data directory: journal and snapshot (default ./juice-data, created if missing).
                                    On a full disk the store turns read-only (ERR READ_ONLY, /healthz 503)
@@ -118,9 +128,10 @@ public enum CommandLineOptions {
         "--http-port": (0...65535, "", { $0.httpPort = $1 }),
         "--initial-stock": (0...Limits.maxStock, "", { $0.initialStock = $1; $0.initialStockOverridesMenu = true }),
         "--max-clients": (1...1_000_000, "", { $0.maxClients = $1 }),
-        "--max-clients-per-address": (1...1_000_000, "", { $0.maxClientsPerAddress = $1 }),
+        "--max-clients-per-address": (0...1_000_000, "", { $0.maxClientsPerAddress = $1 == 0 ? nil : $1 }),
+        "--reserved-clients": (0...1_000_000, "", { $0.reservedClients = $1 }),
         "--max-output-bytes": (1024...(1 << 34), "", { $0.maxOutputBytes = $1 }),
-        "--idle-timeout": (1...31_536_000, "seconds", { $0.idleTimeoutSeconds = $1 }),
+        "--idle-timeout": (0...31_536_000, "seconds", { $0.idleTimeoutSeconds = $1 == 0 ? nil : $1 }),
         "--journal-max-bytes": (1024...(1 << 40), "", { $0.journalMaxBytes = $1 }),
         "--key-retention": (1...31_536_000, "seconds", { $0.keyPolicy.retentionSeconds = Int64($1) }),
         "--key-memory": (1...10_000_000, "keys", { $0.keyPolicy.capacity = $1 }),

@@ -25,14 +25,23 @@ public struct ServerConfig: Sendable {
     /// Where the journal and snapshots live; nil keeps everything in memory (`--in-memory`).
     public var dataDirectory: String? = "./juice-data"
     public var maxClients = 10_000
-    /// Most connections one peer address may hold at once (TCP and HTTP together); nil: no
-    /// limit but `maxClients`. Keeps one host (a runaway screen, a hostile client) from
-    /// taking the slots the tills need.
-    public var maxClientsPerAddress: Int?
+    /// Of `maxClients`, slots only known clients (the manager, paired tills) may take:
+    /// strangers never fill them (`Admission`). 64: a shop's tills and manager pages need a
+    /// dozen or two; the rest is room for new connections on probation while the anonymous
+    /// slots are full.
+    public var reservedClients = 64
+    /// Most anonymous connections one address may hold at once (TCP and HTTP together; behind
+    /// a trusted proxy, one forwarded client); nil: no limit but `maxClients`. Keeps one host
+    /// (a runaway screen, a hostile client) from taking the slots everyone else needs. 32: a
+    /// phone's browser holds at most 6 to one server, a screen 2 or 3.
+    public var maxClientsPerAddress: Int? = 32
     /// A client whose unsent output passes this is disconnected as a slow consumer.
     public var maxOutputBytes = 1 << 20
-    /// Close connections that sent nothing for this long (seconds); nil: never.
-    public var idleTimeoutSeconds: Int?
+    /// Close anonymous connections that showed no life for this long (seconds): nothing read
+    /// from them and none of their output taken; nil: never. Known clients are never closed
+    /// as idle. 300: well past an event stream's 15 s `: ping` and a client library's own
+    /// keepalive PING, short enough that a flood of silent connections is gone in minutes.
+    public var idleTimeoutSeconds: Int? = 300
     /// RESTOCK and SET need `AUTH <token>` when set.
     public var managerToken: [UInt8]?
     /// Compact (snapshot + fresh journal) once the journal passes this size.
@@ -65,6 +74,12 @@ public struct ServerConfig: Sendable {
     /// Seconds between `: ping` comments on an open event stream (browsers and proxies time
     /// out idle streams; 15 s keeps well inside the usual 30-60 s). Not a flag, as above.
     var eventStreamPingEvery = 15
+    /// Seconds a connection admitted on probation (into the reserve, while its anonymous place
+    /// was full) has to sign in. Not a flag: long enough for a till's first line or request
+    /// over Wi-Fi, short enough that a flood of them holds the reserve only briefly.
+    var probationSeconds: UInt64 = 5
+    /// Connections one address may have on probation at once (`Admission`).
+    var probationPerAddress = Admission.defaultProbationPerAddress
 
     public init() {}
 }
