@@ -63,11 +63,11 @@ final class HTTPSession: ConnectionSession {
     }
 
     /// Answers what the reader made of the input: requests one at a time, each read only once
-    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`, or its output)
-    /// before the other connections get theirs.
+    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`, its output, or one
+    /// computed report) before the other connections get theirs.
     private func handle(_ first: HTTPRequestReader.Outcome) {
         var outcome = first
-        var turn = FairTurn(limit: FairTurn.maxRequests)
+        var turn = FairTurn(limit: FairTurn.maxRequests, work: http.loop.store.work)
         while true {
             switch outcome {
             case .incomplete:
