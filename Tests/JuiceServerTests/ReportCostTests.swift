@@ -110,6 +110,10 @@ import Testing
     @Test func aComputedHTTPReportEndsTheTurn() throws {
         let server = try ExecutableServer(["--in-memory"])
         let attacker = try LineClient.peer(port: server.httpPort)
+        // Answered once, so the server has accepted it before it stops (else the probe, accepted
+        // already, would be read first whatever a turn is).
+        try attacker.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        #expect(try HTTPClient.readReply(attacker).status == 200)
         let probe = try FairTurnTests.quietClient(server)
         let pairs = 20
         var burst = ""
