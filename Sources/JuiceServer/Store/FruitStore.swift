@@ -34,6 +34,8 @@ actor FruitStore {
     private var reports = ReportCache()
     /// Counts the reports computed (not cached): the loop's fair turn ends after one.
     nonisolated let work = WorkMeter()
+    /// `today`, kept from `from` until `end` (unix seconds) at this history version.
+    private var todayKept: (day: Int32, from: Int64, end: Int64, version: UInt64)?
 
     /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
     /// recovered from it, and the journal is compacted past `compactAfter` bytes.
@@ -215,8 +217,16 @@ actor FruitStore {
                              computed: work.countExpensive) { compute(history) }
     }
 
-    /// The business day now.
-    var today: Int32 { ledger.history.calendar.day(at: wallClock()) }
+    /// The business day now. Asked for every report (it is in the cache's key), and asking the
+    /// zone for its offset costs more than answering a kept report, so the day is kept until its
+    /// slot ends (or the clock goes back, or the history, which holds the calendar, changes).
+    var today: Int32 {
+        let now = wallClock(), version = ledger.history.version
+        if let kept = todayKept, kept.version == version, now >= kept.from, now < kept.end { return kept.day }
+        let (slot, end) = ledger.history.calendar.slotAndEnd(at: now)
+        todayKept = (slot.day, now, end, version)
+        return slot.day
+    }
 
     /// The figures of the manager's views (`/sales`, `/metrics`), read now. They include the
     /// latest changes, also those whose journal write is still under way: a caller that must show
