@@ -23,6 +23,9 @@ final class HTTPSession: ConnectionSession {
     private var answering = false
     /// Requests answered on this connection (for the keep-alive cap).
     private var served: UInt16 = 0
+    /// Output its last turn made beyond a turn's share (`FairTurn.maxOutputBytes`), with more
+    /// requests waiting: its next turns pass until it is paid off (see `drained`).
+    private var owed = 0
 
     init(_ conn: Connection, protocol http: HTTPProtocol) {
         self.conn = conn
@@ -99,6 +102,7 @@ final class HTTPSession: ConnectionSession {
                     // More requests are pipelined behind it: they wait, unread, for its next turn
                     // (`drained`), after the connections already waiting.
                     answering = true
+                    owed = max(0, turn.outputBytes - FairTurn.maxOutputBytes)
                     http.loop.passes.markDirty(conn)
                     return
                 }
@@ -182,7 +186,18 @@ final class HTTPSession: ConnectionSession {
             return
         }
         if answering {
-            if conn.outbox.isEmpty { handle(readNext()) }
+            guard conn.outbox.isEmpty else { return }
+            if owed > 0 {
+                // A turn that wrote more than its share (one large answer: a CSV, a page) waits
+                // out the difference, a share per pass, as in deficit round robin: fair by
+                // bytes, not by requests. Sending is what a large answer costs (a kept 75 KB
+                // days.csv: its copy into the socket), and 200 clients pipelining it kept a
+                // probe waiting 170-330 ms while each got an answer per pass.
+                owed -= FairTurn.maxOutputBytes
+                http.loop.passes.markDirty(conn)
+                return
+            }
+            handle(readNext())
             return
         }
         _ = http.loop.catchUp.pump(conn)
