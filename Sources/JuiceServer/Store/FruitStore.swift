@@ -203,7 +203,7 @@ actor FruitStore {
     func report(day: Int32?) -> DayReport {
         let today = self.today
         let day = day ?? today
-        guard case .report(let report) = cachedReport(.day(day), today: today, { .report($0.report(day: day, today: today)) }) else {
+        guard case .report(let report) = cachedReport(.day(day), today: today, { .report($0.report(day: day, today: today).worded()) }) else {
             preconditionFailure("a day report's entry holds its values")
         }
         return report

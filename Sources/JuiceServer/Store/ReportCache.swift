@@ -60,10 +60,10 @@ struct ReportCache {
             bytes = 0
             self.version = version
         }
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            let entry = entries.remove(at: index)
-            entries.append(entry)
-            return entry.value
+        if let index = entries.lastIndex(where: { $0.key == key }) {
+            // The most recent one first: many clients asking for the same one find it at once.
+            if index != entries.count - 1 { entries.append(entries.remove(at: index)) }
+            return entries[entries.count - 1].value
         }
         computed()
         let value = compute()
