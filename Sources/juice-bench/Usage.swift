@@ -171,7 +171,8 @@ still waiting at the end is waited for up to --drain more, and counts as the max
     --attackers N         connections that pipeline and never read (default 200)
     --burst BYTES         bytes each attacker writes (default 65536)
     --attack LINE         the attackers' line (default STATS); for Redis e.g. PING
-    --http-port H         the attackers pipeline 'GET /state' over HTTP/1.1 on port H instead
+    --http-port H         the attackers pipeline 'GET /state' (or --attack-path) over HTTP/1.1
+                          on port H instead
     --attack-path PATH    the path HTTP attackers pipeline (default /state), e.g. /reports/day
     --attack-auth TOKEN   the manager token: line attackers send AUTH TOKEN first, HTTP ones a
                           bearer header on each request (for REPORT and the /reports routes)
