@@ -138,6 +138,30 @@ import Testing
         #expect(seqs.first == 1, "the attacker's first /state ran before the change: \(seqs.prefix(4))")
         #expect(server.terminate() == 0)
     }
+
+    /// A turn whose answer was large (a 400-day days.csv, 70 KB) lets its next turns pass until
+    /// the excess is made up, 4 KiB a turn: meanwhile a line client pipelining small changes
+    /// gets about 16 turns of 64 (all 1000 of them), so the big client's next `/state` shows
+    /// them all. Before, it got the next turn but one, and its `/state` showed about 64.
+    @Test func aLargeAnswerWaitsOutItsBytes() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let big = try LineClient.peer(port: server.httpPort)
+        try big.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        #expect(try HTTPClient.readReply(big).status == 200)
+        let small = try FairTurnTests.quietClient(server)
+        let changes = 1000
+        try FairTurnTests.whilePaused(server) {
+            try big.sendRaw(Array(("GET /reports/days.csv?from=2025-01-01&to=2026-02-04 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                                   + "GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").utf8))
+            try small.sendRaw(Array(String(repeating: "RESTOCK kiwi 1\n", count: changes).utf8))
+        }
+        let csv = try HTTPClient.readReply(big)
+        #expect(csv.status == 200 && csv.body.count > 60_000, "\(csv.statusLine) \(csv.body.count) bytes")
+        let seq = try #require(try HTTPClient.readReply(big).json()["seq"] as? Int)
+        #expect(seq > changes / 2, "the big client's next turn came after \(seq) of the \(changes) changes")
+        for _ in 0..<changes { _ = try small.readLine() }
+        #expect(server.terminate() == 0)
+    }
 }
 
 /// Unix seconds at 12:00 UTC of a date (the default calendar's business day).
