@@ -21,12 +21,18 @@
 #   S8  the attackers send PING lines                 (juice-server and Redis)
 #   S8s the attackers send STATS lines                (juice-server only)
 #   S8h the attackers pipeline GET /state over HTTP   (juice-server only)
+# The same on a store with 430 days of history (juice-bench history; juice-server with a data
+# directory and a manager token, so the juice-dur and base-dur columns only); the probe's PING
+# and a second probe's GET /healthz, p50 and max (the target: both under 100 ms):
+#   S8r the attackers send AUTH, then REPORT <a day a month ago>
+#   S8c the attackers pipeline GET /reports/days.csv over 400 days
+#   S8d the attackers pipeline GET /reports/day (today)
 #
 # Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-events] [--no-idle] [--no-dur] [--no-redis]
-#                         [--no-limit] [--no-http-orders] [--no-burst] [--help]
+#                         [--no-limit] [--no-http-orders] [--no-burst] [--no-reports] [--help]
 #   --quick       smoke run: 1 s windows, 100 displays and streams, 1,000 idle connections
 #   --no-fanout   skip S3;  --no-events: skip S5, S5b, S6;  --no-idle: skip S4 and S6
-#   --no-http-orders  skip S7;  --no-burst: skip S8, S8s, S8h
+#   --no-http-orders  skip S7;  --no-burst: skip S8, S8s, S8h, S8r, S8c, S8d;  --no-reports: S8r, S8c, S8d
 #   --no-dur, --no-redis, --no-limit: skip those columns (juice-dur; redis-mem and redis-dur; limit)
 # Old and new side by side: BASELINE_SERVER=/path/to/an/older/juice-server adds its columns
 #   (base-mem, base-dur; S1-S5b, or S1-S4 if it has no HTTP side) and new/old ratios.
@@ -51,6 +57,7 @@ run_redis=1
 run_limit=1
 run_http_orders=1
 run_burst=1
+run_reports=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
@@ -62,6 +69,7 @@ while [ $# -gt 0 ]; do
         --no-limit) run_limit=0 ;;
         --no-http-orders) run_http_orders=0 ;;
         --no-burst) run_burst=0 ;;
+        --no-reports) run_reports=0 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -250,6 +258,28 @@ juice_scenarios() {
     fi
 }
 
+# The report bursts, against a server on a store with 430 days of history and a manager token
+# (REPORT and /reports are the manager's), started by start_juice.
+juice_report_scenarios() {
+    local port=$1 http_port=$2 name=$4
+    [ -n "$http_port" ] || return 0
+    local token=(--attack-auth "$(cat "$workdir/manager-token")") probes=(--healthz-port "$http_port")
+    local month_ago first today
+    month_ago=$(date -u -d '-30 days' +%F)
+    first=$(date -u -d '-399 days' +%F)
+    today=$(date -u +%F)
+    run_bench "$name" S8r burst --port "$port" --attack "REPORT $month_ago" "${token[@]}" "${probes[@]}" "${burst_args[@]}"
+    run_bench "$name" S8c burst --port "$port" --http-port "$http_port" --attack-path "/reports/days.csv?from=$first&to=$today" \
+        "${token[@]}" "${probes[@]}" "${burst_args[@]}"
+    run_bench "$name" S8d burst --port "$port" --http-port "$http_port" --attack-path /reports/day "${token[@]}" "${probes[@]}" "${burst_args[@]}"
+}
+
+# report_store DIR: a new data directory with 430 days of history, up to today (UTC).
+report_store() {
+    rm -rf "$1"
+    "$bench" history --data "$1" --days 430 >&2
+}
+
 # S6 gets a server of its own: memory freed by the earlier scenarios' connections would be
 # reused by the streams and hide their cost.
 juice_idle_streams() {
@@ -367,6 +397,17 @@ if [ "$run_dur" = 1 ]; then
         start_juice juice-dur juice_idle_streams juice-dur-server-S6.log --data "$workdir/juice-data-S6" || true
     fi
 fi
+if [ "$run_burst" = 1 ] && [ "$run_reports" = 1 ]; then
+    echo "bench-report-token" >"$workdir/manager-token"
+    report_store "$workdir/history"
+    start_juice juice-dur juice_report_scenarios juice-dur-reports.log --data "$workdir/history" --timezone UTC \
+        --manager-token-file "$workdir/manager-token" || true
+    if [ -n "${BASELINE_SERVER:-}" ]; then
+        report_store "$workdir/base-history"
+        start_juice base-dur juice_report_scenarios base-dur-reports.log --data "$workdir/base-history" --timezone UTC \
+            --manager-token-file "$workdir/manager-token" || true
+    fi
+fi
 if [ -n "${BASELINE_SERVER:-}" ]; then
     start_juice base-mem juice_scenarios base-mem-server.log --in-memory || true
     if [ "$run_dur" = 1 ]; then
@@ -403,6 +444,7 @@ figure() {
         check) value=$(json_get "$file" fanout_check) ;;
         kib_per_conn) value=$(awk -v b="$(json_get "$file" rss_per_conn_bytes)" 'BEGIN { printf "%.2f", b / 1024 }') ;;
         probe_p50 | probe_p99 | probe_max) value=$(json_get "$file" "${metric#probe_}" probe_us) ;;
+        healthz_p50 | healthz_max) value=$(json_get "$file" "${metric#healthz_}" healthz_us) ;;
         # The server's figures over the window (juice-bench reads them from /proc; the
         # process-wide members come before its per-thread list, so the first match is theirs).
         cpu) value=$(json_get "$file" cpu_us_per_reply server) ;;
@@ -414,7 +456,7 @@ figure() {
         switches) [ -n "$value" ] && [ "$value" != null ] && value=$(awk -v v="$value" 'BEGIN { printf "%.3f", v }') ;;
     esac
     case "$metric" in
-        rate | events | p99 | fanout_p99 | probe_p50 | probe_p99 | probe_max) value=$(awk -v v="$value" 'BEGIN { printf "%.0f", v }') ;;
+        rate | events | p99 | fanout_p99 | probe_p50 | probe_p99 | probe_max | healthz_p50 | healthz_max) value=$(awk -v v="$value" 'BEGIN { printf "%.0f", v }') ;;
     esac
     echo "${value:--}"
 }
@@ -491,6 +533,20 @@ if [ "$run_burst" = 1 ]; then
     print_row "S8s probe max us" S8s probe_max
     print_row "S8h probe p99 us (GET /state, HTTP)" S8h probe_p99
     print_row "S8h probe max us" S8h probe_max
+    if [ "$run_reports" = 1 ]; then
+        print_row "S8r probe p50 us (REPORT, 430 days)" S8r probe_p50
+        print_row "S8r probe max us (target < 100000)" S8r probe_max
+        print_row "S8r /healthz p50 us" S8r healthz_p50
+        print_row "S8r /healthz max us" S8r healthz_max
+        print_row "S8c probe p50 us (days.csv, 400 days)" S8c probe_p50
+        print_row "S8c probe max us" S8c probe_max
+        print_row "S8c /healthz p50 us" S8c healthz_p50
+        print_row "S8c /healthz max us" S8c healthz_max
+        print_row "S8d probe p50 us (/reports/day)" S8d probe_p50
+        print_row "S8d probe max us" S8d probe_max
+        print_row "S8d /healthz p50 us" S8d healthz_p50
+        print_row "S8d /healthz max us" S8d healthz_max
+    fi
 fi
 echo
 if [ "$run_fanout" = 1 ] && [ "$run_events" = 1 ]; then

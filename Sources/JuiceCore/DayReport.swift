@@ -12,6 +12,19 @@ package struct DayReport: Sendable {
     package let weekBefore: Counters
     /// The 30 days ending with `day`, oldest first.
     package let trend: [(day: Int32, counters: Counters)]
+    /// Its `OK REPORT` line, worded once (`worded()`) where the report is kept and read by many
+    /// (the server's report cache): wording it took most of a kept REPORT's time. Empty: worded
+    /// at each `Wire.report`.
+    package private(set) var line: [UInt8] = []
+
+    /// The same report with its line worded now.
+    package func worded() -> DayReport {
+        var copy = self
+        var line: [UInt8] = []
+        Wire.report(self, to: &line)
+        copy.line = line
+        return copy
+    }
 
     package static let trendDays: Int32 = 30
 
@@ -91,6 +104,7 @@ extension Wire {
     /// `OK REPORT date=2026-11-25 orders_served=12 orders_refused=3 sold_<juice>=N ... lost_<juice>=N ...`,
     /// every juice of the menu, in the STATS style.
     package static func report(_ report: DayReport, to out: inout [UInt8]) {
+        guard report.line.isEmpty else { return out.append(contentsOf: report.line) }
         out.append(ascii: "OK REPORT date=")
         out.append(report.date)
         out.append(ascii: " orders_served=")

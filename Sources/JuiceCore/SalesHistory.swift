@@ -89,8 +89,15 @@ package struct SalesHistory: Sendable {
     package let menu: Menu
     /// The calendar new changes are counted by.
     package var calendar: BusinessCalendar {
-        didSet { current = nil }
+        didSet {
+            current = nil
+            version &+= 1
+        }
     }
+    /// Counts every change to what the history holds (a counter moved, a slot restored, the
+    /// calendar changed): a report computed at one version is still the report until it moves
+    /// (`ReportCache`). A refusal moves it too, though it changes no stock and no seq.
+    package private(set) var version: UInt64 = 0
     /// The slot the last change went into, when it ends, and where its counters are: changes
     /// until it ends go there with no hashing (two dictionary lookups per order showed in S2's
     /// profile). Forgotten whenever the table changes shape (a slot added or dropped).
@@ -142,6 +149,7 @@ package struct SalesHistory: Sendable {
 
     private mutating func update(at time: Int64, _ change: (inout Counters) -> Void) {
         guard Self.datable.contains(time) else { return }
+        version &+= 1
         if let current, time >= current.slot.start, time < current.end {
             change(&slots.values[current.index])
             return
@@ -161,6 +169,7 @@ package struct SalesHistory: Sendable {
     /// A slot as a snapshot recorded it (`Y`), under the current menu.
     package mutating func restore(_ slot: BusinessCalendar.Slot, _ counters: Counters) {
         current = nil
+        version &+= 1
         let isNew = slots[slot] == nil
         slots[slot, default: Counters(juices: menu.juices.count, fruits: menu.fruits.count)].add(counters)
         if isNew { noteSlot(slot.day) }

@@ -19,18 +19,32 @@ struct BurstOptions: SubcommandOptions {
     /// The probe waits this long after a reply before its next request, so that it samples
     /// the whole run without adding load of its own.
     var probeGapMilliseconds = 1
+    /// The path the HTTP attackers pipeline (`--attack-path`): `/state`, or a report.
+    var attackPath = "/state"
+    /// The manager token the attackers present (`--attack-auth`), for the manager's reads: on
+    /// the line port one `AUTH <token>` before the burst, over HTTP a bearer header on each.
+    var attackAuth: String?
+    /// Nonzero: a second probe asks `GET /healthz` (kept alive) on this HTTP port, timed apart.
+    var healthzPort = 0
 
     /// The attackers' request, as written on the wire (one repetition).
     var attackRequest: String {
-        httpPort > 0 ? "GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" : attack + "\r\n"
+        guard httpPort > 0 else { return attack + "\r\n" }
+        let auth = attackAuth.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+        return "GET \(attackPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)\r\n"
     }
 
-    /// One attacker's whole burst: its request repeated to `burstBytes`.
+    /// What a line attacker sends once before its burst.
+    var attackPreamble: String {
+        httpPort == 0 ? attackAuth.map { "AUTH \($0)\r\n" } ?? "" : ""
+    }
+
+    /// One attacker's whole burst: its preamble, then its request repeated to `burstBytes`.
     var burst: [UInt8] {
         let one = Array(attackRequest.utf8)
-        let count = max(1, burstBytes / one.count)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count * one.count)
+        var bytes = Array(attackPreamble.utf8)
+        let count = max(1, (burstBytes - bytes.count) / one.count)
+        bytes.reserveCapacity(bytes.count + count * one.count)
         for _ in 0..<count { bytes += one }
         return bytes
     }
@@ -47,6 +61,9 @@ func parseBurst(_ reader: inout ArgumentReader) throws(BenchError) -> BurstOptio
         case "--probe": options.probe = try reader.string(for: flag)
         case "--greeting-lines": options.greetingLines = try reader.int(for: flag, max: 1000)
         case "--probe-gap-ms": options.probeGapMilliseconds = try reader.int(for: flag, max: 10_000)
+        case "--attack-path": options.attackPath = try reader.string(for: flag)
+        case "--attack-auth": options.attackAuth = try reader.string(for: flag)
+        case "--healthz-port": options.healthzPort = try reader.int(for: flag, min: 1, max: 65535)
         case "--reply-skip":
             if !sawSkip { options.replySkip = [] }
             sawSkip = true
@@ -58,6 +75,10 @@ func parseBurst(_ reader: inout ArgumentReader) throws(BenchError) -> BurstOptio
     if options.attack.contains("\r") || options.attack.contains("\n") {
         throw reader.usage("--attack is one line (CRLF is appended)")
     }
+    for text in [options.attackPath, options.attackAuth ?? ""] where text.contains(where: { $0 == " " || $0.isNewline }) {
+        throw reader.usage("--attack-path and --attack-auth take no spaces or line ends: '\(text)'")
+    }
+    guard options.attackPath.hasPrefix("/") else { throw reader.usage("--attack-path starts with /") }
     // A reply-skip of "" would skip every line: the probe would never be answered.
     options.replySkip.removeAll { $0.isEmpty }
     return options

@@ -16,6 +16,9 @@ struct BurstResult {
     var unansweredMicros: Double?
     /// Attackers the server closed (HTTP closes a connection after its 1000th request).
     var attackersClosed: Int
+    /// The `/healthz` probe's round trips (with `--healthz-port`), and a wait unanswered at the end.
+    var healthz: LatencySummary?
+    var healthzUnansweredMicros: Double?
     var interrupted: Bool
 }
 
@@ -39,19 +42,28 @@ final class BurstRun {
     private var closed = 0
     /// The probe's token; attackers are 0..<N.
     private var probeToken: Int { options.attackers }
+    /// The `/healthz` probe (`--healthz-port`), timed like the line probe but apart.
+    private var healthz: HealthzProbe?
+    private let healthzHistogram = LatencyHistogram()
+    private var healthzSentAt: Nanos?
+    private var nextHealthzAt: Nanos = 0
+    private var healthzToken: Int { options.attackers + 1 }
 
     init(_ options: BurstOptions) throws(BenchError) {
         self.options = options
         do { poller = try BlockingPoller() } catch { throw BenchError.fatal("\(error)") }
         burst = options.burst
         probe = try ProbeConnection(options)
+        if options.healthzPort > 0 { healthz = try HealthzProbe(host: options.common.endpoint.host, port: options.healthzPort) }
     }
 
     func run() throws(BenchError) -> BurstResult {
         let common = options.common
         try probe.connect(within: common.connectTimeout)
+        try healthz?.connect(within: common.connectTimeout, proving: true)
         try connectAttackers()
         poller.add(probe.fd, token: probeToken, interest: BlockingPoller.readable)
+        if let healthz { poller.add(healthz.fd, token: healthzToken, interest: BlockingPoller.readable) }
         for (token, attacker) in attackers.enumerated() {
             poller.add(attacker.fd, token: token, interest: BlockingPoller.writable)
         }
@@ -61,18 +73,31 @@ final class BurstRun {
         var writtenAt: Nanos?
         var interrupted = false
         nextProbeAt = start
+        nextHealthzAt = start
         while true {
             let now = monotonicNow()
             if writing == 0 && writtenAt == nil { writtenAt = now }
             if Interrupt.requested { interrupted = true; break }
             // After the window, only a probe still waiting is waited for (up to --drain).
-            if now >= end && (sentAt == nil || now >= end + nanos(seconds: common.drain)) { break }
+            let waiting = sentAt != nil || healthzSentAt != nil
+            if now >= end && (!waiting || now >= end + nanos(seconds: common.drain)) { break }
             if sentAt == nil && now >= nextProbeAt && now < end { try sendProbe(now) }
-            let wakeAt = sentAt == nil ? min(nextProbeAt, end) : now + 50_000_000
+            if let healthz, healthzSentAt == nil && now >= nextHealthzAt && now < end {
+                try healthz.send()
+                healthzSentAt = now
+            }
+            var wakeAt = sentAt == nil ? min(nextProbeAt, end) : now + 50_000_000
+            if healthz != nil && healthzSentAt == nil { wakeAt = min(wakeAt, max(now, nextHealthzAt)) }
             let timeout = Int32(max(0, min(50, (Int64(wakeAt) - Int64(now) + 999_999) / 1_000_000)))
             for index in 0..<poller.wait(timeoutMilliseconds: timeout) {
                 let token = poller.token(at: index)
-                if token == probeToken { try readProbe() } else { write(token) }
+                if token == probeToken {
+                    try readProbe()
+                } else if token == healthzToken {
+                    try readHealthz()
+                } else {
+                    write(token)
+                }
             }
         }
         let finished = monotonicNow()
@@ -80,6 +105,8 @@ final class BurstRun {
                            slowestSentAtSeconds: seconds(sentAt.map { $0 - start } ?? slowestSentAt), measuredSeconds: seconds(min(finished, end) - start),
                            attackWrittenSeconds: writtenAt.map { seconds($0 - start) }, attackBytesWritten: bytesWritten,
                            unansweredMicros: sentAt.map { Double(finished - $0) / 1000 }, attackersClosed: closed,
+                           healthz: healthz.map { _ in LatencySummary(healthzHistogram) },
+                           healthzUnansweredMicros: healthzSentAt.map { Double(finished - $0) / 1000 },
                            interrupted: interrupted)
     }
 
@@ -148,9 +175,27 @@ final class BurstRun {
         }
     }
 
+    /// The `/healthz` answer; a connection the server ends is replaced before the next probe.
+    private func readHealthz() throws(BenchError) {
+        guard var probe = healthz else { return }
+        try probe.receive { now in
+            guard let sent = healthzSentAt else { return }
+            healthzHistogram.record(now - sent)
+            healthzSentAt = nil
+            nextHealthzAt = now + Nanos(options.probeGapMilliseconds) * 1_000_000
+        }
+        if probe.mustReconnect {
+            poller.remove(probe.fd)
+            try probe.connect(within: options.common.connectTimeout, proving: false)
+            poller.add(probe.fd, token: healthzToken, interest: BlockingPoller.readable)
+        }
+        healthz = probe
+    }
+
     deinit {
         for attacker in attackers { Platform.close(attacker.fd) }
         probe.close()
+        healthz?.close()
     }
 }
 

@@ -86,6 +86,7 @@ enum Command {
     case raw(RawOptions)
     case chaos(ChaosOptions)
     case burst(BurstOptions)
+    case history(HistoryOptions)
 }
 
 /// Walks the arguments of one subcommand with the scanner every juice program reads its
@@ -165,7 +166,7 @@ struct ArgumentReader {
     }
 }
 
-let subcommandNames = ["orders", "fanout", "events", "idle", "raw", "chaos", "burst"]
+let subcommandNames = ["orders", "fanout", "events", "idle", "raw", "chaos", "burst", "history"]
 
 func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
     guard let first = arguments.first else {
@@ -180,7 +181,7 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         return .help(subcommand: topic)
     case "self-test":
         return .selfTest
-    case "orders", "fanout", "events", "idle", "raw", "chaos", "burst":
+    case "orders", "fanout", "events", "idle", "raw", "chaos", "burst", "history":
         let rest = arguments.dropFirst()
         if CommandLineScanner(rest).asksForHelp { return .help(subcommand: first) }
         var reader = ArgumentReader(subcommand: first, arguments: rest)
@@ -197,6 +198,7 @@ func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
         case "idle": return .idle(try parseIdle(&reader))
         case "chaos": return .chaos(try parseChaos(&reader))
         case "burst": return .burst(try parseBurst(&reader))
+        case "history": return .history(try parseHistory(&reader))
         default: return .raw(try parseRaw(&reader))
         }
     default:

@@ -43,6 +43,7 @@ Subcommands:
   raw      the same workloads against any line server (e.g. Redis)
   chaos    kill and restart a server of its own while tills sell; check exactly-once
   burst    a probe's PING round trip while N connections pipeline bursts and never read
+  history  write a data directory with N days of the shop's history (for the report bursts)
 
 orders, fanout, events and raw also report the server's CPU time and context switches per
 reply, read from /proc (--server-pid, or the process listening on --port).
@@ -170,7 +171,12 @@ still waiting at the end is waited for up to --drain more, and counts as the max
     --attackers N         connections that pipeline and never read (default 200)
     --burst BYTES         bytes each attacker writes (default 65536)
     --attack LINE         the attackers' line (default STATS); for Redis e.g. PING
-    --http-port H         the attackers pipeline 'GET /state' over HTTP/1.1 on port H instead
+    --http-port H         the attackers pipeline 'GET /state' (or --attack-path) over HTTP/1.1
+                          on port H instead
+    --attack-path PATH    the path HTTP attackers pipeline (default /state), e.g. /reports/day
+    --attack-auth TOKEN   the manager token: line attackers send AUTH TOKEN first, HTTP ones a
+                          bearer header on each request (for REPORT and the /reports routes)
+    --healthz-port H      a second probe: GET /healthz kept alive on HTTP port H, timed apart
     --probe LINE          the probe's request (default PING)
     --probe-gap-ms N      pause after each reply before the next probe (default 1)
     --greeting-lines N    lines a line connection receives on connect (default 1; Redis: 0)
@@ -191,6 +197,7 @@ func usageText(for subcommand: String?) -> String {
     case "raw": return rawUsage
     case "chaos": return chaosUsage
     case "burst": return burstUsage
+    case "history": return historyUsage
     default: return generalUsage
     }
 }

@@ -60,6 +60,8 @@ func runJuiceBench(_ arguments: [String]) -> Int32 {
             let result = try BurstRun(options).run()
             print(options.common.json ? renderJSON(result) : renderTable(result))
             return result.interrupted ? 130 : 0
+        case .history(let options):
+            return try HistoryRun.run(options)
         }
     } catch {
         switch error {

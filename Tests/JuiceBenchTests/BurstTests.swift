@@ -25,6 +25,18 @@ import Testing
         #expect(h.burst == Array("GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), "at least one request")
     }
 
+    @Test func reportAttacksCarryTheManagerToken() throws {
+        guard case .burst(let line) = try parseCommand(["burst", "--attack", "REPORT 2026-06-01", "--attack-auth", "t0k", "--burst", "1",
+                                                         "--healthz-port", "8080"]) else { Issue.record("not burst"); return }
+        #expect(line.burst == Array("AUTH t0k\r\nREPORT 2026-06-01\r\n".utf8) && line.healthzPort == 8080)
+        guard case .burst(let http) = try parseCommand(["burst", "--http-port", "8080", "--attack-path", "/reports/day", "--attack-auth", "t0k",
+                                                         "--burst", "1"]) else { Issue.record("not burst"); return }
+        #expect(http.burst == Array("GET /reports/day HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t0k\r\n\r\n".utf8))
+        for arguments in [["burst", "--attack-path", "reports"], ["burst", "--attack-auth", "a b"]] {
+            #expect(throws: BenchError.self, "\(arguments)") { try parseCommand(arguments) }
+        }
+    }
+
     @Test func badBurstFlagsAreUsageErrors() {
         for arguments in [["burst", "--attackers", "0"], ["burst", "--attack", "PING\r\nQUIT"], ["burst", "--burst", "x"]] {
             #expect(throws: BenchError.self, "\(arguments)") { try parseCommand(arguments) }
@@ -39,6 +51,7 @@ import Testing
         var arguments = ["burst", "--port", "\(server.port)", "--attackers", "3", "--burst", "8192", "--duration", "1",
                          "--drain", "\(testDeadline)", "--json", "--no-progress"]
         if http { arguments += ["--http-port", "\(server.httpPort)"] }
+        arguments += ["--healthz-port", "\(server.httpPort)"]
         let (status, output) = try Executables.run(Executables.path("juice-bench"), arguments)
         #expect(status == 0, "\(output)")
         let line = output.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
@@ -51,7 +64,27 @@ import Testing
         let probe = try #require(o["probe_us"] as? [String: Double], "\(output)")
         let (p50, p99, max) = (probe["p50"] ?? -1, probe["p99"] ?? -1, probe["max"] ?? -1)
         #expect(p50 > 0 && p50 <= p99 && p99 <= max, "\(probe)")
+        let healthz = try #require(o["healthz_us"] as? [String: Double], "\(output)")
+        #expect((healthz["count"] ?? 0) > 0 && (healthz["p50"] ?? -1) > 0 && healthz["p50"]! <= healthz["max"]!, "\(healthz)")
         // The server is still there for everyone afterwards.
         #expect(try server.client().command("PING") == "OK PONG")
+    }
+
+    /// `history` writes a store the server reads as its own: the days and their sales are there
+    /// for REPORT and the CSVs.
+    @Test func aHistoryOf430DaysServesTheReports() throws {
+        let dir = TemporaryDirectory()
+        let data = dir.path + "/data"
+        let (status, output) = try Executables.run(Executables.path("juice-bench"),
+                                                   ["history", "--data", data, "--days", "430", "--last", "2026-06-01"])
+        #expect(status == 0 && output.contains("430 days (2025-03-29 to 2026-06-01)"), "\(output)")
+        let server = try ExecutableServer(["--data", data, "--timezone", "UTC"])
+        let client = try server.client()
+        let report = try client.command("REPORT 2026-06-01")
+        #expect(report.hasPrefix("OK REPORT date=2026-06-01 orders_served=") && !report.contains("orders_served=0 "), "\(report)")
+        let csv = try HTTPClient.get(port: server.httpPort, "/reports/days.csv?from=2025-04-28&to=2026-06-01")
+        // 400 days kept (SalesHistory.keptDays), a row per day and juice of the standard menu.
+        #expect(csv.status == 200 && csv.text.split(separator: "\r\n").count == 1 + 400 * 7, "\(csv.statusLine)")
+        #expect(!csv.text.contains(",0,0\r\n"), "a kept day without sales")
     }
 }

@@ -44,12 +44,17 @@ import Testing
                 }
             }
             #expect(held.count == 5 && refused == 40, "held \(held.count), refused \(refused)")
-            // A till behind the proxy sells; the manager signs in and writes, over TCP.
-            let sale = try HTTPClient.exchange(port: http, HTTPClient.postRequest(port: http, "/orders", json: #"{"juice":"banana"}"#,
-                                                                                   headers: ["X-Forwarded-For: 198.51.100.4"]))
-            #expect(sale.status == 200, "\(sale.status) \(sale.text)")
+            // The manager signs in and writes over TCP; a till behind the proxy pairs and sells.
             let manager = try s.client()
             #expect(try manager.command("AUTH \(Self.token)") == "OK AUTH")
+            let made = try manager.command("TILLS NEW Terrace")
+            let code = try #require(made.split(separator: " ").first { $0.hasPrefix("code=") }).dropFirst(5)
+            let paired = try HTTPClient.exchange(port: http, HTTPClient.postRequest(port: http, "/tills/pair", json: "{\"code\":\"\(code)\"}",
+                                                                                     headers: ["X-Forwarded-For: 198.51.100.4"]))
+            let credential = try #require(try paired.json()["credential"] as? String)
+            let sale = try HTTPClient.exchange(port: http, HTTPClient.postRequest(port: http, "/orders", json: #"{"juice":"banana"}"#,
+                                                                                   headers: ["X-Forwarded-For: 198.51.100.4", "Juice-Till: \(credential)"]))
+            #expect(sale.status == 200, "\(sale.status) \(sale.text)")
             #expect(try manager.command("RESTOCK kiwi 5").hasPrefix("OK RESTOCK"))
             // The held streams are streams: they get the change.
             for stream in held.prefix(1) {

@@ -25,6 +25,9 @@ final class HTTPSession: ConnectionSession {
     private var served: UInt16 = 0
     /// The paired till its writes came from, once one did.
     private var till: TillID?
+    /// Output its last turn made beyond a turn's share (`FairTurn.maxOutputBytes`), with more
+    /// requests waiting: its next turns pass until it is paid off (see `drained`).
+    private var owed = 0
 
     init(_ conn: Connection, protocol http: HTTPProtocol) {
         self.conn = conn
@@ -66,11 +69,11 @@ final class HTTPSession: ConnectionSession {
     }
 
     /// Answers what the reader made of the input: requests one at a time, each read only once
-    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`, or its output)
-    /// before the other connections get theirs.
+    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`, its output, or one
+    /// computed report) before the other connections get theirs.
     private func handle(_ first: HTTPRequestReader.Outcome) {
         var outcome = first
-        var turn = FairTurn(limit: FairTurn.maxRequests)
+        var turn = FairTurn(limit: FairTurn.maxRequests, work: http.loop.store.work)
         while true {
             switch outcome {
             case .incomplete:
@@ -102,6 +105,7 @@ final class HTTPSession: ConnectionSession {
                     // More requests are pipelined behind it: they wait, unread, for its next turn
                     // (`drained`), after the connections already waiting.
                     answering = true
+                    owed = max(0, turn.outputBytes - FairTurn.maxOutputBytes)
                     http.loop.passes.markDirty(conn)
                     return
                 }
@@ -232,7 +236,18 @@ final class HTTPSession: ConnectionSession {
             return
         }
         if answering {
-            if conn.outbox.isEmpty { handle(readNext()) }
+            guard conn.outbox.isEmpty else { return }
+            if owed > 0 {
+                // A turn that wrote more than its share (one large answer: a CSV, a page) waits
+                // out the difference, a share per pass, as in deficit round robin: fair by
+                // bytes, not by requests. Sending is what a large answer costs (a kept 75 KB
+                // days.csv: its copy into the socket), and 200 clients pipelining it kept a
+                // probe waiting 170-330 ms while each got an answer per pass.
+                owed -= FairTurn.maxOutputBytes
+                http.loop.passes.markDirty(conn)
+                return
+            }
+            handle(readNext())
             return
         }
         _ = http.loop.catchUp.pump(conn)

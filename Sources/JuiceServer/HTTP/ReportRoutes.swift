@@ -7,7 +7,9 @@ import JuiceCore
 ///     GET /reports/hours.csv?day=YYYY-MM-DD       a row per hour and juice (default today)
 ///
 /// Each is answered once the journal is durable up to what it shows, like `/sales`. The work a
-/// request causes is bounded: a CSV spans at most `SalesHistory.keptDays` days.
+/// request causes is bounded: a CSV spans at most `SalesHistory.keptDays` days, each answer is
+/// computed once per change of the history and shared by every client that asks for it
+/// (`ReportCache`), and a computed one ends its connection's turn (`FairTurn`).
 struct ReportRoutes {
     let store: FruitStore
 
@@ -28,26 +30,31 @@ struct ReportRoutes {
             switch request.path {
             case "/reports/day":
                 let date = try day("date")
-                let (json, lsn) = store.assumeIsolated { ($0.report(day: date).json, $0.lastLSN) }
-                return (HTTPResponse(.ok, HTTPResponse.json, body: Array(json.utf8)), lsn)
+                return store.assumeIsolated { store in
+                    let today = store.today, day = date ?? today
+                    let json = store.cachedReport(.dayJSON(day), today: today) { .bytes(Array($0.report(day: day, today: today).json.utf8)) }
+                    return (HTTPResponse(.ok, HTTPResponse.json, body: Self.bytes(json)), store.lastLSN)
+                }
             case "/reports/hours.csv":
                 let date = try day("day")
-                let (csv, name, lsn) = store.assumeIsolated { store in
-                    let day = date ?? store.today
-                    return (ReportCSV.hours(store.ledger.history, of: day), BusinessCalendar.dateText(day), store.lastLSN)
+                return store.assumeIsolated { store in
+                    let today = store.today, day = date ?? today
+                    let csv = store.cachedReport(.hoursCSV(day), today: today) { .bytes(Array(ReportCSV.hours($0, of: day).utf8)) }
+                    return (Self.csv(Self.bytes(csv), filename: "juice-hours-\(BusinessCalendar.dateText(day)).csv"), store.lastLSN)
                 }
-                return (Self.csv(csv, filename: "juice-hours-\(name).csv"), lsn)
             default:
                 let from = try day("from"), to = try day("to")
                 return store.assumeIsolated { store in
-                    let last = to ?? store.today
+                    let today = store.today
+                    let last = to ?? today
                     let first = from ?? last - DayReport.trendDays + 1
                     guard first <= last else { return (.plain(.badRequest, "from must not be after to"), 0) }
                     guard last - first < SalesHistory.keptDays else {
                         return (.plain(.badRequest, "at most \(SalesHistory.keptDays) days at once (the history keeps that many)"), 0)
                     }
                     let name = "juice-days-\(BusinessCalendar.dateText(first))-to-\(BusinessCalendar.dateText(last)).csv"
-                    return (Self.csv(ReportCSV.days(store.ledger.history, from: first, through: last), filename: name), store.lastLSN)
+                    let csv = store.cachedReport(.daysCSV(first, last), today: today) { .bytes(Array(ReportCSV.days($0, from: first, through: last).utf8)) }
+                    return (Self.csv(Self.bytes(csv), filename: name), store.lastLSN)
                 }
             }
         } catch {
@@ -55,9 +62,15 @@ struct ReportRoutes {
         }
     }
 
-    private static func csv(_ text: String, filename: String) -> HTTPResponse {
-        HTTPResponse(.ok, ReportCSV.contentType, body: Array(text.utf8),
+    private static func csv(_ body: [UInt8], filename: String) -> HTTPResponse {
+        HTTPResponse(.ok, ReportCSV.contentType, body: body,
                      headers: [("Content-Disposition", "attachment; filename=\"\(filename)\"")])
+    }
+
+    /// A cached answer's bytes (shared, not copied: the response only reads them).
+    private static func bytes(_ value: ReportCache.Value) -> [UInt8] {
+        guard case .bytes(let bytes) = value else { preconditionFailure("an HTTP report's entry holds its bytes") }
+        return bytes
     }
 
     /// `a=1&b=2` as a dictionary (the dates need no percent-decoding; a repeated name: the last).

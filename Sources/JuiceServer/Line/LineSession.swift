@@ -3,8 +3,8 @@ import JuiceCore
 /// One line-protocol client: frames its input, runs its commands in order within its output
 /// budget, and streams its SINCE catch-ups as its socket takes them.
 ///
-/// The work one client causes is bounded twice. Per turn (`FairTurn`): at most 64 lines, then
-/// the others get theirs and the rest of its input waits (`deferred`) for its next turn.
+/// The work one client causes is bounded twice. Per turn (`FairTurn`): at most 64 lines, 4 KiB
+/// of replies or one computed report, then the others get theirs and the rest of its input waits (`deferred`) for its next turn.
 /// Overall, by the output it produces: once it has `outputBudget` bytes pending, nothing more
 /// of its input runs, and nothing more is read, until its socket took most of it.
 final class LineSession: ConnectionSession {
@@ -56,14 +56,14 @@ final class LineSession: ConnectionSession {
 
     /// Output went out, or its next turn came: go on with its deferred work.
     func drained() {
-        var turn = FairTurn()
+        var turn = FairTurn(work: line.loop.store.work)
         carryOn(&turn)
     }
 
     /// One read's bytes: runs what its turn and its budget allow and keeps the rest for later,
     /// in order.
     func received(_ input: UnsafeRawBufferPointer) {
-        var turn = FairTurn()
+        var turn = FairTurn(work: line.loop.store.work)
         let consumed = runLines(input, &turn)
         if consumed < input.count && !conn.isFinishing { backlog = Backlog(Array(input[consumed...])) }
         carryOn(&turn)
@@ -71,7 +71,7 @@ final class LineSession: ConnectionSession {
 
     /// The peer finished sending: answer what it sent, then close.
     func inputEnded() {
-        var turn = FairTurn()
+        var turn = FairTurn(work: line.loop.store.work)
         carryOn(&turn)
     }
 
@@ -109,8 +109,9 @@ final class LineSession: ConnectionSession {
                 signIn(credential, &batch)
             case .command(let command) where command.needsStore:
                 batch.commands.append(command)
-                // A SINCE that starts a catch-up ends its run: what follows waits for it.
-                if case .since = command {
+                // A SINCE that starts a catch-up ends its run: what follows waits for it. So
+                // does a REPORT, which may be computed: the turn is over after one (`FairTurn`).
+                if command.endsStoreRun {
                     runStore(&batch)
                 } else if batch.commands.count >= LineProtocol.storeRunMax {
                     runStore(&batch)
@@ -263,6 +264,16 @@ final class LineSession: ConnectionSession {
             backlog = nil
             line.loop.catchUp.drop(conn)
             line.loop.host.finish(conn)
+        }
+    }
+}
+
+private extension Command {
+    /// Whether the store run ends after it: a SINCE's catch-up, or a REPORT's computation.
+    var endsStoreRun: Bool {
+        switch self {
+        case .since, .report: true
+        default: false
         }
     }
 }

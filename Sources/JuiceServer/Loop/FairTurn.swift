@@ -1,15 +1,20 @@
 /// One connection's share of the loop before the others get theirs: the loop serves every
 /// client on one thread, so the work one wake-up does for one connection is all the others
-/// wait for. A turn runs at most `maxLines` of its pipelined input (the line protocol) or
-/// `maxRequests` requests (HTTP), and stops once it produced `maxOutputBytes`, however much
-/// the kernel would take. What it did not run stays, in order, for its next turn, which the
-/// next flush pass gives it after the connections already waiting (`FlushPasses.markDirty`); no
-/// more of its input is read meanwhile.
+/// wait for. A turn is bounded by what its work costs: it stops once it produced
+/// `maxOutputBytes`, however much the kernel would take, or once it made the store compute
+/// something expensive (a report not in the cache: `WorkMeter`), and runs at most `maxLines` of
+/// its pipelined input (the line protocol) or `maxRequests` requests (HTTP), the cost of cheap
+/// requests that produce little output. What it did not run stays, in order, for its next turn,
+/// which the next flush pass gives it after the connections already waiting
+/// (`FlushPasses.markDirty`); no more of its input is read meanwhile.
 ///
 /// Why a bound on work and not only on pending output: a client that pipelines and never
 /// reads fills the kernel's socket buffers first (megabytes on loopback), and while they take
 /// the replies, nothing is pending in the server. Unbounded, one 64 KiB read of `STATS` ran
 /// 9,000 commands in one go, and 200 such clients froze every other client for 3.5 s.
+/// Why an expensive read ends the turn: a report over 430 days of history takes milliseconds
+/// and answers in a few hundred bytes (`REPORT`), so a bound on output alone let one turn
+/// compute 32 of them; 200 clients pipelining reports kept a probe's `PING` waiting 0.5-1 s.
 struct FairTurn {
     /// Lines of the line protocol per turn (one send of their replies). Well above what S2's
     /// pipeline of 16 brings in one read, so a client that waits for its replies never
@@ -28,9 +33,14 @@ struct FairTurn {
     let limit: Int
     private(set) var ran = 0
     private(set) var outputBytes = 0
+    /// The store's count of expensive computations, and its value when the turn began.
+    private let work: WorkMeter
+    private let expensiveAtStart: UInt64
 
-    init(limit: Int = FairTurn.maxLines) {
+    init(limit: Int = FairTurn.maxLines, work: WorkMeter) {
         self.limit = limit
+        self.work = work
+        expensiveAtStart = work.expensive
     }
 
     /// Counts one line (or request) about to run.
@@ -40,6 +50,8 @@ struct FairTurn {
     mutating func countOutput(_ bytes: Int) { outputBytes += bytes }
 
     /// Whether this turn has had its share of lines or output (with `pending`: output made but
-    /// not counted yet).
-    func isOver(adding pending: Int = 0) -> Bool { ran >= limit || outputBytes + pending >= FairTurn.maxOutputBytes }
+    /// not counted yet), or caused an expensive computation.
+    func isOver(adding pending: Int = 0) -> Bool {
+        ran >= limit || outputBytes + pending >= FairTurn.maxOutputBytes || work.expensive != expensiveAtStart
+    }
 }

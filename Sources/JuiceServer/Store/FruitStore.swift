@@ -30,6 +30,12 @@ actor FruitStore {
     private(set) var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
     /// What each client address may add to the lost-sales figures.
     private var lostSales: LostSalesAllowance
+    /// Reports computed once per change of the history and shared by every client asking.
+    private var reports = ReportCache()
+    /// Counts the reports computed (not cached): the loop's fair turn ends after one.
+    nonisolated let work = WorkMeter()
+    /// `today`, kept from `from` until `end` (unix seconds) at this history version.
+    private var todayKept: (day: Int32, from: Int64, end: Int64, version: UInt64)?
 
     /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
     /// recovered from it, and the journal is compacted past `compactAfter` bytes.
@@ -203,14 +209,35 @@ actor FruitStore {
         ledger.stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }
     }
 
-    /// The report of one business day (nil: today), by the clock now.
+    /// The report of one business day (nil: today), by the clock now: computed once per change
+    /// and shared (`ReportCache`).
     func report(day: Int32?) -> DayReport {
-        let today = ledger.history.calendar.day(at: wallClock())
-        return ledger.history.report(day: day ?? today, today: today)
+        let today = self.today
+        let day = day ?? today
+        guard case .report(let report) = cachedReport(.day(day), today: today, { .report($0.report(day: day, today: today).worded()) }) else {
+            preconditionFailure("a day report's entry holds its values")
+        }
+        return report
     }
 
-    /// The business day now.
-    var today: Int32 { ledger.history.calendar.day(at: wallClock()) }
+    /// A report's answer under `kind` (its parameters resolved) and `today`: the one kept since
+    /// the history last changed, or computed now from the history (and counted in `work`).
+    func cachedReport(_ kind: ReportCache.Kind, today: Int32, _ compute: (SalesHistory) -> ReportCache.Value) -> ReportCache.Value {
+        let history = ledger.history
+        return reports.value(ReportCache.Key(kind: kind, today: today), version: history.version,
+                             computed: work.countExpensive) { compute(history) }
+    }
+
+    /// The business day now. Asked for every report (it is in the cache's key), and asking the
+    /// zone for its offset costs more than answering a kept report, so the day is kept until its
+    /// slot ends (or the clock goes back, or the history, which holds the calendar, changes).
+    var today: Int32 {
+        let now = wallClock(), version = ledger.history.version
+        if let kept = todayKept, kept.version == version, now >= kept.from, now < kept.end { return kept.day }
+        let (slot, end) = ledger.history.calendar.slotAndEnd(at: now)
+        todayKept = (slot.day, now, end, version)
+        return slot.day
+    }
 
     /// The figures of the manager's views (`/sales`, `/metrics`), read now. They include the
     /// latest changes, also those whose journal write is still under way: a caller that must show
