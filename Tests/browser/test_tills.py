@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import attribute, phone_sized, screenshot, wait_for
 from test_dashboard import enter_token
-from test_till import pending, tap, wait_until_sold
+from test_till import open_till, pending, tap, wait_until_sold
 
 TOKEN = "tills-browser-token"
 
@@ -68,10 +68,18 @@ def open_unpaired_till(driver, server):
 
 
 def pair(driver, code):
+    wait_for(driver, lambda d: d.find_element(By.ID, "pair-code").is_displayed(), "the till did not ask to be paired")
     driver.find_element(By.ID, "pair-code").send_keys(code)
     driver.find_element(By.ID, "pair-submit").click()
     wait_for(driver, lambda d: attribute(d, "body", "data-paired") == "true"
              and d.find_element(By.CSS_SELECTOR, '[data-juice="banana"]').is_displayed(), "the till did not pair")
+
+
+def code_for(server, token, name=None):
+    """A pairing code made by the manager over HTTP."""
+    status, body = http(server, "POST", "/tills/codes", {"name": name} if name else {}, token=token)
+    assert status == 200 and body["code"], body
+    return body["code"]
 
 
 def stored(driver, key):
@@ -209,3 +217,19 @@ def test_rename_shows_on_tills(page, start_server):
     assert [t["name"] for t in body["tills"]] == ["Back till"], body
     page.refresh()                                          # the token stays in this tab
     wait_for(page, lambda d: card(d, 1, "name") == "Back till", "the new name does not show after a reload")
+
+
+def test_the_till_holds_at_most_50_waiting_orders(page, start_server):
+    """The contract with the server's per-till key memory (its newest 1000 keys): a till never
+    holds more than 50 waiting orders. With 50 waiting, a tap is refused on the till, visibly."""
+    server = start_server(data=True)
+    open_till(page, server)
+    server.stop()
+    page.execute_script(
+        "for (let i = 0; i < 50; i++) localStorage.setItem('juice-till-order:k' + i,"
+        " JSON.stringify({ key: 'k' + i, juice: 'banana', count: 1, at: i, till: null }));")
+    tap(page, "kiwi")
+    wait_for(page, lambda d: "open" in (attribute(d, "#alert", "class") or ""), "no refusal shown")
+    assert attribute(page, "#alert", "data-code") == "QUEUE_FULL"
+    assert "50 orders are already waiting" in page.find_element(By.ID, "alert-text").text
+    assert waiting(page) == 50, "a 51st order was kept"
