@@ -168,6 +168,7 @@ def test_after_revoke_the_tills_next_tap_says_it_was_removed_and_sells_nothing(p
     assert stored(page, "juice-till-credential") is None, "the revoked credential is kept"
     assert page.find_element(By.ID, "till-name").text == ""
     assert waiting(page) == 0
+    screenshot(page, "till-removed.png")
     after = state(server)
     assert after["stock"] == before["stock"] and after["seq"] == before["seq"], "a revoked till sold"
 

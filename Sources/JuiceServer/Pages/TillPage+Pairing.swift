@@ -35,7 +35,7 @@ body.pairing #juices, body.pairing .controls, body.pairing #fruits, body.pairing
   <form id="pair-form" autocomplete="off" novalidate>
     <label for="pair-code" id="pair-code-label">Pairing code</label>
     <input id="pair-code" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false"
-           placeholder="K7QF-M2XP" maxlength="24" aria-describedby="pairing-text pair-error">
+           placeholder="XXXX-XXXX" maxlength="24" aria-describedby="pairing-text pair-error">
     <button type="submit" id="pair-submit">Pair this till</button>
   </form>
   <div id="pair-error" role="alert"></div>

@@ -7,7 +7,7 @@ extension TillsPage {
   const $ = id => document.getElementById(id);
   let authorized = false, inFlight = false, again = false, timer = null;
   const cards = {};              // till number -> its card's parts, made once and updated in place
-  let code = null;               // { text, until (ms), known: Set of till numbers when it was made }
+  let code = null;               // { until (ms), after: the highest till number before it, name }
 
   async function call(method, path, body) {
     const init = { method: method, cache: "no-store", headers: managerToken.headers(body ? { "Content-Type": "application/json" } : {}) };
@@ -62,10 +62,11 @@ extension TillsPage {
     if (iso) { t.dateTime = iso; t.title = new Date(iso).toLocaleString(); }
     dd.appendChild(t);
   }
+  // One label and its value, kept together (a div in a dl), so they stay a pair at any width.
   function field(dl, label) {
-    dl.appendChild(el("dt", "", label));
-    const dd = el("dd");
-    dl.appendChild(dd);
+    const pair = el("div"), dd = el("dd");
+    pair.append(el("dt", "", label), dd);
+    dl.appendChild(pair);
     return dd;
   }
 
@@ -145,8 +146,9 @@ extension TillsPage {
     const list = $("tills");
     for (const t of sorted) { update(t); list.appendChild(cards[t.till].li); }
     $("empty").hidden = tills.length > 0;
+    // The code was used: a till newer than every till before the code, with the code's name.
     if (code && $("code-box").dataset.state !== "used") {
-      const paired = sorted.find(t => t.active && !code.known.has(t.till));
+      const paired = sorted.find(t => t.active && t.till > code.after && (!code.name || t.name === code.name));
       if (paired) {
         $("code-box").dataset.state = "used";
         $("code-expiry").textContent = "Paired: " + paired.name;
@@ -161,11 +163,19 @@ extension TillsPage {
     const name = $("code-name").value.trim();
     $("code-make").disabled = true;
     $("code-error").textContent = "";
+    // The tills as they are before the code (read now: the list shown may be 3 s old).
+    const before = await call("GET", "/tills/list");
+    if (before.status !== 200 || !before.body || !Array.isArray(before.body.tills)) {
+      $("code-make").disabled = false;
+      if (before.status !== 401) $("code-error").textContent = why(before);
+      return;
+    }
+    const after = before.body.tills.reduce((m, t) => Math.max(m, t.till), 0);
     const r = await call("POST", "/tills/codes", name ? { name: name } : {});
     $("code-make").disabled = false;
     if (r.status === 401) return;
     if (r.status !== 200 || !r.body || !r.body.code) { $("code-error").textContent = why(r); return; }
-    code = { text: r.body.code, until: Date.now() + r.body.expires_in * 1000, known: new Set(Object.keys(cards).map(Number)) };
+    code = { until: Date.now() + r.body.expires_in * 1000, after: after, name: r.body.name || null };
     $("code").textContent = r.body.code;
     $("code-what").textContent = "Pairing code" + (r.body.name ? " for \u201c" + r.body.name + "\u201d" : "");
     $("code-box").hidden = false;

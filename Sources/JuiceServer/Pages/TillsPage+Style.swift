@@ -53,7 +53,7 @@ body.asking #page { display: none; }
                   border: 1px solid var(--line); color: var(--muted); white-space: nowrap; }
 .till[data-connected="true"] .presence { color: var(--good); border-color: var(--good); }
 .till[data-active="false"] .presence { color: var(--out); border-color: var(--out); }
-.till dl { grid-column: 1 / -1; margin: 0; display: grid; grid-template-columns: repeat(auto-fit, minmax(9em, 1fr)); gap: 6px 14px; }
+.till dl { grid-column: 1 / -1; margin: 0; display: grid; grid-template-columns: repeat(auto-fit, minmax(8em, 1fr)); gap: 8px 14px; }
 .till dt { color: var(--muted); font-size: 13px; }
 .till dd { margin: 0; font-size: 16px; font-variant-numeric: tabular-nums; }
 .till dd b { font-size: 22px; }
