@@ -123,11 +123,13 @@ const tillPairing = (function () {
       $("pair-error").textContent = r.status === 401 ? P.wrong : (body && body.message) || "HTTP " + r.status;
     } finally { $("pair-submit").disabled = false; }
   });
-  // Another tab of this till paired it, or was told it was removed.
+  // Another tab of this till paired it, or was told it was removed (then this one asks too).
   window.addEventListener("storage", ev => {
     if (ev.key !== null && ev.key !== CREDENTIAL) return;
+    const was = credential;
     read(); showName();
     if (credential) { hide(); document.body.dataset.paired = "true"; for (const f of listeners) f(); }
+    else if (was) show();
   });
   showName();
   return {
