@@ -198,6 +198,23 @@ def test_orders_kept_while_the_server_was_away_are_not_resent_after_a_revoke(pag
     assert after["stock"] == before["stock"] and after["seq"] == before["seq"], "a revoked till's waiting order sold"
 
 
+def test_a_paired_tills_order_kept_while_the_server_was_away_sells_once(page, start_server):
+    """Queued orders carry the credential too: kept while the server is down, sent with the same
+    key and Juice-Till when it is back, sold once, and counted as the till's on /tills."""
+    server = start_server(token=TOKEN, data=True)
+    manager, till = paired_till(page, server, "Front till")
+    before = state(server)
+    server.stop()
+    page.switch_to.window(till)
+    tap(page, "kiwi")
+    wait_for(page, lambda d: pending(d) == ("1", "offline"), "the tap is not waiting")
+    server.restart()
+    wait_until_sold(page, "Sold 1 \u00d7 kiwi")
+    assert state(server)["stock"]["kiwi"] == before["stock"]["kiwi"] - 3         # kiwi juice takes 3
+    status, body = http(server, "GET", "/tills/list", token=TOKEN)
+    assert body["tills"][0]["orders_today"] == 2, body                           # the banana and the kiwi
+
+
 def test_rename_shows_on_tills(page, start_server):
     server = start_server(token=TOKEN)
     open_tills(page, server)
