@@ -188,10 +188,10 @@ extension TillPage {
     // A key lives in its till's namespace: an order tapped as another till (or before this one
     // was paired) is never sent under this credential, where its key would be new and could sell
     // a second time. It is dropped, and said.
-    if ((order.till || null) !== tillPairing.till) { removeOrder(order.key); say(T.notSold + ": " + T.dropped(1), "refused"); pump(); return; }
+    if ((order.till || null) !== tillPairing.till) { removeOrder(order.key); say(T.dropped(1), "refused"); pump(); return; }
     sending = true;
     clearTimeout(retryTimer); retryTimer = null;
-    let status = 0, body = null, text = "";
+    let status = 0, body = null, text = "", sentAs = tillPairing.credential;
     try {
       const abort = new AbortController(), timer = setTimeout(() => abort.abort(), TIMEOUT);
       try {
@@ -216,7 +216,7 @@ extension TillPage {
     }
     offline = false; retryDelay = 1000;
     removeOrder(order.key);
-    if (status === 401) { unpaired(body); return; }
+    if (status === 401) { if (sentAs === tillPairing.credential) unpaired(body); else pump(); return; }   // else: re-paired meanwhile
     answered(order, status, body, text);
     pump();
   }
