@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// `/till` and `/stock` (issue 18), and `/reports` (issue 24), on the built executable, over real sockets: each is one
+/// `/till` and `/stock` (issue 18), `/reports` (issue 24) and `/tills` (issue 31), on the built executable, over real sockets: each is one
 /// self-contained HTML document (a shop's network may be offline), public like the dashboard
 /// (the pages hold no data; their writes carry the token), with its icon inline so a browser
 /// does not ask for /favicon.ico. What they do is tested in a real browser (Tests/browser).
 @Suite(.onOwnThreads) struct TillPageRoutesTests {
-    @Test(arguments: ["/till", "/stock", "/reports"])
+    @Test(arguments: ["/till", "/stock", "/reports", "/tills"])
     func thePageIsOneSelfContainedPublicDocument(_ path: String) throws {
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "page-test-token"])
         let page = try HTTPClient.get(port: server.httpPort, path)

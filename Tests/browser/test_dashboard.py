@@ -1,6 +1,8 @@
 """The managers' dashboard (GET /dashboard) in a real browser: it asks for the manager token only
 when the server wants one, shows sold and lost per juice and which fruits cost sales, and
 follows orders made over TCP without a reload."""
+import socket
+
 from selenium.webdriver.common.by import By
 
 from conftest import attribute, screenshot, wait_for
@@ -16,6 +18,24 @@ def enter_token(driver, token):
     driver.find_element(By.ID, "token-submit").click()
 
 
+def order_as_manager(server, line):
+    """An ORDER over TCP after AUTH: a server with a manager token takes orders only from a
+    paired till or the manager. Returns the ORDER's reply."""
+    with socket.create_connection(("127.0.0.1", server.tcp_port), timeout=15) as s:
+        f = s.makefile("rwb")
+        f.write(("AUTH %s\n%s\n" % (TOKEN, line)).encode())
+        f.flush()
+        replies = []
+        while len(replies) < 2:
+            reply = f.readline().decode().rstrip("\r\n")
+            if not reply:
+                raise RuntimeError("connection closed before the reply to " + line)
+            if not reply.startswith("EVENT "):
+                replies.append(reply)
+        assert replies[0].startswith("OK"), replies[0]
+        return replies[1]
+
+
 def juice(driver, name, what):
     return attribute(driver, '[data-juice="%s"]' % name, "data-" + what)
 
@@ -23,9 +43,9 @@ def juice(driver, name, what):
 def test_the_dashboard_asks_for_the_token_and_shows_sales_live(page, start_server):
     server = start_server(token=TOKEN)
     # One sale and one lost sale first: strawberry juice needs 16 strawberries, the store has 10.
-    assert server.send("ORDER banana 1").startswith("OK ORDER banana 1 ")
-    assert server.send("ORDER strawberry 1").startswith("ERR OUT_OF_STOCK ")
-    assert server.send("ORDER mango-kiwi 2").startswith("OK ORDER mango-kiwi 2 ")
+    assert order_as_manager(server, "ORDER banana 1").startswith("OK ORDER banana 1 ")
+    assert order_as_manager(server, "ORDER strawberry 1").startswith("ERR OUT_OF_STOCK ")
+    assert order_as_manager(server, "ORDER mango-kiwi 2").startswith("OK ORDER mango-kiwi 2 ")
 
     page.get(server.url + "/dashboard")
     page.execute_script("window.__sameDocument = true;")
@@ -40,12 +60,12 @@ def test_the_dashboard_asks_for_the_token_and_shows_sales_live(page, start_serve
     assert not page.find_element(By.ID, "token").is_displayed(), "the form went away"
 
     # Live: an order over TCP shows without a reload.
-    assert server.send("ORDER banana 2").startswith("OK ORDER banana 2 ")
+    assert order_as_manager(server, "ORDER banana 2").startswith("OK ORDER banana 2 ")
     wait_for(page, lambda d: juice(d, "banana", "sold") == "3", "a new order did not show")
     # A refused order changes no stock, so no stream message: it shows with the next change
     # (or the 15 s refresh, which this test does not wait for).
-    assert server.send("ORDER 딸기쥬스 1").startswith("ERR OUT_OF_STOCK ")
-    assert server.send("ORDER pineapple 1").startswith("OK ORDER pineapple 1 ")
+    assert order_as_manager(server, "ORDER 딸기쥬스 1").startswith("ERR OUT_OF_STOCK ")
+    assert order_as_manager(server, "ORDER pineapple 1").startswith("OK ORDER pineapple 1 ")
     wait_for(page, lambda d: juice(d, "pineapple", "sold") == "1", "a new order did not show")
     assert juice(page, "strawberry", "lost") == "2"
     assert page.execute_script("return window.__sameDocument === true;"), "the page reloaded"

@@ -7,6 +7,7 @@ from conftest import attribute, board_in_second_window, menu_with_par, phone_siz
 from test_board import wait_for_stock
 from test_dashboard import enter_token
 from test_till import open_till, tap, wait_until_sold
+from test_tills import code_for, pair
 
 TOKEN = "browser-test-token"
 
@@ -59,8 +60,9 @@ def test_add_and_set_change_the_stock_and_the_board_follows(page, start_server):
     page.execute_script("window.scrollTo(0, 0);")
     screenshot(page, "stock.png")
 
-    # The till needs no token, though the server has one.
+    # The till needs no manager token, though the server has one: it is paired once with a code.
     open_till(page, server)
+    pair(page, code_for(server, TOKEN))
     tap(page, "banana")
     wait_until_sold(page, "Sold 1 \u00d7 banana")
 

@@ -7,6 +7,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import attribute, screenshot, wait_for
 from test_till import open_till, pending, tap, wait_until_sold
+from test_tills import code_for, pair
 
 
 def worker_has_the_page(driver):
@@ -104,5 +105,6 @@ def test_over_plain_http_from_another_machine_it_says_once_that_offline_start_ne
     page.get(url)                                            # said once: not on every load
     wait_for(page, lambda d: attribute(d, '[data-juice="banana"]', "data-can-make") is not None, "no juice buttons")
     assert not page.find_element(By.ID, "https-note").is_displayed()
+    pair(page, code_for(server, "s3cret"))                   # a server with a token sells to paired tills
     tap(page, "banana")                                      # and it sells as ever
     wait_until_sold(page, "Sold 1 \u00d7 banana")

@@ -39,6 +39,7 @@ struct HTTPRoutes {
     private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
     private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(OpenAPIDocument.json.utf8))
     private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(ReportsPage.html.utf8))
+    private let tillsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillsPage.html.utf8))
     private let tillWorker = HTTPResponse(.ok, TillWorker.contentType, body: Array(TillWorker.script.utf8))
     static let allow = [("Allow", "GET, HEAD")]
     static let allowPost = [("Allow", "POST")]
@@ -113,6 +114,9 @@ struct HTTPRoutes {
         case .reportsPage:
             // Public, like /dashboard: its data call carries the manager token.
             return .response(reportsPage, after: 0)
+        case .tillsPage:
+            // Public, like /reports: its calls (/tills/list, /tills/codes, ...) carry the token.
+            return .response(tillsPage, after: 0)
         case .tillWorker:
             return .response(tillWorker, after: 0)
         case .events:

@@ -695,6 +695,79 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/tills": {
+      "get": {
+        "operationId": "getTillsPage",
+        "summary": "The manager's tills page",
+        "description": "Public, like the dashboard: the page holds no data. It asks for the manager token and sends it with `GET /tills/list` and the `POST /tills/codes`, `/tills/rename` and `/tills/revoke` calls: each till with its name, when it was paired and last seen, its orders today and whether it is connected now; Pair a new till (the code shown large, with its expiry), Rename, and Revoke.",
+        "tags": [
+          "screens"
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "One self-contained HTML page.",
+            "content": {
+              "text/html; charset=utf-8": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      },
+      "head": {
+        "operationId": "getTillsPageHead",
+        "summary": "The manager's tills page (head only)",
+        "description": "The same answer as GET without its body.",
+        "tags": [
+          "screens"
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The head of the GET answer."
+          },
+          "400": {
+            "$ref": "#/components/responses/NoBodyMalformedRequest"
+          },
+          "411": {
+            "$ref": "#/components/responses/NoBodyLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/NoBodyContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/NoBodyHeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/NoBodyUnavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/NoBodyVersionNotSupported"
+          }
+        }
+      }
+    },
     "/events": {
       "get": {
         "operationId": "getEvents",

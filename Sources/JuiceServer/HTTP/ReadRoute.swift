@@ -6,7 +6,7 @@
 enum ReadRoute: String, CaseIterable, Sendable {
     // The shop's pages, public: they hold no data (the manager's ask for the token).
     case board = "/", boardIndex = "/index.html", dashboard = "/dashboard", till = "/till", tillWorker = "/till-sw.js"
-    case stockEditor = "/stock", reportsPage = "/reports"
+    case stockEditor = "/stock", reportsPage = "/reports", tillsPage = "/tills"
     // Public data, the probe, and this API's own document.
     case events = "/events", state = "/state", healthz = "/healthz", openAPI = "/openapi.json"
     // The manager's data (with a token configured).

@@ -1,81 +1,35 @@
 extension TillPage {
     /// The till's script. The rule it exists for: **a tap is one sale, never two, never none.**
     ///
-    /// - A tap makes an order `{key, juice, count}` with a fresh idempotency key: this device's
-    ///   till id (random, kept in `localStorage`), this page load's id (random, so two tabs or a
-    ///   reload never reuse a key) and a counter. The order goes into the queue in `localStorage`
-    ///   *before* anything is sent, so a reload or a crash of the tab does not lose it. Each
-    ///   order is an item of its own (`juice-till-order:<key>`), written once and removed once
-    ///   answered: no tab ever rewrites a list another tab may be adding to, so two tabs of one
-    ///   till cannot lose each other's orders (at worst both send one, with its one key).
-    /// - Orders are sent one at a time, oldest first, as `POST /orders` with `Idempotency-Key`.
-    ///   No answer (a network error, a timeout, a 5xx other than `READ_ONLY`, a server
-    ///   restarting) keeps the order and retries it with the **same key** (1 s, 2 s, 4 s, then
-    ///   every 5 s, and at once when the event stream comes back): the server applies a key
-    ///   once and answers a repeat with the original result (`"dup": true`).
+    /// - A tap makes an order `{key, juice, count, till}` with a fresh idempotency key: this
+    ///   device's id (random, kept in `localStorage`), this page load's id (so two tabs or a
+    ///   reload never reuse a key) and a counter. It goes into the queue (`tillQueue`, at most 50)
+    ///   *before* anything is sent, so a reload or a crash of the tab does not lose it.
+    /// - Orders are sent one at a time, oldest first, as `POST /orders` with `Idempotency-Key`
+    ///   and, once paired, `Juice-Till` (`tillPairing`). No answer (a network error, a timeout, a
+    ///   5xx other than `READ_ONLY`, a server restarting) keeps the order and retries it with the
+    ///   **same key** (1 s, 2 s, 4 s, then every 5 s, and at once when the event stream comes
+    ///   back): the server applies a key once and answers a repeat with the original result.
     /// - An answer (200, or a refusal: 4xx, or 503 `READ_ONLY`) takes the order out of the queue.
-    /// - A second tap on the same juice within `debounce` ms is the same tap (a double tap); two
-    ///   juices are sold by picking 2 first, or by tapping again once the button stops flashing.
+    ///   A 401 means the till is not (or no longer) paired: see `unpaired`.
+    /// - A second tap on the same juice within `debounce` ms is the same tap (a double tap).
     /// - Offline start: the last menu and stock seen live are kept in `localStorage`; a page
-    ///   opened while the server is away (from the service worker's cache) shows them, marked
-    ///   stale, and takes taps into the queue as ever, until `/state` answers.
+    ///   opened while the server is away shows them, marked stale, and takes taps into the queue.
     /// - An out-of-stock refusal offers the seeds' choice: "Restock" opens `/stock` on the short
     ///   fruit, "Cancel" leaves the till as it was.
     static let script: String = #"""
 "use strict";
 (function () {
-  const ORDER = "juice-till-order:", OLD_QUEUE = "juice-till-queue", TILL = "juice-till-id";
+  const ORDER = tillQueue.PREFIX, TILL = "juice-till-id";
   const STATE = "juice-till-state", HTTPS_NOTE = "juice-till-https-note";
   const TIMEOUT = 8000, DEBOUNCE = 600, MAX_COUNT = 99;
-  const T = KO
-    ? { how: "수량", left: "잔", soldOut: "품절", fruits: "과일 재고", waiting: n => "오프라인: 주문 " + n + "건 대기 중",
-        sending: n => "주문 " + n + "건 보내는 중…", sold: "판매", again: "재전송, 한 번만 판매됨", notSold: "판매 안 됨",
-        out: "재고 부족", needs: (f, n, h) => f + " " + n + "개 필요, " + h + "개 있음", disk: "판매 불가: 디스크 가득 참",
-        queued: n => n + " 대기", till: "계산대", restock: "재고 추가", cancel: "취소", ok: "확인",
-        stale: at => "오프라인: " + at + " 기준 메뉴와 재고. 주문은 서버가 응답하면 보내집니다",
-        https: "오프라인 시작은 HTTPS가 필요합니다 (README 참고)" }
-    : { how: "How many", left: "left", soldOut: "SOLD OUT", fruits: "Fruit stock", waiting: n => "offline: " + n + " order" + (n === 1 ? "" : "s") + " waiting",
-        sending: n => "sending " + n + " order" + (n === 1 ? "" : "s") + "\u2026", sold: "Sold", again: "answered on a retry; sold once",
-        notSold: "Not sold", out: "Out of stock", needs: (f, n, h) => "needs " + f + " " + n + ", has " + h,
-        disk: "cannot sell: disk full", queued: n => n + " waiting", till: "till", restock: "Restock", cancel: "Cancel", ok: "OK",
-        stale: at => "offline: menu and stock as last seen at " + at + "; taps wait and are sent when the server answers",
-        https: "offline start needs HTTPS (see the README)" };
-  const $ = id => document.getElementById(id);
+  const T = TILL_TEXT, $ = id => document.getElementById(id);
   $("count-label").textContent = T.how;
   $("fruits-title").textContent = T.fruits;
 
-  // The waiting orders, oldest first: one localStorage item each. localStorage may be refused
-  // (a private window): then they live in this page only.
-  let memoryQueue = [];
-  function loadQueue() {
-    try {
-      const q = [];
-      for (let i = 0; i < localStorage.length; i++) {
-        const name = localStorage.key(i);
-        if (!name || !name.startsWith(ORDER)) continue;
-        try { const o = JSON.parse(localStorage.getItem(name)); if (o && o.key) q.push(o); } catch (e) {}
-      }
-      return q.sort((a, b) => (a.at || 0) - (b.at || 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    } catch (e) { return memoryQueue.slice(); }
-  }
-  function addOrder(o) {
-    try { localStorage.setItem(ORDER + o.key, JSON.stringify(o)); } catch (e) { memoryQueue.push(o); }
-  }
-  function removeOrder(key) {
-    memoryQueue = memoryQueue.filter(o => o.key !== key);
-    try { localStorage.removeItem(ORDER + key); } catch (e) {}
-  }
-  // A queue an older version kept as one list: its orders become items (same keys).
-  try {
-    const old = JSON.parse(localStorage.getItem(OLD_QUEUE) || "null");
-    if (Array.isArray(old)) for (const o of old) if (o && o.key) addOrder(o);
-    localStorage.removeItem(OLD_QUEUE);
-  } catch (e) {}
-  function randomHex(bytes) {
-    const a = new Uint8Array(bytes);
-    crypto.getRandomValues(a);
-    return Array.from(a, b => b.toString(16).padStart(2, "0")).join("");
-  }
+  // The waiting orders (`tillQueue`, at most tillQueue.MAX of them: see its contract).
+  const loadQueue = tillQueue.load, addOrder = tillQueue.add, removeOrder = tillQueue.remove;
+  const randomHex = n => Array.from(crypto.getRandomValues(new Uint8Array(n)), b => b.toString(16).padStart(2, "0")).join("");
   let tillId = null;
   try { tillId = localStorage.getItem(TILL); } catch (e) {}
   if (!tillId || !/^[0-9a-f]{8}$/.test(tillId)) {
@@ -180,11 +134,18 @@ extension TillPage {
   // button still flashes is the same tap.
   function tap(juice, button) {
     const now = Date.now();
-    if (button.disabled || now - (lastTap[juice] || 0) < DEBOUNCE) return;
+    if (button.disabled || tillPairing.shown || now - (lastTap[juice] || 0) < DEBOUNCE) return;
     lastTap[juice] = now;
+    const waiting = loadQueue().length;
+    if (waiting >= tillQueue.MAX) {
+      say(T.notSold + ": " + T.full(waiting), "refused");
+      alertBox(T.notSold, T.full(waiting), "QUEUE_FULL");
+      return;
+    }
     button.classList.add("tapped");
     setTimeout(() => button.classList.remove("tapped"), DEBOUNCE);
-    addOrder({ key: nextKey(), juice: juice, count: count, at: Date.now() });
+    // `till`: the paired till the key belongs to (null: none), for `pump`.
+    addOrder({ key: nextKey(), juice: juice, count: count, at: Date.now(), till: tillPairing.till });
     setCount(1);
     pump();
   }
@@ -224,15 +185,19 @@ extension TillPage {
     if (sending) return;
     const order = loadQueue()[0];
     if (!order) { offline = false; showPending(); return; }
+    // A key lives in its till's namespace: an order tapped as another till (or before this one
+    // was paired) is never sent under this credential, where its key would be new and could sell
+    // a second time. It is dropped, and said.
+    if ((order.till || null) !== tillPairing.till) { removeOrder(order.key); say(T.dropped(1), "refused"); pump(); return; }
     sending = true;
     clearTimeout(retryTimer); retryTimer = null;
-    let status = 0, body = null, text = "";
+    let status = 0, body = null, text = "", sentAs = tillPairing.credential;
     try {
       const abort = new AbortController(), timer = setTimeout(() => abort.abort(), TIMEOUT);
       try {
         const r = await fetch("/orders", {
           method: "POST", cache: "no-store", signal: abort.signal,
-          headers: { "Content-Type": "application/json", "Idempotency-Key": order.key },
+          headers: tillPairing.headers({ "Content-Type": "application/json", "Idempotency-Key": order.key }),
           body: JSON.stringify({ juice: order.juice, count: order.count }),
         });
         text = await r.text();
@@ -251,8 +216,23 @@ extension TillPage {
     }
     offline = false; retryDelay = 1000;
     removeOrder(order.key);
+    if (status === 401) { if (sentAs === tillPairing.credential) unpaired(body); else pump(); return; }   // else: re-paired meanwhile
     answered(order, status, body, text);
     pump();
+  }
+
+  // 401: the server takes orders only from a paired till, and this one is not (FORBIDDEN), no
+  // longer (REVOKED: the manager removed it) or not known (AUTH_FAILED). Nothing was sold. The
+  // credential goes, and so do the waiting orders: never resent with a revoked credential, nor
+  // under a new pairing (another key namespace). The pairing form says why.
+  function unpaired(body) {
+    const code = body && body.error, rest = loadQueue();
+    for (const o of rest) removeOrder(o.key);
+    const why = code === "REVOKED" ? T.removed : code === "FORBIDDEN" ? T.unpaired : T.unknown;
+    const notice = why + (rest.length ? " " + T.dropped(rest.length) : "");
+    say(notice, "refused");
+    tillPairing.forget(notice);
+    showPending();
   }
 
   function answered(order, status, body, text) {
@@ -296,6 +276,8 @@ extension TillPage {
     live: up => { if (up && loadQueue().length && !sending) pump(); },
   });
   render();
+  tillPairing.onPaired(() => { say("", ""); pump(); });
+  tillPairing.check();
   pump();
   // Offline start needs a service worker, which a browser runs only in a secure context
   // (localhost, or HTTPS). Elsewhere the till works as ever, and says so once on this device.

@@ -3,7 +3,9 @@
 /// idempotency key, kept in `localStorage` until the server answers it (see `TillPage.script`).
 ///
 /// Made for a phone or a tablet held by a cashier (the board, `/`, is the screen for customers).
-/// Self-contained like the board: inline CSS and JS, no external assets. Orders need no token.
+/// Self-contained like the board: inline CSS and JS, no external assets. Orders need no manager
+/// token: on a server with one, the till is paired once with the manager's code (`#pairing`,
+/// `TillPage.pairingScript`) and sends its credential, `Juice-Till`, on every order.
 ///
 /// Test hooks: each juice button `data-juice` + `data-can-make` (and `disabled` when it cannot be
 /// made at the count picked), each fruit `data-fruit` + `data-stock`, the count `#count` with
@@ -12,7 +14,10 @@
 /// `#alert` (`data-code`: the error code) with `#alert-text`, `#alert-ok` (OK, or Cancel) and
 /// `#alert-restock` (shown for an out-of-stock: opens `/stock?fruit=<short fruit>`), `#conn`,
 /// `body[data-stale]` with `#stale` (opened offline: the last known menu and stock), and
-/// `#https-note` (no service worker outside a secure context).
+/// `#https-note` (no service worker outside a secure context); pairing: `body[data-paired]`
+/// (`true` / `false` / `open`: no pairing needed), `#pairing` with `#pair-code`, `#pair-submit`,
+/// `#pair-error`, `#pair-notice` (why the till was unpaired: removed, dropped orders), and
+/// `#till-name` (the paired till's name, `data-till` its number).
 ///
 /// Offline start: `/till` registers a service worker (`TillWorker`, scope `/till`) that keeps
 /// the page; the script keeps the last menu and stock it saw in `localStorage`. Only the till
@@ -98,14 +103,16 @@ footer { color: var(--muted); font-size: 13px; display: flex; justify-content: s
 body[data-stale="true"] #stale { display: block; }
 body[data-stale="true"] #fruits, body[data-stale="true"] .juice .left { opacity: .55; }
 #https-note[hidden] { display: none; }
+"""# + pairingCSS + #"""
 </style>
 </head>
 <body>
 <header>
   <h1><a href="/till">Juice <span>till</span></a></h1>
-  <nav><a href="/" id="board-link">board</a><a href="/stock" id="stock-link">stock</a>
+  <nav><span id="till-name" role="status" title="this till"></span><a href="/" id="board-link">board</a><a href="/stock" id="stock-link">stock</a>
     <div id="conn" data-state="reconnecting" role="status" aria-live="polite">reconnecting</div></nav>
 </header>
+"""# + pairingSection + #"""
 <h2 id="fruits-title" class="visually-hidden">Fruit stock</h2>
 <section id="fruits" aria-labelledby="fruits-title"></section>
 <div id="stale" role="status"></div>
@@ -126,7 +133,7 @@ body[data-stale="true"] #fruits, body[data-stale="true"] .juice .left { opacity:
     <div class="buttons"><button type="button" id="alert-restock" hidden>Restock</button>
     <button type="button" id="alert-ok">OK</button></div></div>
 </div>
-"""# + PageStyle.baseScript + LiveStockScript.script + #"""
+"""# + PageStyle.baseScript + LiveStockScript.script + textScript + pairingScript + queueScript + #"""
 <script>
 """# + script + #"""
 </script>
