@@ -16,6 +16,22 @@ package struct DayReport: Sendable {
     /// (the server's report cache): wording it took most of a kept REPORT's time. Empty: worded
     /// at each `Wire.report`.
     package private(set) var line: [UInt8] = []
+    /// Sales per paired till that day, by till number (none: no till sold).
+    package var tills: [TillDay] = []
+
+    /// One till's sales on the report's day.
+    package struct TillDay: Sendable, Equatable {
+        package let till: TillID
+        package let name: String
+        package let orders: UInt64
+        package let juices: UInt64
+        package init(till: TillID, name: String, orders: UInt64, juices: UInt64) {
+            self.till = till
+            self.name = name
+            self.orders = orders
+            self.juices = juices
+        }
+    }
 
     /// The same report with its line worded now.
     package func worded() -> DayReport {
@@ -88,6 +104,10 @@ package struct DayReport: Sendable {
                 ("juices", juices(weekBefore)),
             ])),
             ("trend", JSONText.array(trendList)),
+            ("tills", JSONText.array(tills.map { t in
+                JSONText.object([("till", JSONText.number(t.till)), ("name", JSONText.string(t.name)),
+                                 ("orders", JSONText.number(t.orders)), ("juices", JSONText.number(t.juices))])
+            })),
         ])
     }
 }
@@ -118,6 +138,17 @@ extension Wire {
                 out.append(ascii: "=")
                 out.append(decimal: report.totals[kind, j])
             }
+        }
+        // Each paired till that sold that day: its orders and juices (POS "sales by device").
+        for till in report.tills {
+            out.append(ascii: " till_")
+            out.append(decimal: Int(till.till))
+            out.append(ascii: "_orders=")
+            out.append(decimal: till.orders)
+            out.append(ascii: " till_")
+            out.append(decimal: Int(till.till))
+            out.append(ascii: "_juices=")
+            out.append(decimal: till.juices)
         }
         out.appendLineEnd()
     }

@@ -4,6 +4,7 @@
 ///
 ///     days.csv:  date,juice,sold,lost                       one row per day and juice
 ///     hours.csv: date,hour,juice,sold,lost,start            one row per hour (that saw a change) and juice
+///     tills.csv: date,till,name,orders,juices              one row per day and paired till that sold
 ///
 /// `start` tells apart the two "01:00" hours of a day that falls back from daylight saving.
 package enum ReportCSV {
@@ -31,6 +32,27 @@ package enum ReportCSV {
             }
         }
         return out
+    }
+
+    /// A row per day and till that sold, days in order, tills by number.
+    package static func tills(_ tills: TillRegistry, from first: Int32, through last: Int32) -> String {
+        var out = "date,till,name,orders,juices\r\n"
+        for (day, byTill) in tills.days.filter({ $0.key >= first && $0.key <= last }).sorted(by: { $0.key < $1.key }) {
+            for (id, sales) in byTill.sorted(by: { $0.key < $1.key }) {
+                // A till's name is the manager's text: quoted as RFC 4180 asks, and kept from
+                // reading as a formula in a spreadsheet.
+                let name = tills.till(id)?.name ?? "Till \(id)"
+                out += row([BusinessCalendar.dateText(day), String(id), safeText(name), String(sales.orders), String(sales.juices)])
+            }
+        }
+        return out
+    }
+
+    /// Text a person typed, as a spreadsheet takes it for text: one that starts with `= + - @`
+    /// (or a tab or CR) would be read as a formula, so it gets a leading `'` (OWASP's advice).
+    static func safeText(_ text: String) -> String {
+        guard let first = text.first, "=+-@\t\r".contains(first) else { return text }
+        return "'" + text
     }
 
     static func row(_ fields: [String]) -> String {

@@ -98,6 +98,10 @@ package struct SalesHistory: Sendable {
     /// calendar changed): a report computed at one version is still the report until it moves
     /// (`ReportCache`). A refusal moves it too, though it changes no stock and no seq.
     package private(set) var version: UInt64 = 0
+
+    /// Something a report shows besides the history changed (a till paired, renamed, revoked):
+    /// the reports computed so far are stale.
+    package mutating func noteChange() { version &+= 1 }
     /// The slot the last change went into, when it ends, and where its counters are: changes
     /// until it ends go there with no hashing (two dictionary lookups per order showed in S2's
     /// profile). Forgotten whenever the table changes shape (a slot added or dropped).

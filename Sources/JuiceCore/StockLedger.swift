@@ -19,7 +19,7 @@ package struct StockLedger: Sendable {
     /// The paired tills, their sales per day, and the pairing codes waiting (`TillRegistry`).
     package var tills = TillRegistry()
     /// The shop's days and hours, from the times of the changes (`SalesHistory`).
-    package internal(set) var history: SalesHistory
+    package var history: SalesHistory
 
     /// A new store: each fruit at the menu's initial stock, else `initialStock` (which, with
     /// `overridingMenu`, applies to every fruit).

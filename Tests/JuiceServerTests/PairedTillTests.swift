@@ -213,4 +213,36 @@ struct PairedTillTests {
         #expect(try c.command("STOCK") == "OK STOCK seq=15 strawberry=10 banana=2 pineapple=1 kiwi=4 mango=0")
         server.stop()
     }
+
+    /// Sales per till in the day report, as POS reports show sales per device: on `REPORT`,
+    /// `/reports/day` and `/reports/tills.csv`, and a rename shows at once.
+    @Test func theDayReportShowsSalesPerTill() throws {
+        let dir = TemporaryDirectory()
+        let clock = dir.path + ".clock"
+        try "1795791120".write(toFile: clock, atomically: true, encoding: .utf8)
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token, "JUICE_TEST_CLOCK": clock])
+        let manager = try Self.quiet(server)
+        #expect(try manager.command("AUTH \(Self.token)") == "OK AUTH")
+        let (front, _) = try Self.pair(server, manager: manager, name: "=Front")
+        let (back, _) = try Self.pair(server, manager: manager, name: "Back, by the door")
+        #expect(try front.command("ORDER banana 2").hasPrefix("OK ORDER"))
+        #expect(try front.command("ORDER kiwi").hasPrefix("OK ORDER"))
+        #expect(try back.command("ORDER mango").hasPrefix("OK ORDER"))
+        #expect(try back.command("ORDER strawberry").hasPrefix("ERR OUT_OF_STOCK"), "a refusal is no sale")
+        let report = try manager.command("REPORT")
+        #expect(report.hasSuffix(" till_1_orders=2 till_1_juices=3 till_2_orders=1 till_2_juices=1"), "\(report)")
+        let bearer = "Authorization: Bearer \(Self.token)"
+        let day = try HTTPClient.get(port: server.httpPort, "/reports/day", headers: [bearer]).json()
+        let tills = try #require(day["tills"] as? [[String: Any]])
+        #expect(tills.count == 2 && tills[1]["name"] as? String == "Back, by the door" && tills[0]["juices"] as? Int == 3)
+        #expect(try manager.command("TILLS RENAME 2 Terrace").hasSuffix("name=Terrace"))
+        let renamed = try HTTPClient.get(port: server.httpPort, "/reports/day", headers: [bearer]).json()
+        #expect((renamed["tills"] as? [[String: Any]])?[1]["name"] as? String == "Terrace", "a kept report is not stale")
+        let csv = try HTTPClient.get(port: server.httpPort, "/reports/tills.csv", headers: [bearer])
+        #expect(csv.status == 200 && csv.header("Content-Type") == "text/csv; charset=utf-8; header=present")
+        let date = BusinessCalendar.dateText(Int32((1_795_791_120 - 4 * 3600) / 86_400))
+        #expect(csv.text == "date,till,name,orders,juices\r\n\(date),1,'=Front,2,3\r\n\(date),2,Terrace,1,1\r\n", "\(csv.text)")
+        #expect(try HTTPClient.get(port: server.httpPort, "/reports/tills.csv").status == 401)
+        server.stop()
+    }
 }

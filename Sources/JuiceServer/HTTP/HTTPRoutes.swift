@@ -153,7 +153,7 @@ struct HTTPRoutes {
             if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             let (response, lsn, _, _) = tills.answer(request, presence: presence)
             return .response(response, after: lsn)
-        case .dayReport, .daysCSV, .hoursCSV:
+        case .dayReport, .daysCSV, .hoursCSV, .tillsCSV:
             if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             let (response, lsn) = reports.answer(request)
             return .response(response, after: lsn)

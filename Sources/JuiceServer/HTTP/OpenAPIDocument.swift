@@ -2345,6 +2345,151 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/reports/tills.csv": {
+      "get": {
+        "operationId": "getTillsCSV",
+        "summary": "A row per day and paired till",
+        "description": "Manager (with a token configured). `date,till,name,orders,juices`: each paired till's orders and juices on each business day from `from` to `to` (default: the last 30 days; at most 400 days at once), days in order, tills by number. A name a person typed that would start a spreadsheet formula gets a leading `'`.",
+        "tags": [
+          "reports"
+        ],
+        "parameters": [
+          {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "description": "The first day (default: 29 days before `to`). Not after `to`.",
+            "schema": {
+              "$ref": "#/components/schemas/Date"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "description": "The last day (default: today).",
+            "schema": {
+              "$ref": "#/components/schemas/Date"
+            }
+          }
+        ],
+        "security": [
+          {
+            "managerToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The CSV, as a download.",
+            "headers": {
+              "Content-Disposition": {
+                "$ref": "#/components/headers/ContentDisposition"
+              }
+            },
+            "content": {
+              "text/csv; charset=utf-8; header=present": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "date,till,name,orders,juices\r\n2026-11-25,1,Front till,41,57\r\n"
+              }
+            }
+          },
+          "400": {
+            "description": "A date that is not one (`<name> must be a date YYYY-MM-DD, such as 2026-11-25`); for the days CSV also `from` after `to`, or more than 400 days at once.",
+            "content": {
+              "text/plain; charset=utf-8": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/VersionNotSupported"
+          }
+        }
+      },
+      "head": {
+        "operationId": "getTillsCSVHead",
+        "summary": "A row per day and paired till (head only)",
+        "description": "The same answer as GET without its body.",
+        "tags": [
+          "reports"
+        ],
+        "security": [
+          {
+            "managerToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "description": "The first day (default: 29 days before `to`). Not after `to`.",
+            "schema": {
+              "$ref": "#/components/schemas/Date"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "description": "The last day (default: today).",
+            "schema": {
+              "$ref": "#/components/schemas/Date"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The head of the GET answer.",
+            "headers": {
+              "Content-Disposition": {
+                "$ref": "#/components/headers/ContentDisposition"
+              }
+            }
+          },
+          "400": {
+            "description": "The head of the GET answer."
+          },
+          "401": {
+            "$ref": "#/components/responses/NoBodyUnauthorized"
+          },
+          "411": {
+            "$ref": "#/components/responses/NoBodyLengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/NoBodyContentTooLarge"
+          },
+          "431": {
+            "$ref": "#/components/responses/NoBodyHeaderFieldsTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/NoBodyUnavailable"
+          },
+          "505": {
+            "$ref": "#/components/responses/NoBodyVersionNotSupported"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -3295,7 +3440,8 @@ enum OpenAPIDocument {
           "hours",
           "restocks",
           "week_before",
-          "trend"
+          "trend",
+          "tills"
         ],
         "properties": {
           "date": {
@@ -3511,6 +3657,36 @@ enum OpenAPIDocument {
                   "minimum": 0
                 },
                 "lost": {
+                  "type": "integer",
+                  "minimum": 0
+                }
+              }
+            }
+          },
+          "tills": {
+            "type": "array",
+            "description": "Each paired till that sold that day: its orders and juices (sales by device).",
+            "items": {
+              "type": "object",
+              "required": [
+                "till",
+                "name",
+                "orders",
+                "juices"
+              ],
+              "properties": {
+                "till": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "name": {
+                  "type": "string"
+                },
+                "orders": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "juices": {
                   "type": "integer",
                   "minimum": 0
                 }

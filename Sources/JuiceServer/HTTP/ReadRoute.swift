@@ -11,6 +11,7 @@ enum ReadRoute: String, CaseIterable, Sendable {
     case events = "/events", state = "/state", healthz = "/healthz", openAPI = "/openapi.json"
     // The manager's data (with a token configured).
     case sales = "/sales", metrics = "/metrics", tillsList = "/tills/list", dayReport = "/reports/day", daysCSV = "/reports/days.csv", hoursCSV = "/reports/hours.csv"
+    case tillsCSV = "/reports/tills.csv"
 
     static let paths = Set(allCases.map(\.rawValue))
 }

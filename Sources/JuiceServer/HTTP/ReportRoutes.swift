@@ -5,6 +5,7 @@ import JuiceCore
 ///     GET /reports/day?date=YYYY-MM-DD            the day as JSON (default today)
 ///     GET /reports/days.csv?from=YYYY-MM-DD&to=YYYY-MM-DD   a row per day and juice (default: the last 30 days)
 ///     GET /reports/hours.csv?day=YYYY-MM-DD       a row per hour and juice (default today)
+///     GET /reports/tills.csv?from=...&to=...      a row per day and paired till (default: the last 30 days)
 ///
 /// Each is answered once the journal is durable up to what it shows, like `/sales`. The work a
 /// request causes is bounded: a CSV spans at most `SalesHistory.keptDays` days, each answer is
@@ -32,7 +33,7 @@ struct ReportRoutes {
                 let date = try day("date")
                 return store.assumeIsolated { store in
                     let today = store.today, day = date ?? today
-                    let json = store.cachedReport(.dayJSON(day), today: today) { .bytes(Array($0.report(day: day, today: today).json.utf8)) }
+                    let json = store.cachedReport(.dayJSON(day), today: today) { .bytes(Array(store.dayReport($0, day: day, today: today).json.utf8)) }
                     return (HTTPResponse(.ok, HTTPResponse.json, body: Self.bytes(json)), store.lastLSN)
                 }
             case "/reports/hours.csv":
@@ -52,9 +53,14 @@ struct ReportRoutes {
                     guard last - first < SalesHistory.keptDays else {
                         return (.plain(.badRequest, "at most \(SalesHistory.keptDays) days at once (the history keeps that many)"), 0)
                     }
-                    let name = "juice-days-\(BusinessCalendar.dateText(first))-to-\(BusinessCalendar.dateText(last)).csv"
+                    let span = "\(BusinessCalendar.dateText(first))-to-\(BusinessCalendar.dateText(last)).csv"
+                    if request.path == "/reports/tills.csv" {
+                        let tills = store.ledger.tills
+                        let csv = store.cachedReport(.tillsCSV(first, last), today: today) { _ in .bytes(Array(ReportCSV.tills(tills, from: first, through: last).utf8)) }
+                        return (Self.csv(Self.bytes(csv), filename: "juice-tills-" + span), store.lastLSN)
+                    }
                     let csv = store.cachedReport(.daysCSV(first, last), today: today) { .bytes(Array(ReportCSV.days($0, from: first, through: last).utf8)) }
-                    return (Self.csv(Self.bytes(csv), filename: name), store.lastLSN)
+                    return (Self.csv(Self.bytes(csv), filename: "juice-days-" + span), store.lastLSN)
                 }
             }
         } catch {

@@ -44,6 +44,7 @@ extension FruitStore {
             JournalRecord.tillPaired(lsn: lsn, till: id, hash: SHA256.hex(Array(credential.utf8)), name: name ?? "Till \(id)", time: now)
         }
         _ = ledger.tills.apply(record(0))
+        ledger.history.noteChange()
         journal?.append(record)
         Log.info("till \(id) paired (\(name ?? "Till \(id)"))")
         return .paired(info(id, now: now)!, credential: credential)
@@ -65,6 +66,7 @@ extension FruitStore {
             if let why = journalRefusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
             let record = { (lsn: UInt64) in JournalRecord.tillRenamed(lsn: lsn, till: id, name: name, time: now) }
             _ = ledger.tills.apply(record(0))
+            ledger.history.noteChange()
             journal?.append(record)
             return .renamed(info(id, now: now)!)
         case .revoke(let id):

@@ -214,8 +214,17 @@ actor FruitStore {
     func report(day: Int32?) -> DayReport {
         let today = self.today
         let day = day ?? today
-        guard case .report(let report) = cachedReport(.day(day), today: today, { .report($0.report(day: day, today: today).worded()) }) else {
+        guard case .report(let report) = cachedReport(.day(day), today: today, { .report(dayReport($0, day: day, today: today).worded()) }) else {
             preconditionFailure("a day report's entry holds its values")
+        }
+        return report
+    }
+
+    /// The report of `day` from `history`, with each paired till's sales that day.
+    func dayReport(_ history: SalesHistory, day: Int32, today: Int32) -> DayReport {
+        var report = history.report(day: day, today: today)
+        report.tills = ledger.tills.sales(on: day).sorted { $0.key < $1.key }.map { id, sales in
+            DayReport.TillDay(till: id, name: ledger.tills.till(id)?.name ?? "Till \(id)", orders: sales.orders, juices: sales.juices)
         }
         return report
     }

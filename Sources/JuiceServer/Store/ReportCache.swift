@@ -26,6 +26,8 @@ struct ReportCache {
         case hoursCSV(Int32)
         /// `/reports/days.csv`, first and last day.
         case daysCSV(Int32, Int32)
+        /// `/reports/tills.csv`, first and last day.
+        case tillsCSV(Int32, Int32)
     }
 
     struct Key: Hashable {
