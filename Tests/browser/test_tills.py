@@ -251,3 +251,18 @@ def test_the_till_holds_at_most_50_waiting_orders(page, start_server):
     assert attribute(page, "#alert", "data-code") == "QUEUE_FULL"
     assert "50 orders are already waiting" in page.find_element(By.ID, "alert-text").text
     assert waiting(page) == 50, "a 51st order was kept"
+
+
+def test_the_report_shows_sales_per_till(page, start_server):
+    """The day report, as the manager reads it: a row per paired till with its orders and
+    juices, equal to what REPORT says over the line protocol."""
+    server = start_server(token=TOKEN)
+    manager, till = paired_till(page, server, "Front till")   # it sold one banana juice
+    page.switch_to.window(manager)
+    page.get(server.url + "/reports")                       # this tab holds the token from /tills
+    wait_for(page, lambda d: attribute(d, '#tills [data-till="1"]', "data-till") == "1", "the report shows no till row")
+    row = page.find_element(By.CSS_SELECTOR, '#tills [data-till="1"]')
+    cells = [c.text for c in row.find_elements(By.CSS_SELECTOR, "th, td")]
+    assert cells == ["Front till", "1", "1"], cells
+    status, day = http(server, "GET", "/reports/day", token=TOKEN)
+    assert status == 200 and day["tills"] == [{"till": 1, "name": "Front till", "orders": 1, "juices": 1}], day

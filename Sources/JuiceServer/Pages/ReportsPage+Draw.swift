@@ -149,6 +149,24 @@ const drawReport = (function () {
     }
   }
 
+  // Each paired till that sold that day (POS "sales by device").
+  function tills(r) {
+    const table = $("tills"), list = r.tills || [];
+    table.textContent = "";
+    if (!list.length) { const row = table.insertRow(); row.appendChild(el("td", "empty-note", RT.noTills)); return; }
+    const head = table.createTHead().insertRow();
+    for (const w of ["", RT.tillOrders, RT.tillJuices]) { const th = el("th", "", w); th.scope = "col"; head.appendChild(th); }
+    const body = table.createTBody();
+    for (const t of list) {
+      const row = body.insertRow();
+      row.dataset.till = String(t.till);
+      const name = el("th", "", t.name); name.scope = "row";
+      row.appendChild(name);
+      row.appendChild(el("td", "num", String(t.orders)));
+      row.appendChild(el("td", "num", String(t.juices)));
+    }
+  }
+
   // 30 days, oldest first: sold with lost stacked on it; a tap shows that day.
   function trend(r, pick) {
     const box = $("trend"), days = r.trend || [];
@@ -171,7 +189,7 @@ const drawReport = (function () {
 
   return function (r, m, pick) {
     menu = m;
-    totals(r); juices(r); hours(r); fruits(r); restocks(r); trend(r, pick);
+    totals(r); juices(r); hours(r); fruits(r); restocks(r); tills(r); trend(r, pick);
   };
 })();
 

@@ -18,7 +18,7 @@ extension ReportsPage {
     "today": RT.today, "days-csv": RT.daysCsv, "hours-csv": RT.hoursCsv, "served-label": RT.served,
     "refused-label": RT.refused, "sold-label": RT.sold, "lost-label": RT.lost, "hours-title": RT.byHour,
     "legend-sold": RT.soldShort, "legend-lost": RT.lostShort, "legend-out": RT.ranOut, "juices-title": RT.perJuice,
-    "fruits-title": RT.fruits, "restocks-title": RT.restocks, "trend-title": RT.trend,
+    "fruits-title": RT.fruits, "restocks-title": RT.restocks, "trend-title": RT.trend, "tills-title": RT.tills,
     "auth-title": RT.authTitle, "token-submit": RT.authSubmit };
   for (const id in words) if (words[id] !== null) $(id).textContent = words[id];
   $("title").firstChild.textContent = RT.title + " ";

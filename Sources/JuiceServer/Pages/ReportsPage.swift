@@ -63,7 +63,8 @@ enum ReportsPage {
   <div class="cols">
     <section class="panel"><h2 id="juices-title"></h2><table id="juices"></table></section>
     <section class="panel"><h2 id="fruits-title"></h2><table id="fruits"></table>
-      <h2 id="restocks-title"></h2><div id="restocks"></div></section>
+      <h2 id="restocks-title"></h2><div id="restocks"></div>
+      <h2 id="tills-title"></h2><table id="tills"></table></section>
   </div>
   <section class="panel"><h2 id="trend-title"></h2><div id="trend" class="chart"></div></section>
 </main>
