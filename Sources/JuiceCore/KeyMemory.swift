@@ -133,6 +133,8 @@ package struct KeyMemory: Sendable {
     private var shares: [String: Share] = [:]
     /// Keys held in the shared namespace (what `capacity` bounds).
     private var sharedCount = 0
+    /// Slots in `own` whose key a till's bound forgot (see `dropDeadOwnSlots`).
+    private var deadOwnSlots = 0
 
     package init(policy: Policy = Policy()) {
         precondition(policy.retentionSeconds >= 1 && policy.capacity >= 1 && policy.sharePerAddress >= 1 && policy.perTill >= 1)
@@ -183,9 +185,32 @@ package struct KeyMemory: Sendable {
     private mutating func forgetOldest(of owner: String) {
         guard var share = shares[owner], share.count > 0 else { return }
         let key = share.keys[share.head], serial = share.serials[share.head]
-        if entries[key]?.serial == serial { entries.removeValue(forKey: key) }
+        if entries[key]?.serial == serial {
+            entries.removeValue(forKey: key)
+            deadOwnSlots += 1
+        }
         share.removeOldest()
         shares[owner] = share.count == 0 ? nil : share
+        dropDeadOwnSlots()
+    }
+
+    /// Forgets every key of a namespace (a revoked till's: nothing it sends is applied again,
+    /// so its keys answer nothing).
+    package mutating func forget(_ scope: Scope) {
+        guard scope.isOwn, let owner = scope.owner else { return }
+        while shares[owner] != nil { forgetOldest(of: owner) }
+    }
+
+    /// A key a till's bound pushed out leaves its slot in the queue until it ages out: a till
+    /// sending a million keys a day would keep a million dead slots (180 bytes each). Once the
+    /// dead outnumber the live, the queue keeps only the live: memory stays within twice the
+    /// tills' bound, and the work is paid for by the keys that made the dead ones.
+    private mutating func dropDeadOwnSlots() {
+        let live = entries.count - sharedCount
+        guard deadOwnSlots > max(1024, live) else { return }
+        own.slots = own.slots[own.head...].filter { entries[$0.key]?.serial == $0.serial }
+        own.head = 0
+        deadOwnSlots = 0
     }
 
     /// Remembers a key just used (live: after `admit` said it fits; on recovery: as recorded).
@@ -242,6 +267,8 @@ package struct KeyMemory: Sendable {
             if entries[slot.key]?.serial == slot.serial {
                 entries.removeValue(forKey: slot.key)
                 if !slot.isOwn { sharedCount -= 1 }
+            } else if slot.isOwn, deadOwnSlots > 0 {
+                deadOwnSlots -= 1
             }
             // Its share's oldest, unless a till's bound forgot it already (then the share's
             // oldest is a later key).
@@ -261,6 +288,9 @@ package struct KeyMemory: Sendable {
 
     /// The keys an address holds now (for tests and the log).
     package func held(by owner: String) -> Int { shares[owner]?.count ?? 0 }
+
+    /// Slots kept in the tills' queue, live and dead (for tests of the bound).
+    package var ownSlots: Int { own.slots.count - own.head }
 
     /// A till's (or the manager's) keys held now.
     package func held(in scope: Scope) -> Int { scope.owner.map { shares[$0]?.count ?? 0 } ?? 0 }

@@ -227,6 +227,11 @@ extension StockLedger {
         replay(change, at: nil, keyTime: 0)
     }
 
+    /// Forgets every key of a writer's own namespace (a revoked till's).
+    package mutating func forgetKeys(of writer: Writer) {
+        keys.forget(writer.keyScope)
+    }
+
     /// Forgets the keys older than the retention window (after recovery).
     package mutating func forgetExpiredKeys(now: Int64) {
         keys.forgetExpired(now: now)

@@ -38,18 +38,12 @@ package struct TillRegistry: Sendable {
     /// Pairing codes outstanding at once, and how long one lives.
     package static let maxCodes = 8
     package static let codeSeconds: Int64 = 600
-    /// Wrong codes, from everyone together, after which every outstanding code is burnt: a
-    /// guesser gets at most this many tries at `maxCodes` codes among 31^8.
-    package static let maxWrongCodes = 50
     /// Days of per-till sales kept (as the shop's history keeps days).
     package static let keptDays = 400
 
     package private(set) var tills: [Till] = []
     package private(set) var days: [Int32: [TillID: Sales]] = [:]
     private var codes: [String: (name: String?, expires: Int64)] = [:]
-    private var wrongCodes = 0
-    /// Set when too many wrong codes voided the waiting ones (the store logs it and clears it).
-    package var codesBurnt = false
 
     package init() {}
 
@@ -84,26 +78,25 @@ package struct TillRegistry: Sendable {
         var code: String
         repeat { code = PairingCode.make() } while codes[code] != nil
         codes[code] = (name, now + Self.codeSeconds)
-        wrongCodes = 0
         return .success(code)
     }
 
-    /// Uses a code up: the name it was made with (nil: none given), or why not.
+    /// Uses a code up: the name it was made with (nil: none given), or why not (a code is
+    /// kept when the store cannot take another till).
+    ///
+    /// Guessing is slowed where the guesses come from: the caller counts a wrong code against
+    /// the guesser's address as a wrong token (`ManagerAuth`: 10 a minute an address, 100 in
+    /// all), which refuses further tries unchecked; a wrong code never voids the real ones, so
+    /// a stranger cannot stop the shop pairing.
     package mutating func takeCode(_ typed: String, now: Int64) -> Result<String?, ProtocolError> {
         forgetExpiredCodes(now: now)
-        guard let code = PairingCode.normalized(typed), let entry = codes.removeValue(forKey: code) else {
-            wrongCodes += 1
-            if wrongCodes >= Self.maxWrongCodes && !codes.isEmpty {
-                codes.removeAll()
-                wrongCodes = 0
-                codesBurnt = true
-            }
+        guard let code = PairingCode.normalized(typed), codes[code] != nil else {
             return .failure(ProtocolError(.authFailed, "no such pairing code (codes are single-use and last \(Self.codeSeconds / 60) minutes)"))
         }
-        guard activeCount < Self.maxActive else {
+        guard activeCount < Self.maxActive, nextID <= Self.maxTillID else {
             return .failure(ProtocolError(.busy, "\(Self.maxActive) tills are paired: the manager must revoke one first"))
         }
-        return .success(entry.name)
+        return .success(codes.removeValue(forKey: code)!.name)
     }
 
     package var waitingCodes: Int { codes.count }
@@ -114,30 +107,32 @@ package struct TillRegistry: Sendable {
 
     // MARK: records
 
-    /// A journal or snapshot record about tills; false for any other record, and for a rename
-    /// or revoke of a till never paired.
+    /// A journal or snapshot record about tills, held to what the store writes: tills are
+    /// paired in turn (1, 2, 3 ..., never one twice), only an active till is renamed or revoked.
+    /// False for anything else (recovery calls it corruption), and for any other record.
     package mutating func apply(_ record: JournalRecord) -> Bool {
         switch record {
         case let .tillPaired(_, id, hash, name, time):
-            if let i = tills.firstIndex(where: { $0.id == id }) {
-                tills[i] = Till(id: id, name: name, hash: hash, pairedAt: time, revokedAt: nil)
-            } else {
-                tills.append(Till(id: id, name: name, hash: hash, pairedAt: time))
-                tills.sort { $0.id < $1.id }
-            }
+            guard id == nextID, id <= Self.maxTillID else { return false }
+            tills.append(Till(id: id, name: name, hash: hash, pairedAt: time))
         case let .tillRenamed(_, id, name, _):
-            guard let i = tills.firstIndex(where: { $0.id == id }) else { return false }
+            guard let i = tills.firstIndex(where: { $0.id == id }), tills[i].isActive else { return false }
             tills[i].name = name
         case let .tillRevoked(_, id, time):
-            guard let i = tills.firstIndex(where: { $0.id == id }) else { return false }
+            guard let i = tills.firstIndex(where: { $0.id == id }), tills[i].isActive else { return false }
             tills[i].revokedAt = time
         case let .tillDay(day, id, orders, juices):
+            guard till(id) != nil, days[day]?[id] == nil else { return false }
             days[day, default: [:]][id] = Sales(orders: orders, juices: juices)
         default:
             return false
         }
         return true
     }
+
+    /// The most tills a store ever pairs (revoked ones count: numbers are never reused). Far
+    /// past any shop, and far below `TillID.max`, so the next number never overflows.
+    package static let maxTillID: TillID = 1_000_000
 
     /// A sale by till `id` on business `day`.
     package mutating func countSale(till id: TillID, juices: Int, day: Int32) {

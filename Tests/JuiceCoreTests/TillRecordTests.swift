@@ -79,7 +79,7 @@ struct TillRecordTests {
         #expect(PairingCode.normalized("K7QF-M2X") == nil)
     }
 
-    @Test("a code is single-use, expires, and many wrong ones burn the waiting ones")
+    @Test("a code is single-use and expires; wrong ones never void it, nor does a full store")
     func codesAndCredentials() throws {
         var tills = TillRegistry()
         let expiring = try tills.newCode(name: "Front", now: 100).get()
@@ -88,11 +88,11 @@ struct TillRecordTests {
         #expect(try tills.takeCode(code.lowercased(), now: 801).get() == "Front")
         guard case .failure = tills.takeCode(code, now: 802) else { Issue.record("a code paired twice"); return }
         let waiting = try tills.newCode(name: nil, now: 900).get()
-        for _ in 0..<TillRegistry.maxWrongCodes { _ = tills.takeCode("WRONG", now: 901) }
-        #expect(tills.codesBurnt)
-        guard case .failure = tills.takeCode(waiting, now: 902) else { Issue.record("a code outlived the guessing"); return }
+        for _ in 0..<1000 { _ = tills.takeCode("WRONG", now: 901) }
+        #expect(try tills.takeCode(waiting, now: 902).get() == nil, "wrong codes void no real one (guessing is slowed per address)")
 
-        _ = tills.apply(.tillPaired(lsn: 1, till: 1, hash: SHA256.hex(Array("1-secret".utf8)), name: "A", time: 1))
+        let pairedFirst = tills.apply(.tillPaired(lsn: 1, till: 1, hash: SHA256.hex(Array("1-secret".utf8)), name: "A", time: 1))
+        #expect(pairedFirst)
         #expect(tills.verify("1-secret") == .till(1))
         #expect(tills.verify("1-secreT") == .unknown)
         #expect(tills.verify("2-secret") == .unknown)

@@ -10,7 +10,7 @@ import Testing
     /// A value each field may carry, so that only the repetition is wrong.
     static let values = ["Host": "127.0.0.1", "Content-Length": "0", "Origin": "http://127.0.0.1",
                          "Idempotency-Key": "till1-1", "Authorization": "Bearer s3cret",
-                         "Last-Event-ID": "3"]
+                         "Last-Event-ID": "3", "Juice-Till": "1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]
 
     @Test(arguments: HTTPHeadRules.singletons.map(\.shown))
     func aFieldThatMayComeOnceIsRefusedTwiceEvenWithTheSameValue(name: String) throws {

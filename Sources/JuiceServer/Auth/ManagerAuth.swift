@@ -50,4 +50,24 @@ final class ManagerAuth {
         }
         return .wrong
     }
+
+    /// Whether `peer` may try a secret other than the token now (a pairing code): nil, or the
+    /// seconds until it may. Wrong codes count as wrong tokens (`wrongGuess`), so a guesser gets
+    /// the same 10 tries a minute, and a flood of them from many addresses the same global cap.
+    func mayGuess(peer: String) -> Int? {
+        let address = PeerAddress.group(of: peer)
+        if case .refuse(let seconds) = limiter.decide(address: address, now: clock()) { return seconds }
+        return nil
+    }
+
+    /// A wrong pairing code from `peer`.
+    func wrongGuess(peer: String) {
+        let address = PeerAddress.group(of: peer)
+        for block in limiter.recordFailure(address: address, now: clock()) {
+            if case .address(let seconds) = block {
+                Log.warning("PAIR from \(address): too many wrong codes; its PAIR and AUTH are refused unchecked for \(seconds) s",
+                            category: .refusals)
+            }
+        }
+    }
 }

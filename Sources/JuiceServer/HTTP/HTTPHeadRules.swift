@@ -7,7 +7,7 @@ enum HTTPHeadRules {
     /// The fields taken at most once, lowercased, and as the answer names them.
     static let singletons: [(name: String, shown: String)] = [
         ("host", "Host"), ("content-length", "Content-Length"), ("origin", "Origin"),
-        ("idempotency-key", "Idempotency-Key"), ("authorization", "Authorization"),
+        ("idempotency-key", "Idempotency-Key"), ("authorization", "Authorization"), ("juice-till", "Juice-Till"),
         // Where an event stream resumes: two would be two answers to one question.
         ("last-event-id", "Last-Event-ID"),
     ]

@@ -66,6 +66,12 @@ final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
         let host = services.host
         routes.isDraining = { [unowned host] in !host.isAccepting }
         routes.signedIn = { [unowned self, unowned host] in if let conn = routing { host.markKnown(conn) } }
+        let tills = services.tills
+        // A trusted proxy's connection carries many clients' requests: it is no till's seat.
+        routes.tillHasRoom = { [unowned self, unowned tills] till in
+            guard let conn = routing, !proxies.trusts(peer: conn.peer) else { return true }
+            return tills.hasRoom(for: conn, as: till)
+        }
         // `/metrics` counts line clients (everyone not on HTTP) and event streams.
         routes.clientCounts = { [unowned self, unowned host] in (host.clientCount - open, streams.count) }
     }

@@ -31,6 +31,8 @@ struct HTTPRoutes {
     /// till): its connection is a known client
     /// (`ConnectionHost.markKnown`).
     var signedIn: () -> Void = {}
+    /// Whether the connection being routed may speak for a till (`TillPresence.hasRoom`).
+    var tillHasRoom: (TillID) -> Bool = { _ in true }
     /// The values `/metrics` reports that only the server knows (clients by kind).
     var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
     private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
@@ -71,8 +73,15 @@ struct HTTPRoutes {
             if request.path != "/tills/pair", let (message, headers) = bearerRefusal(request, client: client) {
                 return .response(WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers), after: 0)
             }
+            if request.path == "/tills/pair", let seconds = auth.mayGuess(peer: client.address) {
+                let refusal = Wire.tooManyAuthFailures(retryIn: seconds)
+                return .response(WriteAnswer.refusal(.unauthorized, refusal.code.rawValue, refusal.message,
+                                                     headers: [("Retry-After", "\(seconds)")]), after: 0)
+            }
             let (response, lsn, paired, revoked) = tills.answer(request, presence: presence)
             if paired != nil { signedIn() }
+            // A wrong pairing code counts as a wrong token from its client.
+            if request.path == "/tills/pair", response.status == .unauthorized { auth.wrongGuess(peer: client.address) }
             return .tills(response, after: lsn, paired: paired, revoked: revoked)
         }
         if HTTPWrites.paths.contains(request.path) {
@@ -170,15 +179,20 @@ struct HTTPRoutes {
     private func writer(of request: HTTPRequest, client: RequestClient) -> Result<ClientRole, Refused> {
         let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
         let managerPath = request.path != "/orders"
-        if managerPath {
+        // A token sent is checked, also beside a till's credential (a wrong one is refused).
+        if managerPath || request.header("authorization") != nil {
             if let (message, headers) = bearerRefusal(request, client: client) {
                 return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers)))
             }
-            if auth.token != nil { return .success(.manager) }
+            if managerPath && auth.token != nil { return .success(.manager) }
         }
         if let credential = request.header(TillRoutes.header) {
             switch store.assumeIsolated({ $0.verifyTill(credential) }) {
             case .till(let id):
+                guard tillHasRoom(id) else {
+                    return .failure(Refused(response: WriteAnswer.refusal(.serviceUnavailable, "BUSY",
+                        "till \(id) has \(TillPresence.maxConnectionsPerTill) connections open: close one", headers: [("Retry-After", "1")])))
+                }
                 signedIn()
                 return .success(.till(id))
             case .revoked:

@@ -191,7 +191,15 @@ final class HTTPSession: ConnectionSession {
 
     /// This connection speaks for a paired till now (the manager's list shows it connected;
     /// revoking the till closes it).
+    ///
+    /// A trusted proxy's connection carries many clients' requests (Caddy reuses its upstream
+    /// connections): it is no till's, so revoking a till never closes it (the till's next
+    /// request is refused all the same), and the till counts as connected by when it was seen.
     private func signedIn(as till: TillID) {
+        if http.proxies.trusts(peer: conn.peer) {
+            http.loop.tills.seenThroughProxy(till)
+            return
+        }
         if let previous = self.till, previous != till { http.loop.tills.closed(conn, till: previous) }
         self.till = till
         http.loop.tills.signedIn(conn, as: till)

@@ -107,6 +107,14 @@ final class LineSession: ConnectionSession {
             case .command(.till(let credential)):
                 runStore(&batch)
                 signIn(credential, &batch)
+            case .command(.pair) where line.loop.auth.mayGuess(peer: conn.peer) != nil:
+                // Too many wrong codes (or tokens) from its address: refused unchecked.
+                runStore(&batch)
+                let seconds = line.loop.auth.mayGuess(peer: conn.peer) ?? 1
+                state.authFailures += 1
+                let closing = Int(state.authFailures) >= SessionCommands.maxAuthFailures
+                Wire.tooManyAuthFailures(retryIn: seconds, closing: closing).append(to: &batch.out)
+                if closing { conn.stopInput() }
             case .command(let command) where command.needsStore:
                 batch.commands.append(command)
                 // A SINCE that starts a catch-up ends its run: what follows waits for it. So
@@ -176,6 +184,7 @@ final class LineSession: ConnectionSession {
         let (line, conn) = (self.line, self.conn)
         var paired: TillID?
         var revoked: [TillID] = []
+        var wrongCodes = 0
         let role = state.role
         let end = line.loop.store.assumeIsolated { store in
             store.run(commands, peer: conn.peer, role: role) { outcome in
@@ -183,11 +192,19 @@ final class LineSession: ConnectionSession {
                 switch outcome {
                 case .since(let plan): line.loop.fanOut.resume(conn, from: plan.current + 1, catchUp: plan.catchUp)
                 case .tills(.paired(let info, _)): paired = info.till.id
+                case .tills(.refused(let error)) where error.code == .authFailed: wrongCodes += 1
                 case .tills(.revoked(let info)): revoked.append(info.till.id)
                 default: break
                 }
             }
         }
+        for _ in 0..<wrongCodes {
+            // A wrong pairing code counts as a wrong token, per address and per connection.
+            line.loop.auth.wrongGuess(peer: conn.peer)
+            state.authFailures += 1
+        }
+        // The third wrong code or credential on a connection closes it (after its answer).
+        if wrongCodes > 0 && Int(state.authFailures) >= SessionCommands.maxAuthFailures { conn.stopInput() }
         if let paired {
             // PAIR signs this connection in as the new till.
             if let previous = state.till { line.loop.tills.closed(conn, till: previous) }
@@ -208,6 +225,11 @@ final class LineSession: ConnectionSession {
             let verdict = store.verifyTill(credential)
             if case .till(let id) = verdict { return (verdict, store.ledger.tills.till(id)?.name) }
             return (verdict, nil)
+        }
+        if case .till(let id) = verdict, !line.loop.tills.hasRoom(for: conn, as: id) {
+            ProtocolError(.busy, "till \(id) has \(TillPresence.maxConnectionsPerTill) connections open; closing").append(to: &batch.out)
+            conn.stopInput()
+            return
         }
         let previous = state.till
         if case .close = line.commands.signIn(verdict, name: name, session: &state, peer: conn.peer, to: &batch.out) {

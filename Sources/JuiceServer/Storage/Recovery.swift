@@ -139,7 +139,10 @@ struct Recovery {
                     ledger.restoreKey(key, KeyMemory.Entry(first: first, at: time), in: by.keyScope)
                 }
             case .tillPaired, .tillRevoked, .tillDay:
-                _ = ledger.tills.apply(record)
+                guard ledger.tills.apply(record) else {
+                    throw Recovery.corrupt(.snapshot, file.path, at: offset, "a till record the store could not have written (out of turn, or about a till never paired)")
+                }
+                if case .tillRevoked(_, let till, _) = record { ledger.forgetKeys(of: .till(till)) }
             case .hour(let start, let day, let utcOffset, let served, let refused, let counts):
                 // Written in time order (`SalesHistory.inOrder`).
                 if let last = lastHour, !(last < (start, day, utcOffset)) {
@@ -197,8 +200,15 @@ struct Recovery {
             let keyTime = record.time ?? now
             let scope = (record.writer ?? .unknown).keyScope
             if record.isTillRecord {
-                guard ledger.tills.apply(record) else { throw corrupt("a till record about a till never paired") }
+                guard ledger.tills.apply(record) else {
+                    throw corrupt("a till record the store could not have written (paired out of turn, or about a till not paired or revoked)")
+                }
+                if case .tillRevoked(_, let till, _) = record { ledger.forgetKeys(of: .till(till)) }
                 continue
+            }
+            // A till's write needs the till, paired and not revoked (the store refuses the rest).
+            if case .till(let till)? = record.writer, !ledger.tills.isActive(till) {
+                throw corrupt("a write by till \(till), which is not paired or was revoked")
             }
             switch record.replayStep(under: menu) {
             case .change(let change)?:

@@ -32,10 +32,6 @@ extension FruitStore {
         switch ledger.tills.takeCode(code, now: now) {
         case .success(let named): name = named
         case .failure(let error):
-            if ledger.tills.codesBurnt {
-                ledger.tills.codesBurnt = false
-                Log.warning("pairing: \(TillRegistry.maxWrongCodes) wrong codes; every waiting code is void: make a new one")
-            }
             return .refused(error)
         }
         let id = ledger.tills.nextID
@@ -74,6 +70,8 @@ extension FruitStore {
             if let why = journalRefusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
             let record = { (lsn: UInt64) in JournalRecord.tillRevoked(lsn: lsn, till: id, time: now) }
             _ = ledger.tills.apply(record(0))
+            // Nothing it sends is applied again: its keys answer nothing, and go.
+            ledger.forgetKeys(of: .till(id))
             journal?.append(record)
             Log.info("till \(id) revoked (\(till.name))")
             return .revoked(info(id, now: now)!)

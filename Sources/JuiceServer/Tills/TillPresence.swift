@@ -5,8 +5,14 @@ import JuiceCore
 /// Loop-confined, like the connections it holds; a session adds itself when it signs in as a
 /// till and is removed when it closes.
 final class TillPresence {
+    /// Connections one till may hold at once. A till needs one or two (a tablet's page and its
+    /// event stream; a terminal); a known connection may take the reserve and is never reaped
+    /// as idle, so without a bound one till's credential could hold every slot.
+    static let maxConnectionsPerTill = 8
+
     private var connections: [TillID: [Connection]] = [:]
     private var lastSeen: [TillID: Int64] = [:]
+    private var seenThroughProxy: [TillID: Int64] = [:]
     private let clock: () -> Int64
 
     init(clock: @escaping () -> Int64 = WallClock.unixSeconds) {
@@ -30,7 +36,28 @@ final class TillPresence {
         if connections[till]?.isEmpty == true { connections.removeValue(forKey: till) }
     }
 
-    func isConnected(_ till: TillID) -> Bool { connections[till] != nil }
+    /// A connection of its own is open, or it was seen within the last minute (a till behind
+    /// the shop's proxy has no connection of its own: see `HTTPSession.signedIn`).
+    func isConnected(_ till: TillID) -> Bool {
+        if connections[till] != nil { return true }
+        guard let seen = seenThroughProxy[till] else { return false }
+        return clock() - seen < Self.recentSeconds
+    }
+
+    /// The till sent a request through the shop's proxy.
+    func seenThroughProxy(_ till: TillID) {
+        seen(till)
+        seenThroughProxy[till] = lastSeen[till]
+    }
+
+    /// How recently a till behind a proxy must have been seen to count as connected.
+    static let recentSeconds: Int64 = 60
+
+    /// Whether `conn` may speak for `till`: it does already, or the till has room for one more.
+    func hasRoom(for conn: Connection, as till: TillID) -> Bool {
+        guard let held = connections[till] else { return true }
+        return held.contains { $0 === conn } || held.count < Self.maxConnectionsPerTill
+    }
 
     func lastSeen(_ till: TillID) -> Int64? { lastSeen[till] }
 
