@@ -75,7 +75,7 @@ final class JSONLinesProtocol: ServedProtocol, @unchecked Sendable {
             out.append(ascii: "{\"ok\":true,")
             appendSeqAndStock(seq: seq, stock.enumerated().map { FruitValue(fruit: $0.offset, value: $0.element) }, to: &out)
             out.append(ascii: "}\n")
-        case .stats, .report, .since:
+        case .stats, .report, .since, .tills:
             appendRefusal(ProtocolError(.badRequest, "not spoken here"), to: &out)
         }
     }

@@ -470,7 +470,7 @@ struct ReplayTests {
                     journal.append(.refusal(req, have: have)); refused += 1
                 case .duplicate: duplicates += 1
                 case .keyReused: reused += 1
-                case .unavailable, .overLimit: Issue.record("40 keys never fill the key memory; an order is never over the limit")
+                case .unavailable, .overLimit, .tillRevoked: Issue.record("40 keys never fill the key memory; an order is never over the limit, nor from a till")
                 }
             case 6, 7:
                 let fruit = Int(rng.next() % UInt64(menu.fruits.count))
