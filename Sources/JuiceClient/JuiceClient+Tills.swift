@@ -20,7 +20,7 @@ public struct PairedTill: Sendable, Equatable, Codable, CustomStringConvertible 
 
 extension JuiceClient {
     /// The most orders one client has sent and not yet had answered; more wait, unsent, for a
-    /// place. The server keeps each paired till's newest 1000 keys (PROTOCOL.md, "Tills"), and a
+    /// place. The server keeps each paired till's newest 1000 keys (`Limits.keysPerTill`), and a
     /// till may only re-send a key among them: with at most 256 out, every key this client
     /// re-sends after a lost connection is among the till's newest 256, far inside the 1000.
     public static let maxUnansweredOrders = 256
