@@ -243,7 +243,7 @@ final class Engine: @unchecked Sendable {
     }
 
     /// Fails the calls that waited for a connection past their deadline.
-    func expire() {
+    private func expire() {
         let now = Self.now()
         queued.removeAll { request in
             guard request.continuation != nil else { return true }
