@@ -13,6 +13,10 @@ struct ChaosOptions: Equatable {
     var flood = 20_000
     var floodBursts = 2
     var fillDisk = false
+    /// The tmpfs's size for `--fill-disk`. Above the server's default journal size before it
+    /// compacts (64 MiB) with room for the snapshot it writes then: on a smaller disk a long run's
+    /// real sales fill it for good, and the store stays read-only to the end.
+    var diskMegabytes = 256
     var initialStock = 100_000_000
     /// Most seconds a till waits between two orders (a random pause up to it).
     var think = 0.01
@@ -40,6 +44,7 @@ func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptio
         case "--flood": options.flood = try reader.int(for: flag, max: 100_000_000)
         case "--flood-bursts": options.floodBursts = try reader.int(for: flag, min: 1, max: 1000)
         case "--fill-disk": options.fillDisk = true
+        case "--disk-mb": options.diskMegabytes = try reader.int(for: flag, min: 16, max: 65536)
         case "--initial-stock": options.initialStock = try reader.int(for: flag, min: 1, max: 1_000_000_000)
         case "--think": options.think = try reader.seconds(for: flag)
         case "--settle": options.settle = try reader.seconds(for: flag, allowZero: false)
@@ -91,6 +96,8 @@ Then it checks, and prints PASS or FAIL with the figures:
     --flood-bursts N      flood bursts each, at random moments (default 2)
     --fill-disk           data on a small tmpfs, filled now and then, with a kill while full
                           (Linux, as root; otherwise reported as skipped)
+    --disk-mb N           the tmpfs's size in MiB (default 256: above the journal's 64 MiB
+                          before it compacts, so a long run's own sales cannot fill it)
     --initial-stock N     every fruit's stock in the new store (default 100000000)
     --think S             most seconds a till waits between orders (default 0.01)
     --settle S            after the run, how long the tills may take to get their last

@@ -29,7 +29,7 @@ enum ChaosRun {
         var diskNote = options.fillDisk ? "" : "off"
         var disk: DiskFiller?
         if options.fillDisk {
-            switch DiskFiller.mount(on: dataPath, megabytes: 64) {
+            switch DiskFiller.mount(on: dataPath, megabytes: options.diskMegabytes) {
             case .success(let mounted): disk = mounted
             case .failure(let why):
                 // CI sets this: there a fill that cannot happen is a failure, not a quiet skip.
@@ -85,6 +85,9 @@ enum ChaosRun {
             till.credential = try ChaosPairing.pair("chaos till \(till.index + 1)", via: till.via, from: till.source, control: control, run: run)
             credentials[till.index] = till.credential
         }
+        // Paired before anything is killed (pairing is setup, and a failure of it the run's).
+        let floodTill = options.flood > 0 && choice.refusedJuice != nil
+            ? try ChaosPairing.pair("chaos flooding till", via: .tcp, from: ChaosFlood.tillSource, control: control, run: run) : ""
         let tillThreads = tills.map { till in ChaosThread { till.sell() } }
         let fills = disk == nil ? 0 : max(1, options.kills / 3)
         let events = ChaosConductor.plan(kills: options.kills, fills: fills, over: options.duration, rng: &planRNG)
@@ -92,7 +95,6 @@ enum ChaosRun {
         let conductorThread = ChaosThread { conductor.conduct(events, from: start, until: end) }
         var floodThreads: [ChaosThread] = []
         if options.flood > 0, let juice = choice.refusedJuice {
-            let floodTill = try ChaosPairing.pair("chaos flooding till", via: .tcp, from: ChaosFlood.tillSource, control: control, run: run)
             let floods = [("anonymous", ChaosFlood.source, nil), ("till", ChaosFlood.tillSource, "TILL \(floodTill)")]
             for (name, source, signIn) in floods {
                 let moments = (0..<options.floodBursts).map { _ in start + nanos(seconds: Double.random(in: 0.05...0.6, using: &planRNG) * options.duration) }
