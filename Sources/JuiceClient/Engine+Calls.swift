@@ -47,6 +47,7 @@ extension Engine {
     func cancel(_ request: Request) {
         guard request.continuation != nil else { return }
         queued.removeAll { $0 === request }
+        held.removeAll { $0 === request }
         request.finish(.failure(request.cancellation))
     }
 

@@ -13,30 +13,37 @@ final class Engine: @unchecked Sendable {
     let configuration: JuiceClient.Configuration
 
     enum LinkState { case down, connecting(since: Double), greeting, ready }
-    private var link: Link? = nil
+    var link: Link? = nil
     private var linkState = LinkState.down
     /// Bumped with every connection attempt: a late callback of an older one is ignored.
-    private var generation = 0
+    var generation = 0
     var inflight: [Waiter] = []
     var queued: [Request] = []
     var sync = StockSync()
     var subscribers: [Int: Subscriber] = [:]
     var syncWanted = false
     /// The connection's AUTH: a refused one explains a FORBIDDEN change, a lockout is retried.
-    private var auth = AuthState()
+    var auth = AuthState()
+    /// The paired till this client speaks for (`TILL` on every connection), or why it no longer may.
+    var till: TillSignIn
+    /// Orders waiting for one of the `JuiceClient.maxUnansweredOrders` places on the connection.
+    var held: [Request] = []
+    /// Orders sent on this connection and not answered yet (cancelled ones too: their key went out).
+    var ordersInFlight = 0
     private var backoff: Backoff
     private(set) var attempt = 0
     private var reconnectPending = false
     private var lastHeard = 0.0
     private var pingOut = false
     var lastFailure = JuiceError.unreachable("not connected yet")
-    private var tick: DispatchSourceTimer? = nil
-    private(set) var closed = false
+    var tick: DispatchSourceTimer? = nil
+    var closed = false
     /// Replies read for calls whose task was cancelled after sending them (for tests).
     private(set) var droppedReplies = 0
 
     init(configuration: JuiceClient.Configuration) {
         self.configuration = configuration
+        till = TillSignIn(credential: configuration.tillCredential)
         backoff = Backoff(initial: configuration.backoffInitial, cap: configuration.backoffCap)
     }
 
@@ -123,8 +130,10 @@ final class Engine: @unchecked Sendable {
             case .request(let request):
                 if request.continuation == nil { droppedReplies += 1 }
                 request.finish(.success(explained(line, for: request)))
+                if case .order = request.kind { orderAnswered(line) }
             case .sync: apply(sync.receive(line))
             case .auth: auth.received(line, now: Self.now())
+            case .till: tillAnswered(line)
             case .ping: break
             }
         case .hello, .otherEvent, .unknown:
@@ -132,37 +141,22 @@ final class Engine: @unchecked Sendable {
         }
     }
 
-    /// The server greeted us: authenticate, resume the stock sync, then send every waiting call.
+    /// The server greeted us: sign in as the till, authenticate, resume the stock sync, then
+    /// send every waiting call (the protocol answers in order, so they all see the sign-in).
     private func ready() {
         linkState = .ready
         backoff.reset()
         attempt = 0
-        // A token that is not one word would add lines of its own to the connection (a CR/LF
-        // in it starts a command): it is never sent, and RESTOCK/SET say why (`Arguments.token`).
+        if let credential = till.usableCredential {
+            inflight.append(.till)
+            link?.send("TILL \(credential)")
+        }
         auth.reset()
         sendAuth()
         if syncWanted { startSync() }
         let waiting = queued
         queued = []
         for request in waiting { transmit(request) }
-    }
-
-    /// Sends `AUTH <token>` if the client has a token it may send. A token that is not one word
-    /// would add lines of its own to the connection (a CR/LF in it starts a command): it is never
-    /// sent, and RESTOCK/SET say why (`Arguments.token`).
-    private func sendAuth() {
-        guard let token = configuration.managerToken, (try? Arguments.token(token)) != nil else { return }
-        auth.sent()
-        inflight.append(.auth)
-        link?.send("AUTH \(token)")
-    }
-
-    /// A FORBIDDEN change on a connection whose AUTH was refused is that refusal: the caller
-    /// has a token, and "send AUTH first" would be untrue.
-    private func explained(_ line: ServerLine, for request: Request) -> ServerLine {
-        guard request.kind == .change, case .err("FORBIDDEN", _) = line,
-              case .authFailed(let message)? = auth.refusal(now: Self.now()) else { return line }
-        return .err(code: "AUTH_FAILED", message: message)
     }
 
     func startSync() {
@@ -175,6 +169,8 @@ final class Engine: @unchecked Sendable {
     /// Sends a call now if the connection is ready, else queues it (connecting if need be).
     func transmit(_ request: Request) {
         guard request.continuation != nil else { return }
+        // A revoked till sells nothing: its orders fail here, never sent.
+        if case .order = request.kind, let refusal = till.refusal { return request.finish(.failure(refusal)) }
         guard isReady, let link else {
             if request.deadline == nil { request.deadline = Self.now() + configuration.retryBound }
             queued.append(request)
@@ -184,6 +180,12 @@ final class Engine: @unchecked Sendable {
         // A lockout has run out since this connection's AUTH was refused: try again, ahead of
         // the change (the protocol answers in order, so the change sees the new verdict).
         if request.kind == .change, auth.shouldRetry(now: Self.now()) { sendAuth() }
+        if case .order = request.kind {
+            // At most maxUnansweredOrders keys out at once (the server keeps a till's newest
+            // 1000: see SellingExactlyOnce): the rest wait their turn, unsent.
+            guard ordersInFlight < JuiceClient.maxUnansweredOrders else { return held.append(request) }
+            ordersInFlight += 1
+        }
         request.sent = true
         inflight.append(.request(request))
         link.send(request.line)
@@ -221,7 +223,11 @@ final class Engine: @unchecked Sendable {
             }
         }
         inflight = []
-        queued = resend + queued
+        ordersInFlight = 0
+        // Held orders were never sent: they wait behind the re-sent ones, with a deadline now.
+        for request in held where request.deadline == nil { request.deadline = Self.now() + configuration.retryBound }
+        queued = resend + held + queued
+        held = []
         sync.connectionOpened()
         attempt += 1
         if syncWanted { publish(.offline(attempt: attempt, reason: reason)) }
@@ -274,24 +280,5 @@ final class Engine: @unchecked Sendable {
             break
         }
         if !isReady { expire() }
-    }
-
-    /// Ends everything: every waiting call fails with `.closed`, every stock stream finishes,
-    /// the socket and the timer go.
-    func close() {
-        guard !closed else { return }
-        closed = true
-        link?.close()
-        link = nil
-        generation += 1
-        tick?.cancel()
-        tick = nil
-        for case .request(let request) in inflight { request.finish(.failure(JuiceError.closed)) }
-        for request in queued { request.finish(.failure(JuiceError.closed)) }
-        inflight = []
-        queued = []
-        let streams = subscribers.values
-        subscribers = [:]
-        for subscriber in streams { subscriber.continuation.finish() }
     }
 }

@@ -32,6 +32,10 @@ public final class JuiceClient: Sendable {
         public var port: UInt16
         /// Sent with `AUTH` on every connection, for RESTOCK and SET.
         public var managerToken: String?
+        /// The credential of a paired till (``PairedTill/credential``, from ``JuiceClient/pair(code:)``):
+        /// sent as `TILL <credential>` first on every connection. A server with a manager token
+        /// takes orders only from a paired till (or the manager). Keep it as you would a password.
+        public var tillCredential: String?
         /// How long a call may wait for the server to come back before it throws (seconds).
         public var retryBound: Double = 30
         /// The key of an order the caller gives none: `<keyPrefix>-<counter>`. Unique per client

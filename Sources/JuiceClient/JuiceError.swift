@@ -20,6 +20,10 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy(String)
     /// The server cannot write its journal (e.g. a full disk) and takes no changes for now.
     case readOnly(String)
+    /// The manager revoked this till (`TILLS REVOKE`, or Revoke on `/tills`): its credential is
+    /// refused for good, and the order was not applied. Every order still waiting fails with
+    /// this too, unsent; pair the till again (`JuiceClient.pair(code:)`) to sell.
+    case revoked(String)
     /// An `ERR` code this version does not know, as sent.
     case server(code: String, message: String)
 
@@ -44,6 +48,7 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
         (.outOfStock, { .outOfStock($0) }), (.overLimit, { .overLimit($0) }), (.keyReused, { .keyReused($0) }),
         (.badRequest, { .badRequest($0) }), (.lineTooLong, { .lineTooLong($0) }), (.forbidden, { .forbidden($0) }),
         (.authFailed, { .authFailed($0) }), (.busy, { .busy($0) }), (.readOnly, { .readOnly($0) }),
+        (.revoked, { .revoked($0) }),
     ]
 
     /// The error an `ERR <code> <message>` line stands for.

@@ -66,6 +66,7 @@ enum Waiter {
     case request(Request)
     /// A command of the stock sync (MENU, MENU ALIASES, STOCK, SINCE).
     case sync
-    /// The engine's own: the keepalive PING, an AUTH (at connect, or again after a lockout).
-    case ping, auth
+    /// The engine's own: the keepalive PING, an AUTH (at connect, or again after a lockout),
+    /// the TILL that signs each connection in as the paired till.
+    case ping, auth, till
 }

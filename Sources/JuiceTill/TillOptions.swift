@@ -7,13 +7,18 @@ public struct TillOptions: ClientOptions, Equatable {
     public var language: Language = .english
     /// Names the till in its order keys; by default one made up once and kept in the state file.
     public var tillID: String? = nil
+    /// A pairing code from the manager: pair once, keep the credential, then sell as that till.
+    public var pairingCode: String? = nil
+    /// Where the till's credential is kept; nil: `TillCredentialFile.defaultPath`.
+    public var credentialFile: String? = nil
     public var color = true
     public var showHelp = false
 
     public init() {}
 
     public static let usage = """
-        usage: juice-till [--host H] [--port P] [--lang en|ko] [--till-id ID] [--no-color]
+        usage: juice-till [--host H] [--port P] [--lang en|ko] [--till-id ID] [--pair CODE]
+                          [--credential-file PATH] [--no-color]
 
         A till for the juice stand: sells through a juice-server, exactly once per sale even when
         the connection or the server drops (the sale waits and goes through when it is back).
@@ -24,6 +29,14 @@ public struct TillOptions: ClientOptions, Equatable {
                           by default one is made up once and kept with the key counter in
                           $XDG_STATE_HOME/juice-till (or ~/.local/state/juice-till);
                           one id is one running till: a second with the same id exits (2)
+          --pair CODE     pair this till with the code the manager made (the /tills page,
+                          or TILLS NEW), once: the credential is saved, and from then on every
+                          connection signs in with it (TILL); a server with a manager token
+                          takes orders only from paired tills
+          --credential-file PATH
+                          where the credential is kept (default $XDG_CONFIG_HOME/juice-till/
+                          credential, or ~/.config/juice-till/credential; mode 0600). Without
+                          the file the till is not paired and orders as an anonymous client
           --no-color      no colours (also when NO_COLOR is set)
         On a terminal (full screen): 1-9 orders one of that juice, \(TillInput.pickWaitText) s after the key (the
         till waits that long for an x; Enter or space orders at once); a juice key, x, then a
@@ -39,6 +52,8 @@ public struct TillOptions: ClientOptions, Equatable {
           out-of-stock mango-kiwi 2 needs mango=12 has mango=6
           error <what went wrong>
         and exit status 1 if any line was an error.
+        A till the manager revoked sells nothing: each order says "this till was removed by the
+        manager" and how to pair it again.
         """
 
     /// The manager token from the environment: JUICE_MANAGER_TOKEN, where an empty value means
@@ -52,7 +67,12 @@ public struct TillOptions: ClientOptions, Equatable {
     /// Parses the arguments after the program name; `environment` is consulted for NO_COLOR.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ParseError) -> TillOptions {
         try parse(arguments, environment: environment) { options, name, value throws(ParseError) in
-            guard name == "--till-id" else { return false }
+            switch name {
+            case "--pair": options.pairingCode = try value(); return true
+            case "--credential-file": options.credentialFile = try value(); return true
+            case "--till-id": break
+            default: return false
+            }
             let id = try value()
             guard TillKeys.isValidID(id) else {
                 throw ParseError(description: "--till-id must be 1-40 of A-Z a-z 0-9 . _ -, not \(id)")

@@ -12,8 +12,9 @@ final class Sales: Sendable {
     private let configuration: JuiceClient.Configuration
     private let manager: Mutex<JuiceClient?>
 
-    init(options: TillOptions, keys: sending TillKeys, token: String?) {
+    init(options: TillOptions, keys: sending TillKeys, token: String?, credential: String?) {
         var configuration = JuiceClient.Configuration(host: options.host, port: options.port, managerToken: token)
+        configuration.tillCredential = credential
         configuration.keyPrefix = keys.tillID
         configuration.retryBound = 3600
         self.configuration = configuration
@@ -32,6 +33,8 @@ final class Sales: Sendable {
                 return try await shop.order(juice, count: count, key: key)
             } catch JuiceError.orderInDoubt, JuiceError.unreachable {
                 continue // still away after the bound: keep the sale, same key
+            } catch JuiceError.revoked(let message) {
+                throw Revoked(message: message)
             }
         }
     }
@@ -50,8 +53,25 @@ final class Sales: Sendable {
         return try await client.restock(fruit, amount)
     }
 
+    /// Pairs with the manager's code and keeps the credential in `path` (0600): this client is
+    /// the till from now on, and the next start reads the file.
+    func pair(code: String, savingTo path: String) async throws -> PairedTill {
+        let paired = try await shop.pair(code: code)
+        try TillCredentialFile.write(paired.credential, to: path)
+        return paired
+    }
+
     func close() {
         shop.close()
         manager.withLock { $0?.close() }
+    }
+}
+
+/// The manager revoked this till: said so plainly, on the screen and in a piped result.
+struct Revoked: Error, CustomStringConvertible {
+    let message: String
+    var description: String {
+        "this till was removed by the manager; nothing was sold (the server said: \(message)). "
+            + "Ask the manager for a new code and run juice-till --pair CODE"
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 import JuicePlatform
 import JuiceTerminal
 import JuiceTill
+import Synchronization
+import JuiceClient
 
 let environment = ProcessInfo.processInfo.environment
 let options = TillOptions.fromCommandLine(program: "juice-till", environment: environment)
@@ -11,8 +13,18 @@ signal(SIGPIPE, SIG_IGN) // a vanished reader shows up as EPIPE instead
 
 do {
     let keys = try TillKeys(directory: TillKeys.directory(environment: environment), tillID: options.tillID)
-    let sales = Sales(options: options, keys: keys, token: TillOptions.managerToken(environment: environment))
+    let credentialPath = options.credentialFile ?? TillCredentialFile.defaultPath(environment: environment)
+    // With --pair the file is written below; a file named on the command line must be there.
+    let credential = options.pairingCode != nil ? nil : try TillCredentialFile.read(credentialPath)
+    if credential == nil, options.pairingCode == nil, options.credentialFile != nil {
+        throw TillCredentialFile.Problem(description: "no credential in \(credentialPath): pair first with --pair CODE")
+    }
+    let sales = Sales(options: options, keys: keys, token: TillOptions.managerToken(environment: environment), credential: credential)
     defer { sales.close() }
+    if let code = options.pairingCode {
+        let paired = try waitFor { try await sales.pair(code: code, savingTo: credentialPath) }
+        Platform.writeAll(STDERR_FILENO, "juice-till: paired as \(paired); the credential is kept in \(credentialPath)\n")
+    }
     if Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO) {
         exit(try TillApp(options: options, sales: sales).run())
     } else {
@@ -24,4 +36,18 @@ do {
 } catch {
     Platform.writeAll(STDERR_FILENO, "juice-till: \(error)\n")
     exit(1)
+}
+
+/// Runs `body` in a task and waits for it on the main thread (before the till's own loop).
+func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    Task.detached {
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.withLock { $0 }!.get()
 }

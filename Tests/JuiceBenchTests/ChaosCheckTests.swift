@@ -36,7 +36,29 @@ import Testing
 
     @Test func aCleanRunPassesEveryCheck() {
         let checks = ChaosCheck.run(Self.clean())
-        #expect(checks.count == 6 && ChaosCheck.passed(checks), "\(checks)")
+        #expect(checks.count == 7 && ChaosCheck.passed(checks), "\(checks)")
+    }
+
+    /// The anonymous flood (the server has a manager token) may only be refused: FORBIDDEN, or
+    /// BUSY when the anonymous namespace is full. An order of it that reached the store fails.
+    @Test func anAnonymousFloodThatReachedTheStoreFails() {
+        var o = Self.clean()
+        o.anonymousFloodAnswers = ["FORBIDDEN": 900, "BUSY": 100]
+        #expect(failing(o).isEmpty)
+        o.anonymousFloodAnswers["OUT_OF_STOCK"] = 1
+        #expect(failing(o) == ["the anonymous flood was refused"])
+    }
+
+    /// A till re-sends only its newest `Limits.keysPerTill` keys (the contract that lets the
+    /// server keep only those): the resend takes each till's newest, in order, and no other.
+    @Test func onlyEachTillsNewestKeysAreResent() {
+        let orders = (0..<2500).map { i in
+            Acknowledged(key: "t\(i % 2)-\(i)", juice: "banana", count: 1, via: .tcp, answer: .made(seq: i + 2, stock: [:]), dup: false, till: i % 2)
+        }
+        let kept = Resender.retriable(orders)
+        #expect(kept.count == 2000)
+        #expect(kept.first?.key == "t0-500" && kept.last?.key == "t1-2499", "\(kept.first!.key)")
+        #expect(kept.filter { $0.till == 0 }.count == 1000)
     }
 
     @Test func aSeqSeenTwiceFailsTheDisplayCheck() {

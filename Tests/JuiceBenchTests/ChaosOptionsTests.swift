@@ -6,17 +6,19 @@ import Testing
     @Test func flagsAndDefaults() throws {
         guard case .chaos(let defaults) = try parseCommand(["chaos"]) else { Issue.record("not chaos"); return }
         #expect(defaults == ChaosOptions())
-        #expect(defaults.duration == 30 && defaults.tills == 4 && defaults.kills == 5 && defaults.flood == 0 && !defaults.fillDisk)
+        #expect(defaults.duration == 30 && defaults.tills == 4 && defaults.kills == 5 && defaults.flood == 20000 && !defaults.fillDisk)
+        #expect(defaults.port == 0 && defaults.httpPort == 0 && defaults.diskMegabytes == 256)
         guard case .chaos(let o) = try parseCommand(["chaos", "--duration", "300", "--tills=8", "--kills", "25", "--flood", "120000",
                                                      "--flood-bursts", "3", "--fill-disk", "--seed", "42", "--server", "/x/juice-server",
                                                      "--initial-stock", "5000", "--think", "0", "--settle", "9", "--resend-http", "0",
-                                                     "--keep", "--server-arg", "--journal-max-bytes", "--server-arg", "200000"]) else {
+                                                     "--keep", "--port", "7001", "--http-port", "7002", "--disk-mb", "128", "--server-arg", "--journal-max-bytes", "--server-arg", "200000"]) else {
             Issue.record("not chaos")
             return
         }
         #expect(o.duration == 300 && o.tills == 8 && o.kills == 25 && o.flood == 120000 && o.floodBursts == 3 && o.fillDisk)
         #expect(o.seed == 42 && o.server == "/x/juice-server" && o.initialStock == 5000 && o.think == 0 && o.settle == 9)
         #expect(o.resendHTTP == 0 && o.keep && o.serverArguments == ["--journal-max-bytes", "200000"])
+        #expect(o.port == 7001 && o.httpPort == 7002 && o.diskMegabytes == 128)
     }
 
     @Test func refusedFlags() {
@@ -26,6 +28,8 @@ import Testing
             (["--in-memory", "--fill-disk"], "--fill-disk needs a data directory"),
             (["--server-arg", "--port"], "--server-arg --port: the chaos run sets the server's address, ports and data itself"),
             (["--host", "10.0.0.1"], "unknown option --host"),
+            (["--port", "7001", "--http-port", "7001"], "--port and --http-port must differ"),
+            (["--port", "70000"], "--port needs a whole number"),
         ] {
             do {
                 _ = try parseCommand(["chaos"] + arguments)

@@ -15,7 +15,8 @@ import JuiceClient
         defer { shop.close() }
         await #expect(throws: JuiceError.authFailed("wrong token")) { try await shop.restock("kiwi", 5) }
         await #expect(throws: JuiceError.authFailed("wrong token")) { try await shop.set("kiwi", 5) }
-        // Orders need no token and still go through on the same connection.
+        // Orders need no manager token: paired as a till on the same connection, it sells.
+        _ = try await shop.pair(code: pairingCode(server, token: "s3cret"))
         guard case .made = try await shop.order("kiwi") else { Issue.record("not made"); return }
         server.stop() // its exit flushes the log
         #expect(server.log().components(separatedBy: "AUTH refused for").count - 1 == 1, "AUTH was re-sent: \(server.log())")

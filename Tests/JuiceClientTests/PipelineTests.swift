@@ -49,7 +49,8 @@ import JuiceCore
 
     @Test func refusalsAreTypedAndCarryTheServersText() async throws {
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
-        let cashier = client(server), manager = client(server, token: "s3cret")
+        // The cashier is a paired till: the server has a token, so it sells only to tills.
+        let cashier = try await pairedClient(server, token: "s3cret"), manager = client(server, token: "s3cret")
         defer { cashier.close(); manager.close() }
 
         #expect(try await cashier.order("strawberry-banana", count: 2) == .outOfStock(needs: ["strawberry": 20], has: ["strawberry": 10]))

@@ -28,6 +28,25 @@ func client(_ server: ExecutableServer, token: String? = nil, retryBound: Double
     return JuiceClient(configuration: configuration)
 }
 
+/// A pairing code from `server` (whose manager token is `token`), as the manager makes one.
+func pairingCode(_ server: ExecutableServer, token: String) throws -> String {
+    let manager = try server.client()
+    defer { manager.close() }
+    guard manager.ask("AUTH \(token)").hasPrefix("OK") else { throw TestError("AUTH \(token) refused") }
+    let made = manager.ask("TILLS NEW test till")
+    guard let code = made.split(separator: " ").first(where: { $0.hasPrefix("code=") })?.dropFirst(5) else {
+        throw TestError("TILLS NEW: \(made)")
+    }
+    return String(code)
+}
+
+/// A client paired as a till: a server with a manager token takes orders only from tills.
+func pairedClient(_ server: ExecutableServer, token: String, managerToken: String? = nil) async throws -> JuiceClient {
+    let shop = client(server, token: managerToken)
+    _ = try await shop.pair(code: pairingCode(server, token: token))
+    return shop
+}
+
 /// Collects a stock() stream's elements in a task of its own, for checks while it runs.
 final class StreamLog: @unchecked Sendable {
     let updates = Locked<[ShopUpdate]>([])

@@ -65,7 +65,10 @@ import JuiceTill
         defer { removeTemporary(work) }
         let arguments = ["--data", work + "/data"], token = ["JUICE_MANAGER_TOKEN": "s3cret"]
         var server = try ExecutableServer(arguments, environment: token)
-        let command = ["env", "-u", "JUICE_MANAGER_TOKEN", "XDG_STATE_HOME=" + work + "/state", "TERM=xterm", Self.till,
+        // A server with a token sells only to paired tills: this one was paired before it starts.
+        try await pairTill(server, token: "s3cret", configHome: work + "/config")
+        let command = ["env", "-u", "JUICE_MANAGER_TOKEN", "XDG_STATE_HOME=" + work + "/state", "XDG_CONFIG_HOME=" + work + "/config",
+                       "TERM=xterm", Self.till,
                        "--port", String(server.port), "--till-id", "tmux1", "--no-color"].map(Executables.shellQuoted).joined(separator: " ")
         let pane = try TmuxSession(command)
         defer { pane.kill() }
@@ -160,8 +163,11 @@ import JuiceTill
         defer { removeTemporary(work) }
         let arguments = ["--data", work + "/data"], token = ["JUICE_MANAGER_TOKEN": "s3cret"]
         let down = try ExecutableServer(arguments, environment: token)
+        // Paired while the server was up (the pairing is on its disk): it sells once it is back.
+        try await pairTill(down, token: "s3cret", configHome: work + "/config")
         down.stop()
-        let till = ["env", "JUICE_MANAGER_TOKEN=", "XDG_STATE_HOME=" + work + "/state", "TERM=xterm", Self.till,
+        let till = ["env", "JUICE_MANAGER_TOKEN=", "XDG_STATE_HOME=" + work + "/state", "XDG_CONFIG_HOME=" + work + "/config",
+                    "TERM=xterm", Self.till,
                     "--port", String(down.port), "--till-id", "tmux2", "--no-color"].map(Executables.shellQuoted).joined(separator: " ")
         // The pane outlives the till, so what it printed on leaving and its status stay on screen.
         // It waits on a tmux channel ($TMUX: the pane's own server) that the test signals when

@@ -9,7 +9,8 @@ struct Check: Equatable {
 
 enum ChaosCheck {
     static func run(_ o: Observations) -> [Check] {
-        [appliedOnce(o), nothingLost(o), displayInOrder(o), resentGetFirstAnswer(o), everyOrderAnswered(o), noUnplannedExit(o)]
+        [appliedOnce(o), nothingLost(o), displayInOrder(o), resentGetFirstAnswer(o), everyOrderAnswered(o), noUnplannedExit(o),
+         anonymousFloodRefused(o)]
     }
 
     static func passed(_ checks: [Check]) -> Bool { checks.allSatisfy(\.ok) }
@@ -135,6 +136,15 @@ enum ChaosCheck {
     static func noUnplannedExit(_ o: Observations) -> Check {
         Check(name: "the server ended only when killed", ok: o.unplannedExits.isEmpty,
               detail: o.unplannedExits.isEmpty ? "no crash, no exit of its own" : sample(o.unplannedExits))
+    }
+
+    /// A stranger's keyed orders never reach the store (the server has a manager token): each is
+    /// FORBIDDEN, or BUSY when the anonymous namespace is full. Nothing else.
+    static func anonymousFloodRefused(_ o: Observations) -> Check {
+        let wrong = o.anonymousFloodAnswers.filter { $0.key != "FORBIDDEN" && $0.key != "BUSY" && $0.value > 0 }
+        let tally = o.anonymousFloodAnswers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        return Check(name: "the anonymous flood was refused", ok: wrong.isEmpty,
+                     detail: o.anonymousFloodAnswers.isEmpty ? "no anonymous flood" : tally.joined(separator: ", "))
     }
 
     /// The first few problems and how many there were in all.

@@ -1,25 +1,36 @@
 import JuiceCore
 
-/// The attack of issue 22: one client pipelines many keyed orders that are refused for stock
-/// (`ORDER <juice> 1000 key=junk-<i>`), which take no stock and need no token, to push the
-/// tills' keys out of the server's key memory. It connects from its own loopback address,
-/// as an attacker on the shop's network is another host than the tills.
+/// The attacks of issues 22 and 31: one client pipelines many keyed orders that are refused for
+/// stock (`ORDER <juice> 1000 key=junk-<i>`), which take no stock, to push the tills' keys out
+/// of the server's key memory. Two of them, each from its own loopback address, as another host
+/// than the tills: an anonymous one (the server has a manager token, so it must be refused
+/// FORBIDDEN, or BUSY), and a paired till flooding its own namespace (it may only push out its
+/// own oldest keys, never another till's).
 // @unchecked: handed to its own thread at the start and used only there.
 final class ChaosFlood: @unchecked Sendable {
     private let run: RunState
     private let juice: String
     private let keysPerBurst: Int
     private let runID: String
+    /// "anonymous" or "till": its figures' name, and part of its keys.
+    private let name: String
+    private let source: String
+    /// `TILL <credential>` for the paired till's flood; nil: anonymous.
+    private let signIn: String?
     static let source = "127.0.2.1"
+    static let tillSource = "127.0.2.2"
     /// Lines written before their answers are read: deep enough to be a flood, shallow enough
     /// that neither side's buffers fill while the other waits.
     static let chunk = 1000
 
-    init(run: RunState, juice: String, keysPerBurst: Int, runID: String) {
+    init(run: RunState, juice: String, keysPerBurst: Int, runID: String, name: String, source: String, signIn: String?) {
         self.run = run
         self.juice = juice
         self.keysPerBurst = keysPerBurst
         self.runID = runID
+        self.name = name
+        self.source = source
+        self.signIn = signIn
     }
 
     /// One burst at each moment of `schedule` (monotonic times), until the run stops it.
@@ -37,15 +48,13 @@ final class ChaosFlood: @unchecked Sendable {
         var next = 0
         while next < keysPerBurst && !run.stopFlood.load(ordering: .relaxed) {
             do {
-                let link = try ChaosLink(to: run.line, from: Self.source, timeout: 5)
-                guard try link.readLine(timeout: 10).hasPrefix("EVENT HELLO"), link.send("EVENTS OFF\r\n") else { throw LinkFailure.closed }
-                while try link.readLine(timeout: 10).hasPrefix("EVENT ") {}
+                let link = try Self.open(run, from: source, signIn: signIn)
                 while next < keysPerBurst && !run.stopFlood.load(ordering: .relaxed) {
                     let count = min(Self.chunk, keysPerBurst - next)
                     var lines = ""
-                    for i in next..<next + count { lines += "ORDER \(juice) 1000 key=junk-\(runID)-\(burst)-\(i)\r\n" }
+                    for i in next..<next + count { lines += "ORDER \(juice) 1000 key=junk-\(name)-\(runID)-\(burst)-\(i)\r\n" }
                     guard link.send(lines) else { throw LinkFailure.closed }
-                    run.ledger.update { $0.figures.floodSent += count }
+                    run.ledger.update { $0.figures.floodSent[name, default: 0] += count }
                     var answers: [String: Int] = [:]
                     var read = 0
                     while read < count {
@@ -54,13 +63,28 @@ final class ChaosFlood: @unchecked Sendable {
                         read += 1
                         answers[Self.code(of: line), default: 0] += 1
                     }
-                    run.ledger.update { $0.figures.floodAnswers.merge(answers, uniquingKeysWith: +) }
+                    run.ledger.update { $0.figures.floodAnswers[name, default: [:]].merge(answers, uniquingKeysWith: +) }
                     next += count
                 }
             } catch {
                 pause(seconds: 0.05)   // the server was killed: the rest of the burst goes to the next one
             }
         }
+    }
+
+    /// A line connection from `source`, greeted, events off, and signed in with `signIn` (whose
+    /// refusal, say REVOKED, is thrown: the connection is of no use).
+    static func open(_ run: RunState, from source: String?, signIn: String?) throws(LinkFailure) -> ChaosLink {
+        let link = try ChaosLink(to: run.line, from: source, timeout: 5)
+        guard try link.readLine(timeout: 10).hasPrefix("EVENT HELLO"), link.send("EVENTS OFF\r\n") else { throw .closed }
+        while try link.readLine(timeout: 10).hasPrefix("EVENT ") {}
+        if let signIn {
+            guard link.send(signIn + "\r\n") else { throw .closed }
+            var reply = try link.readLine(timeout: 10)
+            while reply.hasPrefix("EVENT ") { reply = try link.readLine(timeout: 10) }
+            guard reply.hasPrefix("OK ") else { throw .malformed("\(signIn.prefix { $0 != " " }) got \(reply)") }
+        }
+        return link
     }
 
     /// `ERR OUT_OF_STOCK ...` -> OUT_OF_STOCK; `OK ORDER ...` -> OK.
@@ -83,9 +107,9 @@ extension ChaosFlood {
     /// read-only, as `/healthz` tells.
     static func growJournal(run: RunState, juice: String, limit: Int) -> Bool {
         do {
-            let link = try ChaosLink(to: run.line, from: source, timeout: 5)
-            guard try link.readLine(timeout: 10).hasPrefix("EVENT HELLO"), link.send("EVENTS OFF\r\n") else { return false }
-            while try link.readLine(timeout: 10).hasPrefix("EVENT ") {}
+            // As the manager: a stranger's orders are refused before the store (FORBIDDEN) and
+            // would never reach the journal.
+            let link = try open(run, from: source, signIn: "AUTH \(run.managerToken)")
             var sent = 0
             while sent < limit {
                 // One juice each: the run lifts the lost-sales allowance to a million juices a

@@ -1,6 +1,7 @@
 import JuicePlatform
 
-/// `juice-bench chaos` flags. It starts its own server, so there is no `--host`/`--port`.
+/// `juice-bench chaos` flags. It starts its own server on 127.0.0.1, so there is no `--host`;
+/// its ports may be chosen (to watch it, or to keep clear of a firewall's range).
 struct ChaosOptions: Equatable {
     /// The juice-server executable; nil: the one next to juice-bench.
     var server: String?
@@ -8,10 +9,14 @@ struct ChaosOptions: Equatable {
     var duration = 30.0
     var tills = 4
     var kills = 5
-    /// Keys per flood burst; 0: no flood.
-    var flood = 0
+    /// Keys per flood burst, from an anonymous address and from a paired till; 0: no flood.
+    var flood = 20_000
     var floodBursts = 2
     var fillDisk = false
+    /// The tmpfs's size for `--fill-disk`. Above the server's default journal size before it
+    /// compacts (64 MiB) with room for the snapshot it writes then: on a smaller disk a long run's
+    /// real sales fill it for good, and the store stays read-only to the end.
+    var diskMegabytes = 256
     var initialStock = 100_000_000
     /// Most seconds a till waits between two orders (a random pause up to it).
     var think = 0.01
@@ -21,6 +26,9 @@ struct ChaosOptions: Equatable {
     var resendHTTP = 300
     var inMemory = false
     var keep = false
+    /// The server's line and HTTP ports; 0: free ones, picked at the first start.
+    var port = 0
+    var httpPort = 0
     var serverArguments: [String] = []
 }
 
@@ -36,17 +44,21 @@ func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptio
         case "--flood": options.flood = try reader.int(for: flag, max: 100_000_000)
         case "--flood-bursts": options.floodBursts = try reader.int(for: flag, min: 1, max: 1000)
         case "--fill-disk": options.fillDisk = true
+        case "--disk-mb": options.diskMegabytes = try reader.int(for: flag, min: 16, max: 65536)
         case "--initial-stock": options.initialStock = try reader.int(for: flag, min: 1, max: 1_000_000_000)
         case "--think": options.think = try reader.seconds(for: flag)
         case "--settle": options.settle = try reader.seconds(for: flag, allowZero: false)
         case "--resend-http": options.resendHTTP = try reader.int(for: flag)
         case "--in-memory": options.inMemory = true
         case "--keep": options.keep = true
+        case "--port": options.port = try reader.int(for: flag, max: 65535)
+        case "--http-port": options.httpPort = try reader.int(for: flag, max: 65535)
         case "--server-arg": options.serverArguments.append(try reader.string(for: flag))
         default: throw reader.usage("unknown option \(flag)")
         }
     }
     if options.inMemory && options.fillDisk { throw reader.usage("--fill-disk needs a data directory, not --in-memory") }
+    if options.port != 0 && options.port == options.httpPort { throw reader.usage("--port and --http-port must differ") }
     let owned = ["--port", "--http-port", "--data", "--in-memory", "--host", "--no-http"]
     if let taken = options.serverArguments.first(where: { arg in owned.contains { arg == $0 || arg.hasPrefix($0 + "=") } }) {
         throw reader.usage("--server-arg \(taken): the chaos run sets the server's address, ports and data itself")
@@ -57,8 +69,9 @@ func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptio
 let chaosUsage = """
 usage: juice-bench chaos [--duration S] [--tills N] [--kills N] [--flood KEYS] [--fill-disk] [options]
 
-Starts its own juice-server (a fresh data directory in /tmp, free ports) and attacks it while
-tills sell: N tills, half over TCP (ORDER ... key=K) and half over HTTP (POST /orders with
+Starts its own juice-server (a fresh data directory in /tmp, free ports, a manager token of its
+own) and attacks it while tills sell: N paired tills, half over TCP (PAIR, then TILL and
+ORDER ... key=K) and half over HTTP (POST /tills/pair, then POST /orders with Juice-Till and
 Idempotency-Key), each sending one keyed order at a time and retrying its key until it gets a
 definite answer; a display follows EVENT STOCK and catches up with SINCE after every lost
 connection. Meanwhile the server is SIGKILLed at random moments (half of them right after a
@@ -67,18 +80,24 @@ Then it checks, and prints PASS or FAIL with the figures:
   - every acknowledged order applied exactly once (sold, stock, seq, order counters);
   - no acknowledged change lost (each seq one order's, as the display saw it);
   - the display saw every seq once, in order (a full-state resync is reported, not a gap);
-  - a re-sent key gets its first answer (every key again over TCP, a sample over HTTP);
+  - a re-sent key gets its first answer (each till's newest 1000 keys again over TCP, as that
+    till, a sample over HTTP: a till retries only keys among its newest 1000);
+  - the anonymous flood was refused (FORBIDDEN or BUSY);
   - every order got a definite answer; the server ended only when killed.
 
     --duration S          seconds of selling and chaos (default 30)
     --tills N             tills, alternating TCP and HTTP (default 4)
     --kills N             SIGKILLs, at random moments (default 5)
-    --flood KEYS          a flood: a client of its own address pipelines KEYS refused keyed
-                          orders per burst (ORDER <juice> 1000 key=junk-<i>), to push the
-                          tills' keys out of the server's key memory (default 0: off)
-    --flood-bursts N      flood bursts, at random moments (default 2)
+    --flood KEYS          two floods, each pipelining KEYS keyed orders per burst (ORDER
+                          <juice> 1000 key=junk-<i>, always refused for stock): one from an
+                          anonymous address (it must get FORBIDDEN or BUSY), one from a paired
+                          till of its own (it may only push out its own oldest keys); every
+                          selling till must keep answering (default 20000; 0: off)
+    --flood-bursts N      flood bursts each, at random moments (default 2)
     --fill-disk           data on a small tmpfs, filled now and then, with a kill while full
                           (Linux, as root; otherwise reported as skipped)
+    --disk-mb N           the tmpfs's size in MiB (default 256: above the journal's 64 MiB
+                          before it compacts, so a long run's own sales cannot fill it)
     --initial-stock N     every fruit's stock in the new store (default 100000000)
     --think S             most seconds a till waits between orders (default 0.01)
     --settle S            after the run, how long the tills may take to get their last
@@ -91,7 +110,12 @@ Then it checks, and prints PASS or FAIL with the figures:
                           (repeatable)
     --in-memory           run the server --in-memory: restarts lose everything, so the run
                           must FAIL (a check of the checks)
-    --keep                keep the data directory and the server's log (kept anyway on FAIL)
+    --keep                keep the data directory and the server's log (kept anyway on FAIL;
+                          with --fill-disk, copied out of the tmpfs before it is unmounted)
+    --port N              the server's line port (default 0: a free one)
+    --http-port N         the server's HTTP port (default 0: a free one)
+
+The verdict also says the server's peak resident memory (VmHWM, the highest of any start).
 
 Exit status: 0 PASS, 1 FAIL or cannot run, 2 bad usage.
 """

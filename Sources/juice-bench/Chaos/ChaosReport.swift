@@ -40,6 +40,8 @@ enum ChaosReport {
         var observations: Observations
         var checks: [Check]
         var diskNote: String
+        /// The server's peak resident set, the highest of any start (KiB; 0: not read).
+        var peakRSSKiB = 0
         var floodNote: String?
     }
 
@@ -56,10 +58,13 @@ enum ChaosReport {
             ("not now", f.notNow.isEmpty ? "none" : f.notNow.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
             ("display", "\(o.display.count) events over \(f.displayConnections) connections, "
                 + "\(o.display.filter(\.fullState).count) full states, \(f.displayRepeatsIgnored) repeats before OK SINCE ignored"),
-            ("flood", r.floodNote ?? (r.options.flood == 0 ? "off" : "\(f.floodSent) keyed refused orders sent: "
-                + f.floodAnswers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))),
+            ("flood", r.floodNote ?? (r.options.flood == 0 ? "off" : ["anonymous", "till"].map { name in
+                "\(name) \(f.floodSent[name] ?? 0) keyed orders sent: " + (f.floodAnswers[name] ?? [:]).sorted { $0.key < $1.key }
+                    .map { "\($0.key) \($0.value)" }.joined(separator: ", ") }.joined(separator: "; "))),
             ("disk fills", r.diskNote.isEmpty ? "\(f.diskFills), \(f.diskFillsReadOnly) of them brought the store to READ_ONLY, then a kill and a start on the full disk" : r.diskNote),
             ("re-sent", "\(o.resent.filter { $0.via == .tcp }.count) keys over TCP, \(o.resent.filter { $0.via == .http }.count) over HTTP"),
+            ("server RSS", r.peakRSSKiB > 0 ? "max \(formatFixed(Double(r.peakRSSKiB) / 1024, 1)) MiB (VmHWM, highest of \(f.kills + 1) starts)"
+                : "not read (no /proc)"),
             ("store", "seq \(o.before.seq) -> \(o.after.seq), orders_served \(o.after.ordersServed), orders_refused \(o.after.ordersRefused), keys remembered \(o.after.keys)"),
         ]
         if let directory = r.directory { rows.append(("kept", "\(directory) (server.log, data)")) }

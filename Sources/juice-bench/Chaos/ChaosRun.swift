@@ -29,7 +29,7 @@ enum ChaosRun {
         var diskNote = options.fillDisk ? "" : "off"
         var disk: DiskFiller?
         if options.fillDisk {
-            switch DiskFiller.mount(on: dataPath, megabytes: 64) {
+            switch DiskFiller.mount(on: dataPath, megabytes: options.diskMegabytes) {
             case .success(let mounted): disk = mounted
             case .failure(let why):
                 // CI sets this: there a fill that cannot happen is a failure, not a quiet skip.
@@ -39,7 +39,9 @@ enum ChaosRun {
                 diskNote = "skipped (\(why.message))"
             }
         }
-        defer { disk?.unmount() }
+        // Runs after the server has stopped (the defer below it runs first): the data the run
+        // leaves (kept with --keep, on FAIL, or on an error) is copied out of the tmpfs first.
+        defer { disk?.unmountKeepingData() }
 
         // The run checks orders_refused exactly and fills a disk with refusals: every refusal must
         // count, so the lost-sales allowance (one address's refusals past 100 juices a minute
@@ -48,16 +50,18 @@ enum ChaosRun {
         var flags = ["--host", "127.0.0.1", "--initial-stock", String(options.initialStock), "--log-level", "warn",
                      "--lost-sales-per-minute", "1000000", "--max-clients-per-address", "0"]
         flags += options.inMemory ? ["--in-memory"] : ["--data", dataPath]
-        let server = ServerProcess(binary: binary, arguments: flags + options.serverArguments, logPath: directory + "/server.log")
+        // A manager token of the run's own, as every shop has: writes only from paired tills.
+        let token = String((0..<32).map { _ in "0123456789abcdef".randomElement()! })
+        let server = ServerProcess(binary: binary, arguments: flags + options.serverArguments, logPath: directory + "/server.log",
+                                   ports: (options.port, options.httpPort), environment: ["JUICE_MANAGER_TOKEN=\(token)"])
         try server.start(timeout: 60)
         defer { server.terminate() }
-        let run = RunState(server: server)
+        let run = RunState(server: server, managerToken: token)
 
         // Setup: the menu, the one fruit kept at 0 (its juice is always refused), the start figures.
         let control = try ControlClient(run.line)
-        if let token = getenv("JUICE_MANAGER_TOKEN").map({ String(cString: $0) }), !token.isEmpty {
-            _ = try control.command("AUTH \(token)")
-        }
+        let signedIn = try control.command("AUTH \(token)")
+        guard signedIn.hasPrefix("OK") else { throw BenchError.fatal("the run's manager token was refused: \(signedIn)") }
         let menu = try control.menu()
         let (choice, zeroFruit) = menu.chaosChoice
         if let zeroFruit {
@@ -77,22 +81,34 @@ enum ChaosRun {
             ChaosTill(index: index, via: index % 2 == 0 ? .tcp : .http, run: run, runID: runID, choice: choice,
                       thinkSeconds: options.think, seed: seed)
         }
+        var credentials: [Int: String] = [:]
+        for till in tills {
+            till.credential = try ChaosPairing.pair("chaos till \(till.index + 1)", via: till.via, from: till.source, control: control, run: run)
+            credentials[till.index] = till.credential
+        }
+        // Paired before anything is killed (pairing is setup, and a failure of it the run's).
+        let floodTill = options.flood > 0 && choice.refusedJuice != nil
+            ? try ChaosPairing.pair("chaos flooding till", via: .tcp, from: ChaosFlood.tillSource, control: control, run: run) : ""
         let tillThreads = tills.map { till in ChaosThread { till.sell() } }
         let fills = disk == nil ? 0 : max(1, options.kills / 3)
         let events = ChaosConductor.plan(kills: options.kills, fills: fills, over: options.duration, rng: &planRNG)
         let conductor = ChaosConductor(run: run, disk: disk, refusedJuice: choice.refusedJuice, seed: seed)
         let conductorThread = ChaosThread { conductor.conduct(events, from: start, until: end) }
-        var floodThread: ChaosThread?
+        var floodThreads: [ChaosThread] = []
         if options.flood > 0, let juice = choice.refusedJuice {
-            let moments = (0..<options.floodBursts).map { _ in start + nanos(seconds: Double.random(in: 0.05...0.6, using: &planRNG) * options.duration) }
-            let flood = ChaosFlood(run: run, juice: juice, keysPerBurst: options.flood, runID: runID)
-            floodThread = ChaosThread { flood.flood(at: moments.sorted()) }
+            let floods = [("anonymous", ChaosFlood.source, nil), ("till", ChaosFlood.tillSource, "TILL \(floodTill)")]
+            for (name, source, signIn) in floods {
+                let moments = (0..<options.floodBursts).map { _ in start + nanos(seconds: Double.random(in: 0.05...0.6, using: &planRNG) * options.duration) }
+                let flood = ChaosFlood(run: run, juice: juice, keysPerBurst: options.flood, runID: runID, name: name, source: source, signIn: signIn)
+                floodThreads.append(ChaosThread { flood.flood(at: moments.sorted()) })
+            }
         }
         let progress = ChaosProgress(run: run, start: start, duration: options.duration)
         let graceEnd = end + nanos(seconds: ChaosConductor.grace)
         while (monotonicNow() < end || (!conductor.finished.load(ordering: .acquiring) && monotonicNow() < graceEnd))
                 && !Interrupt.requested {
             pause(seconds: 0.2)
+            server.sampleRSS()
             progress.tick()
         }
 
@@ -101,7 +117,7 @@ enum ChaosRun {
         run.stopOrders.store(true, ordering: .relaxed)
         run.stopFlood.store(true, ordering: .relaxed)
         conductorThread.join()
-        floodThread?.join()
+        floodThreads.forEach { $0.join() }
         if let fatal = conductor.fatal { throw fatal }
         if Interrupt.requested {
             // Ctrl-C reached the server too (one process group): no verdict, just a clean stop.
@@ -121,24 +137,28 @@ enum ChaosRun {
         run.stopDisplay.store(true, ordering: .relaxed)
         displayThread.join()
 
-        // Every key again over TCP, a sample over HTTP; then the store must be as it was.
+        // Each till's newest keys again over TCP, a sample over HTTP, each as its till; then the
+        // store must be as it was.
+        server.sampleRSS()
         let observed = run.ledger.snapshot
         var resendRNG = ChaosRNG.stream(seed, 0xE5)
-        let sample = Array(observed.acknowledged.shuffled(using: &resendRNG).prefix(options.resendHTTP))
-        let resent = Resender.overTCP(observed.acknowledged, to: run.line) + Resender.overHTTP(sample, to: run.http)
+        let retriable = Resender.retriable(observed.acknowledged)
+        let sample = Array(retriable.shuffled(using: &resendRNG).prefix(options.resendHTTP))
+        let resent = Resender.overTCP(retriable, credentials: credentials, run: run)
+            + Resender.overHTTP(sample, credentials: credentials, to: run.http)
         let afterResend = try ControlClient(run.line).figures(menu)
 
         let observations = Observations(
             recipes: menu.recipesByName, before: before, after: after, afterResend: afterResend,
             acknowledged: observed.acknowledged, unanswered: observed.unanswered, unexpected: observed.unexpected,
             display: observed.display, resent: resent, otherRefusals: options.flood > 0 || disk != nil,
-            unplannedExits: observed.unplannedExits)
+            unplannedExits: observed.unplannedExits, anonymousFloodAnswers: observed.figures.floodAnswers["anonymous"] ?? [:])
         let checks = ChaosCheck.run(observations)
         let passed = ChaosCheck.passed(checks)
         let keepFiles = options.keep || !passed
         print(ChaosReport.render(ChaosReport.Run(
             passed: passed, seed: seed, options: options, binary: binary, directory: keepFiles ? directory : nil,
-            figures: observed.figures, observations: observations, checks: checks, diskNote: diskNote,
+            figures: observed.figures, observations: observations, checks: checks, diskNote: diskNote, peakRSSKiB: server.peakRSSKiB,
             floodNote: options.flood > 0 && choice.refusedJuice == nil ? "skipped (no juice can be kept refused)" : nil)))
         if !keepFiles {
             disk?.unmount()

@@ -16,7 +16,9 @@ struct OrderChoice: Sendable {
 
 /// One till: one keyed order at a time, each retried with its own key until it gets a definite
 /// answer (made, or refused for stock), across lost connections, kills, BUSY and READ_ONLY.
-/// Each till connects from its own loopback address, as each real till is its own device.
+/// Each till connects from its own loopback address, as each real till is its own device, and
+/// signs in with the credential it was paired with (`TILL` on each line connection, `Juice-Till`
+/// on each HTTP request).
 // @unchecked: handed to its own thread at the start and used only there.
 final class ChaosTill: @unchecked Sendable {
     let index: Int
@@ -27,7 +29,9 @@ final class ChaosTill: @unchecked Sendable {
     private let thinkSeconds: Double
     private var rng: ChaosRNG
     private var link: ChaosLink?
-    private let source: String?
+    let source: String?
+    /// Set by the run's pairing, before the till's thread starts.
+    var credential = ""
 
     init(index: Int, via: Protocol, run: RunState, runID: String, choice: OrderChoice, thinkSeconds: Double, seed: UInt64) {
         self.index = index
@@ -73,6 +77,11 @@ final class ChaosTill: @unchecked Sendable {
             let reply: OrderReply
             do {
                 reply = try attempt(key: key, juice: juice, count: count)
+            } catch .malformed(let why) where why.hasPrefix("TILL got ERR") {
+                // The server no longer knows or takes this till (a lost store): no retry helps.
+                link = nil
+                run.ledger.update { $0.unexpected.append("\(key): \(why)") }
+                return
             } catch {
                 link = nil
                 run.ledger.update { $0.figures.connectionLosses += 1 }
@@ -83,7 +92,7 @@ final class ChaosTill: @unchecked Sendable {
             backoff = 0.005
             switch reply {
             case .definite(let answer, let dup):
-                let order = Acknowledged(key: key, juice: juice, count: count, via: via, answer: answer, dup: dup)
+                let order = Acknowledged(key: key, juice: juice, count: count, via: via, answer: answer, dup: dup, till: index)
                 run.ledger.update {
                     $0.acknowledged.append(order)
                     if dup { $0.figures.dupAnswers += 1 }
@@ -111,7 +120,7 @@ final class ChaosTill: @unchecked Sendable {
             }
         case .http:
             let body = #"{"juice":"\#(juice)","count":\#(count)}"#
-            guard link.send(ChaosLink.post("/orders", body: body, headers: [("Idempotency-Key", key)],
+            guard link.send(ChaosLink.post("/orders", body: body, headers: [("Idempotency-Key", key), ("Juice-Till", credential)],
                                            host: "\(run.http)")) else { throw .closed }
             run.orderWritten()
             let answer = try link.readHTTPAnswer(timeout: 10)
@@ -120,17 +129,12 @@ final class ChaosTill: @unchecked Sendable {
         }
     }
 
-    /// The open connection, or a new one (a line connection reads its greeting and turns its
-    /// events off: a till reads only answers).
+    /// The open connection, or a new one (a line connection reads its greeting, turns its
+    /// events off, a till reads only answers, and signs in as the till).
     private func connected() throws(LinkFailure) -> ChaosLink {
         if let link { return link }
-        let fresh = try ChaosLink(to: via == .tcp ? run.line : run.http, from: source, timeout: 5)
-        if via == .tcp {
-            let hello = try fresh.readLine(timeout: 10)
-            guard hello.hasPrefix("EVENT HELLO") else { throw .malformed(hello) }
-            guard fresh.send("EVENTS OFF\r\n") else { throw .closed }
-            while try fresh.readLine(timeout: 10).hasPrefix("EVENT ") {}
-        }
+        let fresh = via == .tcp ? try ChaosFlood.open(run, from: source, signIn: "TILL \(credential)")
+                                : try ChaosLink(to: run.http, from: source, timeout: 5)
         link = fresh
         return fresh
     }

@@ -42,6 +42,26 @@ final class DiskFiller: Sendable {
         free()
         _ = runProgram(["umount", "-l", path])
     }
+
+    /// Unmounts, keeping what the server wrote: the tmpfs's files are copied out first (the
+    /// filler left behind) and put back in the same directory on the real disk, where a failed
+    /// run's report says they are. Call it once the server has stopped, so the copy is the data
+    /// it left. Whether the copy succeeded (if not, they stay in `<path>.kept` or are lost).
+    @discardableResult
+    func unmountKeepingData() -> Bool {
+        free()
+        let copy = path + ".kept"
+        _ = runProgram(["rm", "-rf", "--", copy])
+        let copied = mkdir(copy, 0o700) == 0 && runProgram(["cp", "-a", "--", path + "/.", copy]) == 0
+        _ = runProgram(["umount", "-l", path])
+        // The copy took the tmpfs root's mode (1777); the data directory was 0700.
+        guard copied, rmdir(path) == 0, rename(copy, path) == 0, chmod(path, 0o700) == 0 else {
+            writeToStandardError("juice-bench chaos: could not copy the data out of the tmpfs at \(path) (see \(copy))\n")
+            return false
+        }
+        writeToStandardError("juice-bench chaos: copied the data out of the tmpfs before unmounting it: \(path)\n")
+        return true
+    }
 }
 
 /// Runs a program found on PATH to its end; its exit status (-1 if it could not run).

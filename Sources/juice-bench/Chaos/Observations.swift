@@ -12,6 +12,9 @@ struct Acknowledged: Equatable, Sendable {
     var via: Protocol
     var answer: OrderAnswer
     var dup: Bool
+    /// The till (its index) that sold it: a key belongs to its till, and only that till may
+    /// re-send it.
+    var till = 0
 }
 
 /// One `EVENT STOCK` the display applied (events the protocol says to ignore are not here).
@@ -66,4 +69,6 @@ struct Observations: Sendable {
     var otherRefusals: Bool = false
     /// Times the server ended without being killed (a crash, an exit), with its status.
     var unplannedExits: [String] = []
+    /// The anonymous flood's answers by code: with a manager token, FORBIDDEN (or BUSY) only.
+    var anonymousFloodAnswers: [String: Int] = [:]
 }

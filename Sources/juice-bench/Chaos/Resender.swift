@@ -1,23 +1,38 @@
 import JuicePlatform
 
+import JuiceCore
+
 /// The last check's tool: sends acknowledged keys again, as a till does that lost an answer,
-/// and keeps what each got. Every key goes over TCP (pipelined) and a sample over HTTP, so a
-/// key first answered on one protocol is also asked on the other.
+/// and keeps what each got. A key belongs to its till, so each is re-sent signed in as that till
+/// (`credentials`, by till index). Every key given goes over TCP (pipelined) and a sample over
+/// HTTP, so a key first answered on one protocol is also asked on the other.
 enum Resender {
     static let chunk = 500
 
-    static func overTCP(_ orders: [Acknowledged], to address: SocketAddress) -> [Resent] {
+    /// What a till may re-send: its newest `Limits.keysPerTill` keys (the contract that lets
+    /// the server keep only those per till). Orders are in the order they were acknowledged,
+    /// which for one till (one order at a time) is the order of its keys.
+    static func retriable(_ orders: [Acknowledged]) -> [Acknowledged] {
+        var left: [Int: Int] = [:]
+        let newestFirst = orders.reversed().filter { order in
+            left[order.till, default: Limits.keysPerTill] -= 1
+            return left[order.till]! >= 0
+        }
+        return newestFirst.reversed()
+    }
+
+    static func overTCP(_ orders: [Acknowledged], credentials: [Int: String], run: RunState) -> [Resent] {
+        let tills = Dictionary(grouping: orders, by: \.till)
+        return tills.keys.sorted().flatMap { till in overTCP(tills[till]!, credential: credentials[till] ?? "", run: run) }
+    }
+
+    private static func overTCP(_ orders: [Acknowledged], credential: String, run: RunState) -> [Resent] {
         var out: [Resent] = []
         var link: ChaosLink?
         for start in stride(from: 0, to: orders.count, by: chunk) {
             let batch = orders[start..<min(start + chunk, orders.count)]
             do {
-                if link == nil {
-                    let fresh = try ChaosLink(to: address, timeout: 10)
-                    guard try fresh.readLine(timeout: 30).hasPrefix("EVENT HELLO"), fresh.send("EVENTS OFF\r\n") else { throw LinkFailure.closed }
-                    while try fresh.readLine(timeout: 30).hasPrefix("EVENT ") {}
-                    link = fresh
-                }
+                if link == nil { link = try ChaosFlood.open(run, from: nil, signIn: "TILL \(credential)") }
                 guard let link, link.send(batch.map { "ORDER \($0.juice) \($0.count) key=\($0.key)\r\n" }.joined()) else {
                     throw LinkFailure.closed
                 }
@@ -36,7 +51,7 @@ enum Resender {
         return out
     }
 
-    static func overHTTP(_ orders: [Acknowledged], to address: SocketAddress) -> [Resent] {
+    static func overHTTP(_ orders: [Acknowledged], credentials: [Int: String], to address: SocketAddress) -> [Resent] {
         var out: [Resent] = []
         var link: ChaosLink?
         for order in orders {
@@ -47,7 +62,7 @@ enum Resender {
                 do {
                     if link == nil { link = try ChaosLink(to: address, timeout: 10) }
                     let body = #"{"juice":"\#(order.juice)","count":\#(order.count)}"#
-                    guard let open = link, open.send(ChaosLink.post("/orders", body: body, headers: [("Idempotency-Key", order.key)],
+                    guard let open = link, open.send(ChaosLink.post("/orders", body: body, headers: [("Idempotency-Key", order.key), ("Juice-Till", credentials[order.till] ?? "")],
                                                                     host: "\(address)")) else { throw LinkFailure.closed }
                     let answer = try open.readHTTPAnswer(timeout: 60)
                     if answer.closes { link = nil }

@@ -5,6 +5,9 @@ import Synchronization
 /// ledger of what they observed.
 final class RunState: Sendable {
     let server: ServerProcess
+    /// The server's manager token (the run's own): for the setup, and what makes the server
+    /// take writes only from paired tills and the manager.
+    let managerToken: String
     let line: SocketAddress
     let http: SocketAddress
     let ledger = Ledger()
@@ -20,8 +23,9 @@ final class RunState: Sendable {
     /// the write, before it reads the answer (the moment an acknowledgement is most at risk).
     let killAtNextWrite = Atomic<Bool>(false)
 
-    init(server: ServerProcess) {
+    init(server: ServerProcess, managerToken: String) {
         self.server = server
+        self.managerToken = managerToken
         let (linePort, httpPort) = server.ports
         line = SocketAddress(host: "127.0.0.1", port: UInt16(linePort))!
         http = SocketAddress(host: "127.0.0.1", port: UInt16(httpPort))!
@@ -55,8 +59,9 @@ struct Figures: Sendable {
     var connectionLosses = 0
     var displayConnections = 0
     var displayRepeatsIgnored = 0
-    var floodSent = 0
-    var floodAnswers: [String: Int] = [:]
+    /// Each flood's keyed orders sent and their answers by code, by flood ("anonymous", "till").
+    var floodSent: [String: Int] = [:]
+    var floodAnswers: [String: [String: Int]] = [:]
     var diskFills = 0
     /// Fills during which the store went read-only (a READ_ONLY answer came).
     var diskFillsReadOnly = 0

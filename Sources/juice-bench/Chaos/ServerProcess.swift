@@ -15,15 +15,23 @@ final class ServerProcess: Sendable {
         var killRequested = false
         var linePort = 0
         var httpPort = 0
+        /// The highest VmHWM (peak resident set, KiB) read from any start of the server.
+        var peakRSSKiB = 0
     }
     private let state = Mutex(State())
 
+    /// Set for the server only (`NAME=value`), e.g. its manager token: an environment variable,
+    /// since a token on the command line would show in `ps`.
+    let environment: [String]
+
     /// `arguments` are the server's own flags except `--port` and `--http-port`, which this
-    /// adds: 0 at the first start, then the ports that start got.
-    init(binary: String, arguments: [String], logPath: String) {
+    /// adds: `ports` at the first start (0: a free one), then the ports that start got.
+    init(binary: String, arguments: [String], logPath: String, ports: (line: Int, http: Int) = (0, 0), environment: [String] = []) {
         self.binary = binary
         self.arguments = arguments
         self.logPath = logPath
+        self.environment = environment
+        state.withLock { $0.linePort = ports.line; $0.httpPort = ports.http }
     }
 
     var ports: (line: Int, http: Int) { state.withLock { ($0.linePort, $0.httpPort) } }
@@ -70,6 +78,21 @@ final class ServerProcess: Sendable {
 
     var killRequested: Bool { state.withLock { $0.killRequested } }
 
+    /// Reads the running server's peak resident set (`VmHWM` in /proc/<pid>/status, Linux) and
+    /// keeps the highest over every start. Sampled by the run a few times a second: a kill can
+    /// take a process's last moments with it, so this is a lower bound of the true peak.
+    func sampleRSS() {
+        let pid = self.pid
+        guard pid > 0 else { return }
+        let status = readFile("/proc/\(pid)/status")
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.dropFirst(6).filter(\.isNumber)) else { return }
+        state.withLock { $0.peakRSSKiB = max($0.peakRSSKiB, kib) }
+    }
+
+    /// The highest peak resident set seen (KiB; 0: none read, e.g. not Linux).
+    var peakRSSKiB: Int { state.withLock { $0.peakRSSKiB } }
+
     /// Waits for the process to end (after `killNow` or `terminate`); its wait status.
     @discardableResult
     func reap() -> Int32 {
@@ -93,6 +116,7 @@ final class ServerProcess: Sendable {
 
     /// SIGTERM at the end of a run, then SIGKILL if it does not stop in 10 s.
     func terminate() {
+        sampleRSS()
         let pid = self.pid
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
@@ -114,8 +138,19 @@ final class ServerProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([binary] + flags).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Ours replace the inherited variables of the same names.
+        let names = Set(environment.map { $0.prefix { $0 != "=" } })
+        var inherited: [String] = []
+        var at = environ
+        while let entry = at.pointee {
+            let text = String(cString: entry)
+            if !names.contains(text.prefix { $0 != "=" }) { inherited.append(text) }
+            at += 1
+        }
+        let envp = (inherited + environment).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid = pid_t()
-        let error = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+        let error = posix_spawn(&pid, binary, &actions, nil, argv, envp)
         guard error == 0 else { throw BenchError.fatal("cannot run \(binary): \(errnoDescription(error))") }
         return pid
     }
