@@ -38,11 +38,17 @@ import Testing
         defer { events.killNow() }
         #expect(eventually { events.output.contains("id: 0\nevent: stock\n") }, "no full state came through: \(events.output) \(events.errors)")
 
-        let sale = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1",
+        // The till is paired once, through the proxy, with a code the manager made.
+        let made = try curl(["-H", "Content-Type: application/json", "-H", "Authorization: Bearer \(Self.token)",
+                             "-d", #"{"name":"Front till"}"#, caddy.url + "/tills/codes"])
+        let code = try #require(made.split(separator: "\"").drop { $0 != "code" }.dropFirst(2).first, "\(made)")
+        let paired = try curl(["-H", "Content-Type: application/json", "-d", "{\"code\":\"\(code)\"}", caddy.url + "/tills/pair"])
+        let credential = try #require(paired.split(separator: "\"").drop { $0 != "credential" }.dropFirst(2).first, "\(paired)")
+        let sale = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1", "-H", "Juice-Till: \(credential)",
                              "-d", #"{"juice":"mango-kiwi","count":2}"#, caddy.url + "/orders"])
         #expect(sale == #"{"ok":true,"juice":"mango-kiwi","count":2,"seq":1,"stock":{"mango":6,"kiwi":8},"dup":false}"#)
         // Sent again with its key (a till that lost the answer): applied once.
-        let retry = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1",
+        let retry = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1", "-H", "Juice-Till: \(credential)",
                               "-d", #"{"juice":"mango-kiwi","count":2}"#, caddy.url + "/orders"])
         #expect(retry.hasSuffix(#""dup":true}"#), "\(retry)")
         let event = #"id: 1\#nevent: stock\#ndata: {"seq":1,"stock":{"mango":6,"kiwi":8}}"#
