@@ -2012,10 +2012,13 @@ enum OpenAPIDocument {
             "$ref": "#/components/responses/HeaderFieldsTooLarge"
           },
           "503": {
-            "$ref": "#/components/responses/TillBusy"
+            "$ref": "#/components/responses/WriteUnavailable"
           },
           "505": {
             "$ref": "#/components/responses/VersionNotSupported"
+          },
+          "409": {
+            "$ref": "#/components/responses/TillBusy"
           }
         }
       }
@@ -2090,10 +2093,13 @@ enum OpenAPIDocument {
             "$ref": "#/components/responses/HeaderFieldsTooLarge"
           },
           "503": {
-            "$ref": "#/components/responses/TillBusy"
+            "$ref": "#/components/responses/WriteUnavailable"
           },
           "505": {
             "$ref": "#/components/responses/VersionNotSupported"
+          },
+          "409": {
+            "$ref": "#/components/responses/TillBusy"
           }
         }
       }
@@ -2174,10 +2180,16 @@ enum OpenAPIDocument {
             "$ref": "#/components/responses/HeaderFieldsTooLarge"
           },
           "503": {
-            "$ref": "#/components/responses/TillBusy"
+            "$ref": "#/components/responses/WriteUnavailable"
           },
           "505": {
             "$ref": "#/components/responses/VersionNotSupported"
+          },
+          "409": {
+            "$ref": "#/components/responses/TillBusy"
+          },
+          "404": {
+            "$ref": "#/components/responses/TillNotFound"
           }
         }
       }
@@ -2251,10 +2263,16 @@ enum OpenAPIDocument {
             "$ref": "#/components/responses/HeaderFieldsTooLarge"
           },
           "503": {
-            "$ref": "#/components/responses/TillBusy"
+            "$ref": "#/components/responses/WriteUnavailable"
           },
           "505": {
             "$ref": "#/components/responses/VersionNotSupported"
+          },
+          "409": {
+            "$ref": "#/components/responses/TillBusy"
+          },
+          "404": {
+            "$ref": "#/components/responses/TillNotFound"
           }
         }
       }
@@ -2558,7 +2576,7 @@ enum OpenAPIDocument {
         "required": true,
         "schema": {
           "type": "string",
-          "pattern": "^attachment; filename=\"juice-(days-[0-9]{4}-[0-9]{2}-[0-9]{2}-to-[0-9]{4}-[0-9]{2}-[0-9]{2}|hours-[0-9]{4}-[0-9]{2}-[0-9]{2})\\.csv\"$"
+          "pattern": "^attachment; filename=\"juice-(days-[0-9]{4}-[0-9]{2}-[0-9]{2}-to-[0-9]{4}-[0-9]{2}-[0-9]{2}|tills-[0-9]{4}-[0-9]{2}-[0-9]{2}-to-[0-9]{4}-[0-9]{2}-[0-9]{2}|hours-[0-9]{4}-[0-9]{2}-[0-9]{2})\\.csv\"$"
         }
       }
     },
@@ -2801,7 +2819,17 @@ enum OpenAPIDocument {
             }
           }
         },
-        "description": "`BUSY`: 64 tills are paired, or 8 codes wait; `READ_ONLY`: the disk is full."
+        "description": "Not now: 64 tills are paired, or 8 pairing codes wait (`BUSY`, 409); the disk is full (`READ_ONLY`, 503)."
+      },
+      "TillNotFound": {
+        "description": "No paired till by that number (or it was revoked): `BAD_ARGUMENT`.",
+        "content": {
+          "application/json; charset=utf-8": {
+            "schema": {
+              "$ref": "#/components/schemas/Refusal"
+            }
+          }
+        }
       }
     },
     "schemas": {

@@ -36,6 +36,8 @@ struct TillRoutes {
         switch result {
         case .refused(let error):
             return (Self.refusal(error), end.lsn, nil, nil)
+        case .noSuchTill(let error):
+            return (WriteAnswer.refusal(.notFound, error.code.rawValue, error.message), end.lsn, nil, nil)
         case .paired(let info, let credential):
             return (Self.json([("ok", "true"), ("credential", JSONText.string(credential)), ("till", Self.json(info, presence))]),
                     end.lsn, info.till.id, nil)
@@ -97,8 +99,14 @@ struct TillRoutes {
         HTTPResponse(.ok, HTTPResponse.json, body: Array(JSONText.object(members).utf8))
     }
 
+    /// A refusal's status: 409 for a store with no room for another till or code (the
+    /// manager's to change, not a server fault), else as a write's.
     static func refusal(_ error: ProtocolError) -> HTTPResponse {
-        let status = error.code == .badArgument ? HTTPStatus.badRequest : WriteAnswer.status(for: error.code)
+        let status = switch error.code {
+        case .badArgument: HTTPStatus.badRequest
+        case .busy: HTTPStatus.conflict
+        default: WriteAnswer.status(for: error.code)
+        }
         return WriteAnswer.refusal(status, error.code.rawValue, error.message,
                                    headers: status == .serviceUnavailable ? [("Retry-After", "1")] : [])
     }

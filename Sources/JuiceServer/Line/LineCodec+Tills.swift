@@ -16,7 +16,7 @@ extension LineCodec {
             line = "OK TILLS RENAME " + Self.describe(info, presence: presence)
         case .revoked(let info):
             line = "OK TILLS REVOKE " + Self.describe(info, presence: presence)
-        case .refused(let error):
+        case .refused(let error), .noSuchTill(let error):
             error.append(to: &out)
             return
         }

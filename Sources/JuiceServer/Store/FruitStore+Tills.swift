@@ -12,6 +12,8 @@ enum TillsOutcome {
     /// Revoked: the loop closes its connections.
     case revoked(TillInfo)
     case refused(ProtocolError)
+    /// No paired till by that number (or it was revoked): HTTP says 404.
+    case noSuchTill(ProtocolError)
 }
 
 /// A till as the manager sees it.
@@ -84,7 +86,7 @@ extension FruitStore {
     }
 
     private func noSuchTill(_ id: TillID) -> TillsOutcome {
-        .refused(ProtocolError(.badArgument, "no paired till \(id), see TILLS"))
+        .noSuchTill(ProtocolError(.badArgument, "no paired till \(id), see TILLS"))
     }
 
     private func info(_ id: TillID, now: Int64) -> TillInfo? {
