@@ -19,6 +19,8 @@ final class LineSession: ConnectionSession {
     /// Input read but not yet run (see `deferred`), kept apart: a connection rarely has any.
     private var backlog: Backlog?
     private var framer = LineFramer()
+    /// Its peer's address group (`PeerAddress.group`), once a run needed it.
+    private var addressGroup: String?
 
     /// The rest of a read whose lines stopped at the output budget or at the end of its turn,
     /// from `start` on. At most one read's worth: nothing more is read until it has all run.
@@ -186,8 +188,11 @@ final class LineSession: ConnectionSession {
         var revoked: [TillID] = []
         var wrongCodes = 0
         let role = state.role
+        // Its address group, for the journal's record of who wrote (worked out once a connection).
+        if addressGroup == nil { addressGroup = PeerAddress.group(of: conn.peer) }
+        let group = addressGroup
         let end = line.loop.store.assumeIsolated { store in
-            store.run(commands, peer: conn.peer, role: role) { outcome in
+            store.run(commands, peer: conn.peer, role: role, group: group) { outcome in
                 line.codec.append(outcome, figures: { line.figures }, presence: line.loop.tills, to: &batch.out)
                 switch outcome {
                 case .since(let plan): line.loop.fanOut.resume(conn, from: plan.current + 1, catchUp: plan.catchUp)

@@ -62,8 +62,9 @@ actor FruitStore {
     /// group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
     /// that needs them. Returns the journal position the answers wait for and the changes to
     /// broadcast once they are queued.
-    func run(_ commands: some Sequence<Command>, peer: String, role: ClientRole = .anonymous, answer: (StoreOutcome) -> Void) -> RunEnd {
-        var client = ClientOf(peer: peer, role: role)
+    func run(_ commands: some Sequence<Command>, peer: String, role: ClientRole = .anonymous, group: String? = nil,
+             answer: (StoreOutcome) -> Void) -> RunEnd {
+        var client = ClientOf(peer: peer, role: role, group: group)
         for command in commands { answer(apply(command, client: &client)) }
         journal?.flush()
         compactIfDue()
@@ -141,7 +142,10 @@ actor FruitStore {
         // The client's group and its lost-sales allowance are worked out only for a keyed order
         // or a refusal: an order that sells needs neither.
         var counted = false
-        let writer = client.writer
+        // Who wrote it only where that is used (a key's scope, a journal record): an anonymous
+        // client's is its address group, worked out from its peer, which an unkeyed order in
+        // memory never needs (it showed in S1's CPU per order).
+        let writer = request.key != nil || journal != nil ? client.writer : client.writerWithoutAddress
         let outcome = ledger.order(request, in: writer.keyScope, at: now) {
             counted = lostSales.allows(request.count, from: client.host, now: now)
             return counted

@@ -52,9 +52,21 @@ struct ClientOf {
     let role: ClientRole
     private var cached: String?
 
-    init(peer: String, role: ClientRole = .anonymous) {
+    /// `group`: the peer's group, where the caller keeps it (a line connection works it out once).
+    init(peer: String, role: ClientRole = .anonymous, group: String? = nil) {
         self.peer = peer
         self.role = role
+        self.cached = group
+    }
+
+    /// The writer where no address is needed: a till or the manager as itself, an anonymous
+    /// client as `.unknown` (its group is not worked out).
+    var writerWithoutAddress: Writer {
+        switch role {
+        case .till(let id): return .till(id)
+        case .manager: return .manager
+        case .anonymous: return .unknown
+        }
     }
 
     /// Who its writes are recorded as, and so the scope of its keys.
