@@ -119,4 +119,17 @@ import Testing
             #expect(try c.command("STOCK banana") == "OK STOCK seq=0 banana=10", "nothing was sold")
         }
     }
+
+    /// Ten wrong codes pipelined in one write get three answers, then the close: each PAIR is
+    /// judged and counted before the next line runs (a run of sixteen used to be checked whole).
+    @Test func pipelinedGuessesGetThreeAnswersThenTheClose() throws {
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        let guesser = try PairedTillTests.quiet(server, from: "127.0.3.1")
+        try guesser.send(Array(repeating: "PAIR ZZZZ-ZZZZ", count: 10).joined(separator: "\r\n"))
+        var answers: [String] = []
+        while let line = try? guesser.readLine() { answers.append(line) }
+        #expect(answers.count == 3 && answers.allSatisfy { $0.hasPrefix("ERR AUTH_FAILED no such pairing code") }, "\(answers)")
+        #expect(guesser.waitClosed())
+        server.stop()
+    }
 }

@@ -112,7 +112,7 @@ final class LineSession: ConnectionSession {
             case .command(.pair) where line.loop.auth.mayGuess(peer: conn.peer) != nil:
                 // Too many wrong codes (or tokens) from its address: refused unchecked.
                 runStore(&batch)
-                let seconds = line.loop.auth.mayGuess(peer: conn.peer) ?? 1
+                let seconds = line.loop.auth.mayGuess(peer: conn.peer)!
                 state.authFailures += 1
                 let closing = Int(state.authFailures) >= SessionCommands.maxAuthFailures
                 Wire.tooManyAuthFailures(retryIn: seconds, closing: closing).append(to: &batch.out)
@@ -299,7 +299,9 @@ private extension Command {
     /// Whether the store run ends after it: a SINCE's catch-up, or a REPORT's computation.
     var endsStoreRun: Bool {
         switch self {
-        case .since, .report: true
+        // A PAIR too: a wrong code is counted (per address, and toward the connection's three)
+        // before the next line runs, so a pipeline of guesses gets three, not a run's sixteen.
+        case .since, .report, .pair: true
         default: false
         }
     }
