@@ -38,12 +38,8 @@ extension FruitStore {
         }
         let id = ledger.tills.nextID
         let credential = TillCredential.make(for: id)
-        let record = { (lsn: UInt64) in
-            JournalRecord.tillPaired(lsn: lsn, till: id, hash: SHA256.hex(Array(credential.utf8)), name: name ?? "Till \(id)", time: now)
-        }
-        _ = ledger.tills.apply(record(0))
-        ledger.history.noteChange()
-        journal?.append(record)
+        let hash = SHA256.hex(Array(credential.utf8))
+        keep { JournalRecord.tillPaired(lsn: $0, till: id, hash: hash, name: name ?? "Till \(id)", time: now) }
         Log.info("till \(id) paired (\(name ?? "Till \(id)"))")
         return .paired(info(id, now: now)!, credential: credential)
     }
@@ -62,22 +58,25 @@ extension FruitStore {
         case .rename(let id, let name):
             guard let till = ledger.tills.till(id), till.isActive else { return noSuchTill(id) }
             if let why = journalRefusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
-            let record = { (lsn: UInt64) in JournalRecord.tillRenamed(lsn: lsn, till: id, name: name, time: now) }
-            _ = ledger.tills.apply(record(0))
-            ledger.history.noteChange()
-            journal?.append(record)
+            keep { JournalRecord.tillRenamed(lsn: $0, till: id, name: name, time: now) }
             return .renamed(info(id, now: now)!)
         case .revoke(let id):
             guard let till = ledger.tills.till(id), till.isActive else { return noSuchTill(id) }
             if let why = journalRefusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
-            let record = { (lsn: UInt64) in JournalRecord.tillRevoked(lsn: lsn, till: id, time: now) }
-            _ = ledger.tills.apply(record(0))
+            keep { JournalRecord.tillRevoked(lsn: $0, till: id, time: now) }
             // Nothing it sends is applied again: its keys answer nothing, and go.
             ledger.forgetKeys(of: .till(id))
-            journal?.append(record)
             Log.info("till \(id) revoked (\(till.name))")
             return .revoked(info(id, now: now)!)
         }
+    }
+
+    /// A till record: applied to the registry now, journaled with the run (its answer waits
+    /// until it is durable), and the kept reports made stale (they name the tills).
+    private func keep(_ record: (_ lsn: UInt64) -> JournalRecord) {
+        _ = ledger.tills.apply(record(0))
+        ledger.history.noteChange()
+        journal?.append(record)
     }
 
     /// What a presented credential is (`TILL`, the `Juice-Till` header).
