@@ -2131,7 +2131,8 @@ enum OpenAPIDocument {
                 "properties": {
                   "till": {
                     "type": "integer",
-                    "minimum": 1
+                    "minimum": 1,
+                    "maximum": 4294967295
                   },
                   "name": {
                     "type": "string",
@@ -2220,7 +2221,8 @@ enum OpenAPIDocument {
                 "properties": {
                   "till": {
                     "type": "integer",
-                    "minimum": 1
+                    "minimum": 1,
+                    "maximum": 4294967295
                   }
                 }
               },
