@@ -6,19 +6,8 @@ import JuiceCore
 import JuicePlatform
 import JuiceServer
 
-#if os(Linux)
-// Dispatch's signal sources read signals through a signalfd, once registered on the main queue,
-// which happens later: until then a SIGTERM whose action is "ignore" would be discarded, so a
-// supervisor that signals us right after the "listening" line could go unheard. A blocked signal
-// is never discarded, only left pending, and the signalfd takes it once it is there. Blocked
-// first thing, before any other thread exists (the log's, Dispatch's), it is blocked in all of them:
-// a thread that did not block it could take it from the process and ignore it.
-var stopSignals = sigset_t()
-sigemptyset(&stopSignals)
-sigaddset(&stopSignals, SIGINT)
-sigaddset(&stopSignals, SIGTERM)
-pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-#endif
+// Blocked before any other thread exists, so every thread inherits the block: see StopSignals.
+StopSignals.block()
 
 var config: ServerConfig
 switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
@@ -57,33 +46,8 @@ do {
     exit(1)
 }
 
-let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-    signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    return source
-}
-nonisolated(unsafe) var stopping = false
-for source in signals {
-    source.setEventHandler {
-        if stopping {
-            Log.lifecycle("second signal: exiting now")
-            Log.flush(seconds: 0.5)
-            exit(1)
-        }
-        stopping = true
-        notifier?.send(["STOPPING=1", "STATUS=shutting down: flushing replies and the journal"])
-        Task {
-            // 3, as for a failed journal write: a supervisor must not take this stop for a clean one.
-            await server.shutdown { durable in
-                Log.flush()
-                exit(durable ? 0 : 3)
-            }
-        }
-    }
-    source.resume()
-}
-
-Task {
+// Detached: top-level code is the main actor's, and the main thread only waits for signals.
+Task.detached { [config, notifier, environment] in
     do {
         let port = try await server.start()
         // One line a script can wait for; written unbuffered, so it shows at once in a pipe.
@@ -111,4 +75,20 @@ Task {
         exit(1)
     }
 }
-dispatchMain()
+var stopping = false
+StopSignals.wait { _ in
+    if stopping {
+        Log.lifecycle("second signal: exiting now")
+        Log.flush(seconds: 0.5)
+        exit(1)
+    }
+    stopping = true
+    notifier?.send(["STOPPING=1", "STATUS=shutting down: flushing replies and the journal"])
+    Task.detached { [server] in
+        // 3, as for a failed journal write: a supervisor must not take this stop for a clean one.
+        await server.shutdown { durable in
+            Log.flush()
+            exit(durable ? 0 : 3)
+        }
+    }
+}

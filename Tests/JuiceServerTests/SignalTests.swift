@@ -88,14 +88,45 @@ extension HardeningTests {
     /// would exit 0; a second signal during the drain skips it: "second signal: exiting now" and
     /// exit status 1 (main.swift, PROTOCOL.md "Shutdown").
     /// A SIGTERM the moment the server says it listens is heard: the signals are blocked from
-    /// the first line of main, so one that comes before Dispatch's source is registered waits
-    /// for it instead of being ignored (an attack run lost about one start in sixty so).
+    /// the first line of main and taken by `sigwait` (StopSignals), so one that comes before the
+    /// loop is up waits for it instead of being ignored (an attack run lost about one start in sixty so).
     @Test func aSigtermRightAfterTheListeningLineStopsItEveryTime() throws {
         for _ in 0..<10 {
             let server = try ExecutableServer(["--in-memory"])
             server.signal(SIGTERM)
             #expect(server.waitForExit() == 0)
         }
+    }
+
+    /// No handler may take SIGINT or SIGTERM, and no thread but the one in `sigwait`: a caught
+    /// or unblocked stop signal can be handed to a thread that swallows it, and the server never
+    /// stops (Dispatch's main thread parks in `sigsuspend` with every signal unblocked, and
+    /// libdispatch catches the signal with a handler of its own). Failed while main.swift used
+    /// Dispatch signal sources and `dispatchMain()`: SigCgt held SIGTERM, the main thread SigBlk 0.
+    @Test func onlySigwaitTakesTheStopSignals() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        defer { server.stop() }
+        _ = try server.client().command("STOCK")  // the loop's threads exist by now
+        let stopBits: UInt64 = (1 << (UInt64(SIGINT) - 1)) | (1 << (UInt64(SIGTERM) - 1))
+        func mask(_ status: String, _ field: String) -> UInt64? {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+            return line.flatMap { UInt64($0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) }
+        }
+        let process = ProcStat.read("/proc/\(server.pid)/status") ?? ""
+        #expect(mask(process, "SigCgt").map { $0 & stopBits } == 0, "a handler catches a stop signal")
+        #expect(mask(process, "SigIgn").map { $0 & stopBits } == 0, "a stop signal is ignored")
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")) ?? []
+        #expect(!tasks.isEmpty)
+        var waiting = 0
+        for task in tasks {
+            let path = "/proc/\(server.pid)/task/\(task)/"
+            // sigwait unblocks what it waits for while it sleeps: that thread takes them by design.
+            if (ProcStat.read(path + "wchan") ?? "").contains("sigtimedwait") { waiting += 1; continue }
+            let blocked = mask(ProcStat.read(path + "status") ?? "", "SigBlk")
+            let name = (ProcStat.read(path + "comm") ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(blocked.map { $0 & stopBits } == stopBits, "thread \(task) (\(name)) leaves a stop signal unblocked")
+        }
+        #expect(waiting <= 1)
     }
 
     @Test func aSecondSignalExitsAtOnce() throws {
