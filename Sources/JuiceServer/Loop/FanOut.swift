@@ -85,8 +85,11 @@ final class FanOut {
 
     /// It is closing (QUIT) but is still owed the events of every change applied so far
     /// (through `seq`), its own included: they go out before it closes (`isOwed`).
+    /// Only live events are owed: one before `eventsFrom` went out in its SINCE's catch-up (or
+    /// was skipped for its full state), and its broadcast passes this connection by, so owing it
+    /// would hold the close for a broadcast that never comes back to it.
     func oweEvents(_ conn: Connection, through seq: UInt64) {
-        guard conn.eventsOn else { return }
+        guard conn.eventsOn, seq >= conn.eventsFrom else { return }
         conn.eventsOwedThrough = seq
     }
 
