@@ -18,8 +18,12 @@ let package = Package(
         .library(name: "JuiceClient", targets: ["JuiceClient"]),
     ],
     targets: [
-        // The domain and the wire protocol: menu, stock rules, commands, replies, framing. No I/O.
+        // The values and the line codec a client needs: menu, commands, replies, framing. No I/O.
         .target(name: "JuiceCore"),
+        // The server's domain: the ledger, key memory, sales history, reports, tills, metrics.
+        .target(name: "JuiceDomain", dependencies: ["JuiceCore"]),
+        // Storage: the journal's and the snapshot's record formats.
+        .target(name: "JuiceStorage", dependencies: ["JuiceDomain", "JuiceCore"]),
         // <sys/epoll.h>, which Swift's Glibc module leaves out (a header of libc: nothing to link).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The platform seam: every POSIX call that differs between Linux and Darwin, the client
@@ -28,11 +32,11 @@ let package = Package(
         // The Swift client library: pipelined calls, exactly-once orders, a gap-free stock stream.
         .target(name: "JuiceClient", dependencies: ["JuiceCore", "JuicePlatform"]),
         // The FruitStore actor, the journal, and the Dispatch socket server.
-        .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuicePlatform"]),
-        .executableTarget(name: "juice-server", dependencies: ["JuiceServer", "JuicePlatform"]),
+        .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuicePlatform"]),
+        .executableTarget(name: "juice-server", dependencies: ["JuiceServer", "JuiceCore", "JuiceDomain", "JuicePlatform"]),
         // A load generator for line protocols (ours and others', e.g. Redis inline commands);
         // it reads our replies with JuiceCore's client-side reader.
-        .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuicePlatform"]),
+        .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuicePlatform"]),
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
         // It follows the stock with JuiceClient's stock() (JuiceCore's Menu and readers underneath).
         .target(name: "JuiceBoard", dependencies: ["JuiceCore", "JuiceClient", "JuicePlatform"]),
@@ -45,9 +49,9 @@ let package = Package(
         // What every test target shares: the line client, the server process, `eventually`, a
         // seeded RNG, /proc readings. Test-only, hence under Tests/.
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
-        .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuiceTestSupport"]),
         // Fixtures/: data directories written by earlier builds, opened by the tests (read by path).
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"],
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceDomain", "JuiceStorage", "JuicePlatform", "juice-server", "JuiceTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server.
@@ -60,7 +64,7 @@ let package = Package(
         .testTarget(name: "ScriptTests", dependencies: ["JuiceTestSupport"]),
         // A third protocol (JSON lines), added from outside the server's code: the proof that the
         // loop, the store and the storage name no protocol.
-        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceTestSupport"]),
+        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceDomain", "JuiceStorage", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]

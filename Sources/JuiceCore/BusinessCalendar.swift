@@ -77,7 +77,7 @@ package struct BusinessCalendar: Sendable, Equatable {
 
     // MARK: - Text
 
-    static func clock(_ minutes: Int) -> String {
+    package static func clock(_ minutes: Int) -> String {
         let h = minutes / 60, m = minutes % 60
         return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
@@ -139,7 +139,7 @@ package struct BusinessCalendar: Sendable, Equatable {
         }
     }
 
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    package static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = y.floorDivided(by: 400)
         let yoe = y - era * 400
@@ -149,7 +149,7 @@ package struct BusinessCalendar: Sendable, Equatable {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    package static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = z.floorDivided(by: 146_097)
         let doe = z - era * 146_097
@@ -169,7 +169,7 @@ extension Int64 {
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }
 
-    func modulo(_ d: Int64) -> Int64 {
+    package func modulo(_ d: Int64) -> Int64 {
         let r = self % d
         return r < 0 ? r + d : r
     }

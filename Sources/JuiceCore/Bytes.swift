@@ -51,21 +51,21 @@ extension Array where Element == UInt8 {
     }
 }
 
-enum ASCII {
-    static let space: UInt8 = 0x20
-    static let tab: UInt8 = 0x09
-    static let cr: UInt8 = 0x0D
-    static let lf: UInt8 = 0x0A
+package enum ASCII {
+    package static let space: UInt8 = 0x20
+    package static let tab: UInt8 = 0x09
+    package static let cr: UInt8 = 0x0D
+    package static let lf: UInt8 = 0x0A
 
     @inline(__always)
-    static func lower(_ b: UInt8) -> UInt8 {
+    package static func lower(_ b: UInt8) -> UInt8 {
         (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
     }
 }
 
 /// Case-insensitive (ASCII) comparison of raw bytes with a lowercase ASCII literal or name.
 @inline(__always)
-func equalsFolded(_ bytes: UnsafeRawBufferPointer, _ lowercase: [UInt8]) -> Bool {
+package func equalsFolded(_ bytes: UnsafeRawBufferPointer, _ lowercase: [UInt8]) -> Bool {
     guard bytes.count == lowercase.count else { return false }
     for i in 0..<bytes.count where ASCII.lower(bytes[i]) != lowercase[i] {
         return false
@@ -79,7 +79,7 @@ func equalsFolded(_ bytes: UnsafeRawBufferPointer, _ lowercase: [UInt8]) -> Bool
 /// `(x - 0x01..01) & ~x & 0x80..80` is non-zero exactly when some byte of x is zero, and its
 /// lowest set bit marks the first one (a borrow can only set bits above a true zero byte).
 @inline(__always)
-func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+package func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
     guard let base = buffer.baseAddress else { return nil }
     let count = buffer.count
     let ones: UInt64 = 0x0101_0101_0101_0101
@@ -101,6 +101,6 @@ func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: I
 }
 
 /// `String(decoding:)` for a slice that is known to be valid UTF-8 (checked by the parser).
-func text(_ bytes: UnsafeRawBufferPointer) -> String {
+package func text(_ bytes: UnsafeRawBufferPointer) -> String {
     String(decoding: bytes, as: UTF8.self)
 }

@@ -71,7 +71,7 @@ package enum Verb: String, Sendable, CaseIterable {
     /// looking after the tills.
     package var needsManager: Bool { self == .restock || self == .set || self == .report || self == .tills }
 
-    static let folded: [(Verb, [UInt8])] = Verb.allCases.map { ($0, Array($0.rawValue.lowercased().utf8)) }
+    package static let folded: [(Verb, [UInt8])] = Verb.allCases.map { ($0, Array($0.rawValue.lowercased().utf8)) }
 }
 
 /// `TILLS` (the list), `TILLS NEW [name]`, `TILLS RENAME <till> <name>`, `TILLS REVOKE <till>`.

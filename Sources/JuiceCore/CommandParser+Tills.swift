@@ -1,7 +1,7 @@
 /// The tills' verbs (PROTOCOL.md, "Tills"). Rare lines (once per connection, or the manager's),
 /// so they are read as text: a till's name is the rest of its line, spaces and all.
 extension CommandParser {
-    static func parseTillVerb(_ verb: Verb, line: String, argc: Int) -> ParsedLine {
+    package static func parseTillVerb(_ verb: Verb, line: String, argc: Int) -> ParsedLine {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         switch verb {
         case .till:
@@ -61,7 +61,7 @@ extension CommandParser {
 
 extension String {
     /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }

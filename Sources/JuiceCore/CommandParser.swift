@@ -193,7 +193,7 @@ package final class CommandParser: Sendable {
         return Self.isValidKey(value) ? .key(text(value)) : .malformed
     }
 
-    func refuse(_ code: ErrorCode, _ message: String) -> ParsedLine {
+    package func refuse(_ code: ErrorCode, _ message: String) -> ParsedLine {
         .refused(ProtocolError(code, message), close: false)
     }
 
@@ -203,7 +203,7 @@ package final class CommandParser: Sendable {
 
     /// Plain decimal digits only: no sign, no `0x`, no exponent. Any number of digits is read
     /// without overflow: past the range, it is simply out of range.
-    static func decimal(_ bytes: UnsafeRawBufferPointer, in range: ClosedRange<Int>) -> Int? {
+    package static func decimal(_ bytes: UnsafeRawBufferPointer, in range: ClosedRange<Int>) -> Int? {
         guard !bytes.isEmpty else { return nil }
         var value = 0
         var tooBig = false
@@ -231,7 +231,7 @@ package final class CommandParser: Sendable {
     }
 
     /// A client's token, quoted back in an error message: at most 40 bytes, cut on a character.
-    static func shown(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func shown(_ bytes: UnsafeRawBufferPointer) -> String {
         if bytes.count <= 40 { return text(bytes) }
         var end = 40
         while end > 0 && (bytes[end] & 0xC0) == 0x80 { end -= 1 }
@@ -241,15 +241,15 @@ package final class CommandParser: Sendable {
 
 /// The whitespace-separated tokens of a line (spaces and tabs), found without allocating:
 /// the first few are kept as ranges inline; a command never needs more than five.
-struct Tokens {
+package struct Tokens {
     private let line: UnsafeRawBufferPointer
     private var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) =
         (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
     private(set) var count = 0
     private var last: Range<Int> = 0..<0
-    static let kept = 6
+    package static let kept = 6
 
-    init(_ line: UnsafeRawBufferPointer) {
+    package init(_ line: UnsafeRawBufferPointer) {
         self.line = line
         var i = 0
         let n = line.count
@@ -271,7 +271,7 @@ struct Tokens {
 
     /// Token `index` (below `kept`). A line with more tokens than any command takes is refused
     /// by the argument count before a token past `kept` would be read.
-    subscript(index: Int) -> UnsafeRawBufferPointer {
+    package subscript(index: Int) -> UnsafeRawBufferPointer {
         let range = withUnsafeBytes(of: ranges) { raw in
             raw.baseAddress!.assumingMemoryBound(to: Range<Int>.self)[Swift.min(index, Tokens.kept - 1)]
         }
@@ -280,7 +280,7 @@ struct Tokens {
 
     /// `GET / HTTP/1.1`, `POST ...`, or a `Host:` header: somebody pointed a browser or an HTTP
     /// client at us (or a cross-protocol attack through one). Redis and memcached hang up too.
-    var looksLikeHTTP: Bool {
+    package var looksLikeHTTP: Bool {
         let first = self[0]
         if equalsFolded(first, Keywords.host) { return true }
         guard count >= 2 else { return false }
@@ -291,17 +291,17 @@ struct Tokens {
         return Tokens.httpMethods.contains { equalsFolded(first, $0) }
     }
 
-    static let httpMethods: [[UInt8]] = ["get", "post", "put", "head", "delete", "options", "connect", "patch", "trace"]
+    package static let httpMethods: [[UInt8]] = ["get", "post", "put", "head", "delete", "options", "connect", "patch", "trace"]
         .map { Array($0.utf8) }
 }
 
 /// Words the parser compares against, encoded once (not per line or per token).
 private enum Keywords {
-    static let key: [UInt8] = Array("key=".utf8)
-    static let store: [UInt8] = Array("store=".utf8)
-    static let host: [UInt8] = Array("host:".utf8)
-    static let http: [UInt8] = Array("http/".utf8)
-    static let aliases: [UInt8] = Array("aliases".utf8)
-    static let on: [UInt8] = Array("on".utf8)
-    static let off: [UInt8] = Array("off".utf8)
+    package static let key: [UInt8] = Array("key=".utf8)
+    package static let store: [UInt8] = Array("store=".utf8)
+    package static let host: [UInt8] = Array("host:".utf8)
+    package static let http: [UInt8] = Array("http/".utf8)
+    package static let aliases: [UInt8] = Array("aliases".utf8)
+    package static let on: [UInt8] = Array("on".utf8)
+    package static let off: [UInt8] = Array("off".utf8)
 }

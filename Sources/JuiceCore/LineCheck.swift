@@ -1,7 +1,7 @@
 /// Checks that a line is text the protocol accepts: valid UTF-8 without control characters
 /// (tab aside). Escape sequences (ESC ...) and NUL bytes are control characters.
-enum LineCheck {
-    static func problem(in line: UnsafeRawBufferPointer) -> String? {
+package enum LineCheck {
+    package static func problem(in line: UnsafeRawBufferPointer) -> String? {
         var i = 0
         let n = line.count
         while i < n {

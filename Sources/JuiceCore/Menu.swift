@@ -41,10 +41,10 @@ public struct Menu: Sendable {
     /// opening. The stock editor fills up to it and the board measures "low" against it; the
     /// store itself never acts on it, so a menu without par runs as before.
     package let par: [Int?]
-    let fruitNames: NameTable
-    let juiceNames: NameTable
+    package let fruitNames: NameTable
+    package let juiceNames: NameTable
     /// The reply and event fragments of this menu, encoded once by `Wire` (see `WireFragments`).
-    let wire: WireFragments
+    package let wire: WireFragments
 
     public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil, par: [Int?]? = nil) throws(MenuError) {
         guard !fruits.isEmpty else { throw MenuError("the menu has no fruits") }
@@ -107,7 +107,7 @@ public struct Menu: Sendable {
 
     /// Every name must come back out of the wire, the journal and menu.json as the same bytes
     /// (see `NameRule`).
-    static func checkName(_ name: String, what: String) throws(MenuError) {
+    package static func checkName(_ name: String, what: String) throws(MenuError) {
         if let problem = NameRule.problem(name) { throw MenuError("\(what): \(problem)") }
     }
 

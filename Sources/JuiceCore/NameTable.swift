@@ -1,11 +1,12 @@
 /// Finds a fruit or juice by any of its names without allocating: the hot path looks names up
 /// straight from the bytes of a received line. ASCII letters compare case-insensitively.
 
-struct NameTable: Sendable {
+package struct NameTable: Sendable {
+    package init() {}
 
-    struct Entry: Sendable {
-        let folded: [UInt8]
-        let index: Int
+    package struct Entry: Sendable {
+        package let folded: [UInt8]
+        package let index: Int
     }
 
     /// Entries by hash, in a power-of-two table indexed by the hash's low bits: no Hasher per
@@ -13,7 +14,7 @@ struct NameTable: Sendable {
     private var buckets: [[Entry]] = Array(repeating: [], count: 16)
 
     /// Adds a name; returns the index already holding it (folded), if it clashes.
-    mutating func insert(_ name: String, index: Int) -> Int? {
+    package mutating func insert(_ name: String, index: Int) -> Int? {
         let folded = name.utf8.map(ASCII.lower)
         if let existing = folded.withUnsafeBytes({ find($0) }) {
             return existing == index ? nil : existing
@@ -25,7 +26,7 @@ struct NameTable: Sendable {
         return nil
     }
 
-    func lookup(_ name: UnsafeRawBufferPointer) -> Int? {
+    package func lookup(_ name: UnsafeRawBufferPointer) -> Int? {
         find(name)
     }
 
@@ -55,7 +56,7 @@ struct NameTable: Sendable {
 
     /// FNV-1a over the ASCII-folded bytes.
     
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes {
             h = (h ^ UInt64(ASCII.lowerInline(b))) &* 0x100_0000_01b3
@@ -66,7 +67,7 @@ struct NameTable: Sendable {
 
 extension ASCII {
     @inline(__always)
-    static func lowerInline(_ b: UInt8) -> UInt8 {
+    package static func lowerInline(_ b: UInt8) -> UInt8 {
         (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
     }
 }

@@ -42,3 +42,16 @@ public struct JournalCounts: Sendable, Equatable {
     /// Nothing written yet: where a journal's counts start.
     public static let zero = JournalCounts()
 }
+
+/// One minute of `MinuteCounts`: its start in unix seconds and the orders served and refused in it.
+package struct MinuteCount: Sendable, Equatable {
+    package let start: Int64
+    package let served: UInt64
+    package let refused: UInt64
+
+    package init(start: Int64, served: UInt64, refused: UInt64) {
+        self.start = start
+        self.served = served
+        self.refused = refused
+    }
+}

@@ -11,7 +11,7 @@
 /// names (`/events?store=<id>`).
 extension Wire {
     /// `"<fruit>":` for each fruit of the menu, JSON-encoded once.
-    static func jsonFruitKeys(_ fruits: [Fruit]) -> [[UInt8]] {
+    package static func jsonFruitKeys(_ fruits: [Fruit]) -> [[UInt8]] {
         fruits.map { JSONText.memberKey($0.name) }
     }
 

@@ -3,13 +3,13 @@
 /// where building the text per reply cost a String and a UTF-8 pass each time.
 package struct WireFragments: Sendable {
     /// `" <fruit>="` for each fruit of the menu.
-    let fruitValue: [[UInt8]]
+    package let fruitValue: [[UInt8]]
     /// `"OK ORDER <juice> "` for each juice of the menu.
-    let orderReplyPrefix: [[UInt8]]
+    package let orderReplyPrefix: [[UInt8]]
     /// `"<fruit>":` for each fruit, for the event stream's JSON.
-    let jsonFruitKey: [[UInt8]]
+    package let jsonFruitKey: [[UInt8]]
 
-    init(fruits: [Fruit], juices: [Juice]) {
+    package init(fruits: [Fruit], juices: [Juice]) {
         fruitValue = fruits.map { Array(" \($0.name)=".utf8) }
         jsonFruitKey = Wire.jsonFruitKeys(fruits)
         orderReplyPrefix = juices.map { Array("OK ORDER \($0.name) ".utf8) }
@@ -94,7 +94,7 @@ extension Wire {
     }
 
     /// A key sent again for another request than the one it was first used for.
-    package static func keyReused(key: String, for request: KeyMemory.Request, menu: Menu) -> ProtocolError {
+    package static func keyReused(key: String, for request: KeyRequest, menu: Menu) -> ProtocolError {
         let first = switch request {
         case .order(let juice, let count): "ORDER \(menu.juices[juice].name) \(count)"
         case .restock(let fruit, let amount): "RESTOCK \(menu.fruits[fruit].name) \(amount)"
@@ -105,7 +105,7 @@ extension Wire {
 
     /// A new idempotency key the key memory cannot take now (`KeyMemory.admit`): nothing was
     /// applied, and the same write may be sent again after `retry` seconds.
-    package static func keyMemoryFull(_ refusal: KeyMemory.Refusal) -> ProtocolError {
+    package static func keyMemoryFull(_ refusal: KeyRefusal) -> ProtocolError {
         switch refusal {
         case .addressFull(let seconds):
             return ProtocolError(.busy, "your address holds its whole share of idempotency keys; retry in \(seconds) s")

@@ -13,7 +13,7 @@ package enum WriteOutcome: Sendable, Equatable {
     /// A retry of a key the store holds: the first outcome (applied, or out of stock), again.
     indirect case duplicate(of: WriteOutcome)
     /// The key was first used for another request.
-    case keyReused(key: String, first: KeyMemory.Request)
+    case keyReused(key: String, first: KeyRequest)
     /// Nothing was applied, and the same write may simply come back later.
     case unavailable(Unavailable)
     /// The till that sent it was revoked: nothing is applied, from it, ever again.
@@ -22,7 +22,7 @@ package enum WriteOutcome: Sendable, Equatable {
     /// Why a write could not be taken now: the server's state, not the write's fault.
     package enum Unavailable: Sendable, Equatable {
         /// The key memory has no room for a new key (`KeyMemory.admit`).
-        case keyMemoryFull(KeyMemory.Refusal)
+        case keyMemoryFull(KeyRefusal)
         /// The journal has no room for the record (a full disk): `reason` says what failed.
         case readOnly(reason: String)
         /// The journal is growing its file: a moment, not a full disk.
@@ -37,7 +37,7 @@ package enum WriteOutcome: Sendable, Equatable {
 
     /// What a key that keeps this outcome was used for: the write an applied change or an order
     /// out of stock answers; nil for an outcome no key keeps.
-    package var remembered: KeyMemory.Request? {
+    package var remembered: KeyRequest? {
         switch self {
         case .applied(let change):
             switch change.kind {

@@ -28,7 +28,7 @@ package enum Writer: Sendable, Hashable {
     case unknown
 
     /// The scope its keys live in.
-    package var keyScope: KeyMemory.Scope {
+    package var keyScope: KeyScope {
         switch self {
         case .till(let id): return .own("till:\(id)")
         case .manager: return .own("manager")
@@ -38,7 +38,7 @@ package enum Writer: Sendable, Hashable {
     }
 
     /// Whose keys a scope holds (a snapshot writes it with each key).
-    package init(scope: KeyMemory.Scope) {
+    package init(scope: KeyScope) {
         switch scope {
         case .shared(let address?): self = .anonymous(group: address)
         case .shared(nil): self = .unknown

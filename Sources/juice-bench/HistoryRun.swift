@@ -1,5 +1,7 @@
 import Foundation
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// `juice-bench history`: writes a data directory whose snapshot holds `days` days of the
 /// shop's history (the standard menu), so the report scenarios (bench.sh S8r, S8c, S8d) can

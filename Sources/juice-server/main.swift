@@ -5,6 +5,8 @@ import Foundation
 import JuiceCore
 import JuicePlatform
 import JuiceServer
+import JuiceDomain
+import JuiceStorage
 
 // Blocked before any other thread exists, so every thread inherits the block: see StopSignals.
 StopSignals.block()

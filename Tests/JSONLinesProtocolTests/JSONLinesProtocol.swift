@@ -1,5 +1,7 @@
 import JuiceCore
 @testable import JuiceServer
+import JuiceDomain
+import JuiceStorage
 
 /// A third protocol, added from outside the server's code: JSON lines. One command object per
 /// line in (`{"order":"mango-kiwi","count":2,"key":"t-1"}`), one outcome object per line out

@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// `firstIndex(of:in:from:)`, the framer's memchr: eight bytes at a time, so every position
 /// relative to a word boundary, every start offset and the bytes a borrow could confuse (0x01

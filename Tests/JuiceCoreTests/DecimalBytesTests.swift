@@ -1,5 +1,7 @@
 @testable import JuiceCore
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// `append(decimal:)` writes what `String(n)` writes, at every length and both ends of the range.
 @Suite(.onOwnThreads) struct DecimalBytesTests {

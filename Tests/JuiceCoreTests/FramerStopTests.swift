@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// `feed(_:until:)`: a caller that stops after a line gets back how much of the chunk was
 /// taken, and feeding the rest later yields exactly the lines a whole feed would, whatever the

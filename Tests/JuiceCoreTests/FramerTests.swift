@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// How a byte stream is cut into reads: the framer must produce the same lines whatever the cut
 /// (the drip-feeding idea of NIO's ByteToMessageDecoderVerifier).

@@ -1,5 +1,7 @@
 import JuiceCore
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The strict JSON reader the HTTP writes parse their bodies with, and the JSON answer made from
 /// a write's line reply.

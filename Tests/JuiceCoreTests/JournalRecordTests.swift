@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 let everyRecord: [JournalRecord] = [
     .order(lsn: 1, seq: 1, juice: "mango-kiwi", count: 2, key: nil, left: [.init("mango", 6), .init("kiwi", 8)]),

@@ -1,6 +1,8 @@
 import JuiceCore
 import JuiceTestSupport
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Keys belong to their till (issue 31): each paired till's namespace is its own and bounded by
 /// itself; anonymous writers share one, refused rather than forgotten; neither touches the other.

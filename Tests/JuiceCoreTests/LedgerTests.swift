@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 func request(_ juice: Int, _ count: Int = 1, key: String? = nil) -> OrderRequest {
     OrderRequest(juice: juice, count: count, key: key)

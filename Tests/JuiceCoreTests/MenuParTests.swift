@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Par levels (issue 24): a menu file may give a fruit `par`, the count the shelf should hold at
 /// opening. It is optional, checked like the other fields, and shown in `/state`.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 func menuError(_ fruits: [Fruit], _ juices: [Juice], initialStock: [Int?]? = nil) -> String? {
     do {

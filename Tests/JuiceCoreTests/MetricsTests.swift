@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 @Suite("Metrics", .onOwnThreads)
 struct MetricsTests {

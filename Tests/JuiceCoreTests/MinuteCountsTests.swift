@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 @Suite("MinuteCounts", .onOwnThreads)
 struct MinuteCountsTests {

@@ -1,6 +1,8 @@
 import Testing
 import Glibc
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 let standardParser = CommandParser(menu: .standard)
 

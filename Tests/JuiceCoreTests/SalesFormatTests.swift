@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// A menu whose names need escaping in JSON and in Prometheus label values.
 let awkwardMenu: Menu = {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The business calendar and the history it files changes under: day starts, daylight saving
 /// days of 23 and 25 hours, the 400 days kept.

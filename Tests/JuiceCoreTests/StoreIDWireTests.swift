@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The store id on the wire: `SINCE <seq> store=<id>` and the greeting's `store=` token
 /// (PROTOCOL.md, SINCE rule 3). Event-stream ids stay the bare seq (the conformance kit reads

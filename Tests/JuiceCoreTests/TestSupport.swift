@@ -1,4 +1,6 @@
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 @_exported import JuiceTestSupport
 
 /// Bytes of a string literal, with `\u{..}` escapes only for valid scalars; raw bytes via arrays.

@@ -1,6 +1,8 @@
 import JuiceCore
 import JuiceTestSupport
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Record version 3 (PROTOCOL.md, "Storage"): every kind reads back as written, and what cannot
 /// be right is refused, never taken.

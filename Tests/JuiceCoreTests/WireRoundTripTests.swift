@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Every line `Wire` builds, read back by the client-side reader (`ServerLine`, `WireReader`),
 /// gives the domain values it was built from: the writer and the reader cannot drift apart.

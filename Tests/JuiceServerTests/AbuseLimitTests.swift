@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Abuse must cost the abuser: AUTH guesses limited per address across connections, log lines
 /// a client can repeat limited per kind, and manager tokens that AUTH could never carry refused

@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// A pool of addresses must not guess the manager token faster than one address: an IPv6
 /// client counts by its /64, and all addresses together get a cap on checked failures a minute,

@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The manager token: from the environment or a file, never on the command line.
 extension HardeningTests {

@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Capacity that no stranger can take (issue 31): anonymous connections have a share per address
 /// by default, counted per forwarded client behind a trusted proxy; known clients (the manager,

@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceServer
+import JuiceDomain
+import JuiceStorage
 
 /// The flags that take a whole number: each sets its value, and refuses one outside its range
 /// (or no value) with a usage message that names the flag and the range.

@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Many clients at once, pipelining, broadcast order, and clients that vanish.
 @Suite(.onOwnThreads) struct ConcurrencyTests {

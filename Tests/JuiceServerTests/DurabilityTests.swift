@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import JuiceCore
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Acknowledged means durable: restarts, crashes, damaged journals, retries and catch-up.
 @Suite(.onOwnThreads) struct DurabilityTests {

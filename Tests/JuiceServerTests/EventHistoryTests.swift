@@ -1,6 +1,8 @@
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The ring of recent changes a catch-up replays: consecutive seqs, the oldest overwritten, a
 /// gap or a change wider than a slot restarting it.

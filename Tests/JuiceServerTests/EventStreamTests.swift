@@ -1,6 +1,8 @@
 import Foundation
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// `GET /events` as a browser's EventSource reads it: the full state first, then every change
 /// as the line protocol's `EVENT STOCK` has it, resumable with `Last-Event-ID` with no gap and

@@ -3,6 +3,8 @@ import JuiceCore
 @testable import JuiceServer
 import JuiceTestSupport
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Exactly once that no client can break: the key memory keeps every key younger than its
 /// retention window, whatever another client sends, across restarts and compaction; RESTOCK

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// A client that pipelines a burst and never reads gets a turn of its input at a time, then the
 /// others get theirs (`FairTurn`). Not timed here (the bench's `fair` scenario measures how

@@ -1,5 +1,7 @@
 import Foundation
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 // MARK: - Fuzz generation
 

@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Fuzzing: random and mangled protocol text from seeded clients (see `Fuzz`).
 extension HardeningTests {

@@ -3,6 +3,8 @@ import Foundation
 @testable import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The journal's group commit on a real file, in-process: one write in flight, every record that
 /// arrives meanwhile in the next one, and compaction into a snapshot. (Crashes, torn tails and a

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The HTTP edge is as hardened as the TCP side: a capped request head, a deadline for clients
 /// that never finish one, refusals for anything that is not HTTP, streams counted toward

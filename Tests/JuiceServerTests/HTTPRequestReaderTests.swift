@@ -1,5 +1,7 @@
 import Testing
 @testable import JuiceServer
+import JuiceDomain
+import JuiceStorage
 
 /// The HTTP request head reader on its own, fed whole, byte by byte and in random cuts: the
 /// same verdict whatever the cut, bounded, and quick to refuse what cannot be HTTP.

@@ -3,6 +3,8 @@ import Foundation
 @testable import JuiceServer
 import JuicePlatform
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// A browser that sends its request and resets at once (a tab closed, curl interrupted): the
 /// answer's send fails and the connection is closed right there. It must be closed once: a

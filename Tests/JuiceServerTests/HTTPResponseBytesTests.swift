@@ -1,5 +1,7 @@
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// `HTTPResponse.bytes` builds every HTTP answer's head on bytes (it runs once per request):
 /// these are the exact bytes the contract's answers had when the head was built as a String.

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 extension Server {
     /// Output queued for clients that their sockets have not taken yet (read on the loop).

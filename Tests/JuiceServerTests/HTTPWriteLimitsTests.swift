@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The edges of the HTTP writes over real sockets: bodies, who may write (Origin, Host),
 /// keep-alive and its cap, 405s.

@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The HTTP writes over real sockets: each is its line twin (same store, key memory, journal
 /// and broadcast), answered in JSON with the statuses PROTOCOL.md lists.

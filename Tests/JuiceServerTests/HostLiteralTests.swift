@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Writes are taken under an IP literal because no attacker can re-point one (DNS rebinding
 /// needs a name). So "is this an IP literal" must be exact: `-1.-2.-3.-4`, `+1.+2.+3.+4`,

@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Hostile input: an endless line, closing lines cut off by a reset, telnet negotiation, HTTP.
 extension HardeningTests {

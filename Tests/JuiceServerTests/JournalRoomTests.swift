@@ -1,6 +1,8 @@
 @testable import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The bookkeeping that lets the store refuse a change before applying it (`JournalRoom`), and
 /// the bound it relies on: no record a change writes is bigger than `JournalRecord.maxBytes`.

@@ -4,6 +4,8 @@ import Glibc
 import JuiceTestSupport
 import Synchronization
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The journal's own thread: jobs in order, one at a time, on a thread that carries its name (so
 /// `juice-bench` can show what the journal costs apart from the loop), and that ends when the

@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Log lines quote client text (a Host, an Origin), and a terminal or log viewer obeys some
 /// characters instead of showing them: C0 and C1 controls, and bidirectional overrides that

@@ -4,6 +4,8 @@ import JuiceCore
 import JuicePlatform
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Many clients: thousands at once, a flood ended by a reset, and the max-clients limit.
 extension HardeningTests {

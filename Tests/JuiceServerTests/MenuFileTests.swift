@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import JuiceCore
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// A shop's own menu: `--menu FILE`, `--print-menu`, and the data directory's memory of its menu.
 @Suite(.onOwnThreads) struct MenuFileTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import JuiceServer
 import JuiceTestSupport
+import JuiceDomain
+import JuiceStorage
 
 /// The server's routes and docs/openapi.json agree route by route, both ways (issue 27): the
 /// route tables in code (`HTTPRoutes.readPaths`, `HTTPWrites.paths`) are exactly the document's

@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 import JuiceTestSupport
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Every till a known device (issue 31): pairing, credentials, keys per till, revoking, and all
 /// of it across restarts and compactions, against the built server over real sockets.

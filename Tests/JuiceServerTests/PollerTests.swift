@@ -3,6 +3,8 @@ import Foundation
 import JuicePlatform
 import Testing
 @testable import JuiceServer
+import JuiceDomain
+import JuiceStorage
 
 /// The client pollers on their own, over socket pairs: readiness comes back with the right id,
 /// write interest works, removal closes the descriptor, and a descriptor the poller cannot watch

@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Every command over a real socket against an in-process server on its own port.
 @Suite(.onOwnThreads) struct ProtocolTests {

@@ -1,6 +1,8 @@
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// QUIT closes "after sending everything owed": the events of the changes applied before it
 /// too, the client's own included (issue 16 §3).

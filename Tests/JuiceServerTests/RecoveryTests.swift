@@ -1,6 +1,8 @@
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Startup recovery judged in-process (no server, no disk): whatever bytes the data files hold,
 /// recovery either returns a sane state or refuses with the file and the byte offset. It never

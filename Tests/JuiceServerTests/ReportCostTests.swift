@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Reports are costly (the whole history read: milliseconds over 430 days), so they are computed
 /// once per change and shared (`ReportCache`), and a computed one ends its connection's turn

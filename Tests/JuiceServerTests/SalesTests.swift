@@ -4,6 +4,8 @@ import JuiceCore
 @testable import JuiceServer
 import Synchronization
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// A wall clock a test sets by hand.
 final class TestClock: Sendable {

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// systemd's side of the server (`Type=notify`, `WatchdogSec=`): the test is systemd, owning the
 /// datagram socket the executable is told of in `NOTIFY_SOCKET`.

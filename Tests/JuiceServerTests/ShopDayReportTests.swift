@@ -2,6 +2,8 @@ import Foundation
 import JuiceCore
 import JuiceTestSupport
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// The shop's day against the built executable, its clock moved by the debug build's
 /// `JUICE_TEST_CLOCK` file: day starts, a restart across midnight, a compaction in the middle

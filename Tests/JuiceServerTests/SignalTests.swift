@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// SIGTERM and SIGINT: a graceful drain, and a second signal that exits at once.
 extension HardeningTests {

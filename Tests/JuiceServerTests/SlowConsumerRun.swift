@@ -1,6 +1,8 @@
 import JuiceCore
 import Foundation
 import Glibc
+import JuiceDomain
+import JuiceStorage
 
 /// One cashier pipelines `ORDER banana` in chunks (with flow control so the well-behaved display
 /// is never far behind), a display checks every event's seq, and a client with a tiny receive

@@ -3,6 +3,8 @@ import Glibc
 import JuiceCore
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// Slow consumers are dropped at the output cap; prompt displays never are (see `SlowConsumerRun`).
 extension HardeningTests {

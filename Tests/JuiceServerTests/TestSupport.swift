@@ -1,5 +1,7 @@
 import JuiceCore
 @testable import JuiceServer
+import JuiceDomain
+import JuiceStorage
 @_exported import JuiceTestSupport
 
 /// An in-process server on a free port (port 0). Tests use `with`, which stops it however the

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 @testable import JuiceServer
+import JuiceDomain
+import JuiceStorage
 
 /// The shared test toolkit's own pieces that a test relies on to mean anything.
 @Suite(.onOwnThreads) struct ToolkitTests {

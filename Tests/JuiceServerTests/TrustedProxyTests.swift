@@ -1,6 +1,8 @@
 import Foundation
 @testable import JuiceServer
 import Testing
+import JuiceDomain
+import JuiceStorage
 
 /// `--trusted-proxy`: who an HTTP request comes from behind a reverse proxy. Only a trusted peer's
 /// `X-Forwarded-For` / `Forwarded` is read, right to left, and the client it names is who the

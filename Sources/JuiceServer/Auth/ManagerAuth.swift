@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Checks a manager token, for `AUTH` on the line protocol and `Authorization: Bearer` on HTTP
 /// alike: in constant time, and with wrong tokens counted per client address

@@ -1,5 +1,7 @@
 import Foundation
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The manager token as the operator gives it: read from `--manager-token-file`, and checked at
 /// start, so a token that no `AUTH` line could ever match stops the server with a message

@@ -1,5 +1,7 @@
 import Dispatch
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The HTTP side of a connection: requests answered one at a time (HTTP/1.1 kept alive up to a
 /// cap), the writes among them through the same store, journal and broadcast as their line

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The statuses the HTTP side answers with: each code beside its reason phrase, in one table.
 struct HTTPStatus: Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// What each path answers. Public: the board (`/`, `/events`, `/state`) and `/healthz` — the
 /// shop's screens and the load balancer's probe. With a manager token configured, the manager's

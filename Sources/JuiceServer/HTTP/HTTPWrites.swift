@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The HTTP write routes, each the twin of a line command: `POST /orders` is ORDER,
 /// `POST /restock` RESTOCK and `POST /set` SET. The JSON body becomes the command directly

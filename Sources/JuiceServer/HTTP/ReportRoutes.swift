@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The manager's reports over HTTP, read from the store's history (`SalesHistory`):
 ///

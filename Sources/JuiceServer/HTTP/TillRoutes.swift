@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The tills over HTTP (PROTOCOL.md, "Tills"), each the twin of a line command:
 ///

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// HTTP's words for a write's outcome (`POST /orders`, `/restock`, `/set`): a status and a JSON
 /// body, written from the values, the same answer the line protocol gives in its own words:

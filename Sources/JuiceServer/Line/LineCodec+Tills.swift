@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The line protocol's words for PAIR and TILLS (PROTOCOL.md, "Tills"). A till's name may hold
 /// spaces, so it is always the last field (of the line, or of its `|` section).

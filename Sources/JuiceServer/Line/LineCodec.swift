@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The line protocol's words for the store's outcomes and events: each a line (`Wire` holds
 /// the text), written straight into the connection's output. A class: reached on every line

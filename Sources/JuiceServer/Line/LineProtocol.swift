@@ -1,5 +1,7 @@
 import Dispatch
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The line protocol as the server serves it: what every line connection shares (the parser,
 /// the codec, the store, the session commands, the output budget). Each connection's own state

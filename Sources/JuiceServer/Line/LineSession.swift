@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// One line-protocol client: frames its input, runs its commands in order within its output
 /// budget, and streams its SINCE catch-ups as its socket takes them.

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// What a connection's own commands remember: whether it may manage stock, and how its AUTH
 /// attempts and logged refusals went.

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// One client as the loop sees it: its socket, where it is in its life, its pending output and
 /// where it stands in the events. Owned by `Running` and only touched on the loop.

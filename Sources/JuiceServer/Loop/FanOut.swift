@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Who takes which events (a list of the connections that listen), and the broadcast of each
 /// change to them. A publisher never waits on

@@ -1,6 +1,8 @@
 import Dispatch
 import JuicePlatform
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// A running server's parts and its clients: the listeners, the poller, the durability gate,
 /// the output path, the fan-out and the idle reaper, wired together. It lives in

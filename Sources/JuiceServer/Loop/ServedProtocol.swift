@@ -1,5 +1,7 @@
 import Dispatch
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// A protocol the server speaks, as the loop sees it: what it sends a client it turns away, how
 /// it words a stock change, and a session for each connection it accepts. The loop knows no

@@ -1,6 +1,8 @@
 import Dispatch
 import JuicePlatform
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The TCP server: its lifecycle and the state each stage carries. The work of a running
 /// server (accepting, reading, the output path, fan-out, durability) is in `Running` and the

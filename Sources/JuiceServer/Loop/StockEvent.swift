@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// A stock change on its way to the displays, as values: each protocol words it its own way
 /// (`ServedProtocol.appendEvent`), once per broadcast. `lsn` is the journal position that

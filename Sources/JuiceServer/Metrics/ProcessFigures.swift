@@ -1,5 +1,7 @@
 import JuicePlatform
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The process figures `/metrics` reports (`process_start_time_seconds`,
 /// `process_resident_memory_bytes`), read from /proc the way Prometheus's own client libraries

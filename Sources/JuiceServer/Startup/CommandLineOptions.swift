@@ -1,6 +1,8 @@
 import Foundation
 import JuiceCore
 import JuicePlatform
+import JuiceDomain
+import JuiceStorage
 
 /// `juice-server` flags. Parsing is pure (arguments and environment in, a decision out), so it
 /// is unit-tested without starting anything, and a bad flag never touches the disk.

@@ -1,5 +1,7 @@
 import JuiceCore
 import JuicePlatform
+import JuiceDomain
+import JuiceStorage
 
 extension Server {
     /// Builds a server from its configuration: opens (and recovers) the data directory, or a

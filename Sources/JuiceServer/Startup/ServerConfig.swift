@@ -1,5 +1,7 @@
 import Dispatch
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Everything the server is told at start. Defaults are the documented ones (`--help`).
 public struct ServerConfig: Sendable {

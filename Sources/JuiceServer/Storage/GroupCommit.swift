@@ -1,5 +1,7 @@
 import Dispatch
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Group commit: the store appends records here; they go to the journal file in one write and
 /// one fdatasync per group, on a thread of its own (`JournalThread`), so the loop never blocks

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 // Change ⇄ JournalRecord: what the store writes for a change or a refusal, and what a record
 // read back means under the current menu. Records carry names, not menu positions, so a journal

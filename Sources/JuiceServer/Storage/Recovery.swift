@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Startup recovery as a pure function of the data files' bytes: load the snapshot, replay the
 /// journal records after it. It does no I/O, so every judgement about the files is made before

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T`, `K`, `Y`, and
 /// the tills' `P`, `X` and `Q` (version 3),

@@ -1,6 +1,8 @@
 import Foundation
 import JuicePlatform
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The data directory:
 ///

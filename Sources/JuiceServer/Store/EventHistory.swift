@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The last few thousand changes, so a display that reconnects can catch up (`SINCE <seq>`,
 /// or a browser's `Last-Event-ID`) instead of missing changes. A ring of consecutive seqs.

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// What PAIR and TILLS come to, as values: each protocol words them (`LineCodec`, the HTTP
 /// till routes). `connected` and `lastSeen` are the loop's to add (`TillPresence`).

@@ -1,5 +1,7 @@
 import Dispatch
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// The one place that changes stock: typed commands in, typed outcomes out (`StoreOutcome`);
 /// no protocol's words. It runs on the server's loop (see `LoopExecutor`), so a protocol calls

@@ -1,5 +1,7 @@
 import JuiceCore
 import Synchronization
+import JuiceDomain
+import JuiceStorage
 
 /// The shop's reports, computed once per change and shared. A report reads the whole history
 /// (430 days of a busy shop: ~6 ms for a 400-day days.csv in a release build, against 0.07 ms

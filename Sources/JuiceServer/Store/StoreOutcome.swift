@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// What the store answers to one command, as values: each protocol's codec puts it into its
 /// own words (`LineCodec`, `WriteAnswer`).

@@ -1,5 +1,7 @@
 import JuiceCore
 import JuicePlatform
+import JuiceDomain
+import JuiceStorage
 
 /// The wall clock, in whole unix seconds: the one seam through which the server reads "now" for
 /// everything that is dated (the journal's times, the key memory's ages, the shop's days and

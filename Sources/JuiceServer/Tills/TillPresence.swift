@@ -1,4 +1,6 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
 
 /// Which connections speak for which paired till, and when each till was last seen: for the
 /// manager's list (connected now, last seen) and for revoking (its connections are closed).

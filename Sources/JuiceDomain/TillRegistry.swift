@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// The paired tills, as the store keeps them: each till's number, name, credential hash and
 /// when it was paired or revoked (journaled: `P`, `N`, `X` records), its sales per business
 /// day (journaled with each sale; the snapshot's `Q` records), and the pairing codes the

@@ -1,3 +1,6 @@
+import JuiceCore
+import JuiceDomain
+
 /// The reply text a `K` record keeps for a remembered key (PROTOCOL.md, Storage), read back into
 /// the outcome it says: encoded once when a snapshot is written (`Wire.replyLine(to:)`), decoded
 /// once when it is read, so the key memory itself holds values, never text.

@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// Orders served and refused per wall-clock minute, for the last 60 whole minutes and the current
 /// one: what the manager's dashboard plots. A fixed ring of 61 slots, each tagged with the minute
 /// it counts, so recording is O(1), memory never grows, and a slot left over from an hour ago (the
@@ -9,9 +11,9 @@ package struct MinuteCounts: Sendable, Equatable {
 
     private struct Slot: Sendable, Equatable {
         /// Unix time / 60 of the minute this slot counts; `Int64.min` for never used.
-        var minute: Int64 = .min
-        var served: UInt64 = 0
-        var refused: UInt64 = 0
+        package var minute: Int64 = .min
+        package var served: UInt64 = 0
+        package var refused: UInt64 = 0
     }
 
     private var slots = Array(repeating: Slot(), count: MinuteCounts.minutes)
@@ -54,15 +56,3 @@ package struct MinuteCounts: Sendable, Equatable {
     }
 }
 
-/// One minute of `MinuteCounts`: its start in unix seconds and the orders served and refused in it.
-package struct MinuteCount: Sendable, Equatable {
-    package let start: Int64
-    package let served: UInt64
-    package let refused: UInt64
-
-    package init(start: Int64, served: UInt64, refused: UInt64) {
-        self.start = start
-        self.served = served
-        self.refused = refused
-    }
-}

@@ -1,24 +1,25 @@
 // The queues a `KeyMemory` keeps its keys in, apart from its rules.
+import JuiceCore
 
 extension KeyMemory {
     /// One address's or namespace's keys, oldest first (their times, serials and stored keys;
     /// the slots hold the rest).
-    struct Share: Sendable {
-        var times: [Int64] = []
-        var serials: [UInt64] = []
-        var keys: [String] = []
-        var head = 0
-        var count: Int { times.count - head }
-        var oldest: Int64? { head < times.count ? times[head] : nil }
-        var oldestSerial: UInt64? { head < serials.count ? serials[head] : nil }
+    package struct Share: Sendable {
+        package var times: [Int64] = []
+        package var serials: [UInt64] = []
+        package var keys: [String] = []
+        package var head = 0
+        package var count: Int { times.count - head }
+        package var oldest: Int64? { head < times.count ? times[head] : nil }
+        package var oldestSerial: UInt64? { head < serials.count ? serials[head] : nil }
 
-        mutating func append(_ time: Int64, _ serial: UInt64, _ key: String) {
+        package mutating func append(_ time: Int64, _ serial: UInt64, _ key: String) {
             times.append(time)
             serials.append(serial)
             keys.append(key)
         }
 
-        mutating func removeOldest() {
+        package mutating func removeOldest() {
             head += 1
             if head == times.count {
                 times.removeAll(keepingCapacity: false)
@@ -35,13 +36,13 @@ extension KeyMemory {
     }
 
     /// Slots in arrival order, the front at `head`.
-    struct Queue: Sendable {
-        var slots: [Slot] = []
-        var head = 0
-        var front: Slot? { head < slots.count ? slots[head] : nil }
-        var live: ArraySlice<Slot> { slots[head...] }
+    package struct Queue: Sendable {
+        package var slots: [Slot] = []
+        package var head = 0
+        package var front: Slot? { head < slots.count ? slots[head] : nil }
+        package var live: ArraySlice<Slot> { slots[head...] }
 
-        mutating func compact() {
+        package mutating func compact() {
             if head == slots.count {
                 slots.removeAll(keepingCapacity: slots.count <= 4096)
                 head = 0

@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the outcome each got, so
 /// a till that lost its answer can retry safely and gets the first answer again.
 ///
@@ -35,44 +37,9 @@ package struct KeyMemory: Sendable {
         }
     }
 
-    /// Where a key lives.
-    package enum Scope: Sendable, Hashable {
-        /// The anonymous writers' namespace, counted against `address` (nil: a key recovered
-        /// from a record that does not say whose it was).
-        case shared(address: String?)
-        /// A till's or the manager's namespace ("till:3", "manager").
-        case own(String)
+    package typealias Scope = KeyScope
 
-        /// The key as the memory holds it: a shared key as it is, an own one behind its
-        /// namespace and a space (which no key or namespace contains).
-        func stored(_ key: String) -> String {
-            switch self {
-            case .shared: return key
-            case .own(let name): return name + " " + key
-            }
-        }
-
-        /// Whose share the key counts against: an address, or a namespace behind `#` (which
-        /// no address group contains).
-        var owner: String? {
-            switch self {
-            case .shared(let address): return address
-            case .own(let name): return "#" + name
-            }
-        }
-
-        var isOwn: Bool {
-            if case .own = self { return true }
-            return false
-        }
-    }
-
-    /// What a key was first used for: a retry must ask for the same thing, or it is KEY_REUSED.
-    package enum Request: Sendable, Equatable {
-        case order(juice: Int, count: Int)
-        case restock(fruit: Int, amount: Int)
-        case set(fruit: Int, amount: Int)
-    }
+    package typealias Request = KeyRequest
 
     /// A remembered key's first outcome and when it was used. What the key was used for (a
     /// retry must ask the same) is read off the outcome: an applied change or a refusal names
@@ -92,34 +59,22 @@ package struct KeyMemory: Sendable {
         package var request: Request { first.remembered! }
     }
 
-    /// Why a new key does not fit now.
-    package enum Refusal: Sendable, Equatable {
-        /// The address holds its whole share.
-        case addressFull(retryAfterSeconds: Int)
-        /// The whole memory is full of young keys.
-        case full(retryAfterSeconds: Int)
-
-        package var retryAfterSeconds: Int {
-            switch self {
-            case .addressFull(let s), .full(let s): return s
-            }
-        }
-    }
+    package typealias Refusal = KeyRefusal
 
     /// A remembered key in arrival order: the queue that ages them out. `serial` tells the slot
     /// of a key's latest use from one left behind by an earlier use (see `remember`).
-    struct Slot: Sendable {
-        let key: String
-        var time: Int64
-        let owner: String?
-        let serial: UInt64
-        let isOwn: Bool
+    package struct Slot: Sendable {
+        package let key: String
+        package var time: Int64
+        package let owner: String?
+        package let serial: UInt64
+        package let isOwn: Bool
     }
 
     /// A key's entry and the serial of its slot.
     private struct Held: Sendable {
-        let entry: Entry
-        let serial: UInt64
+        package let entry: Entry
+        package let serial: UInt64
     }
 
 

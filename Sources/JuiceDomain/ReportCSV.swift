@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// The shop's history as CSV for the books (RFC 4180: CRLF line ends, a header row, a field
 /// quoted when it holds a comma, a quote or a line end; UTF-8; ISO dates), so a spreadsheet opens
 /// it as it is.
@@ -50,19 +52,19 @@ package enum ReportCSV {
 
     /// Text a person typed, as a spreadsheet takes it for text: one that starts with `= + - @`
     /// (or a tab or CR) would be read as a formula, so it gets a leading `'` (OWASP's advice).
-    static func safeText(_ text: String) -> String {
+    package static func safeText(_ text: String) -> String {
         guard let first = text.first, "=+-@\t\r".contains(first) else { return text }
         return "'" + text
     }
 
-    static func row(_ fields: [String]) -> String {
+    package static func row(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 
     /// A field as RFC 4180 writes it: quoted (quotes doubled) when it holds `,` `"` CR or LF.
     /// Every text field is a name from the shop's own menu (`NameRule` already refuses `=`, `+`
     /// and `,` in them), never a client's text, so nothing here is a formula a client planted.
-    static func field(_ text: String) -> String {
+    package static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// What `GET /metrics` reports beyond the store's figures: who is connected, and the process.
 package struct MetricsValues: Sendable, Equatable {
     package var sales: SalesValues
@@ -83,7 +85,7 @@ package enum Metrics {
     package static func escapeLabelValue(_ s: String) -> String { escape(s, quote: true) }
 
     /// HELP text: backslash and line feed escaped (a quote stays as it is).
-    static func escapeHelp(_ s: String) -> String { escape(s, quote: false) }
+    package static func escapeHelp(_ s: String) -> String { escape(s, quote: false) }
 
     private static func escape(_ s: String, quote: Bool) -> String {
         var out = ""

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceCore
 
 /// The shop's own menu as a JSON file (`--menu FILE`, `--print-menu`):
 ///
@@ -10,20 +11,20 @@ import Foundation
 /// `initial_stock` and `par` are optional; an absent one is left out of the printed file too, so
 /// a menu without them prints as it did before they existed.
 package enum MenuFile {
-    struct FileFruit: Codable {
-        var name: String
-        var aliases: [String]?
-        var initial_stock: Int?
-        var par: Int?
+    package struct FileFruit: Codable {
+        package var name: String
+        package var aliases: [String]?
+        package var initial_stock: Int?
+        package var par: Int?
 
-        init(name: String, aliases: [String]?, initial_stock: Int?, par: Int?) {
+        package init(name: String, aliases: [String]?, initial_stock: Int?, par: Int?) {
             (self.name, self.aliases, self.initial_stock, self.par) = (name, aliases, initial_stock, par)
         }
 
         /// `par` is read as a number and then judged, so that 2.5 or 1e30 gets an error naming the
         /// field (Foundation's Int decoding calls either "not valid JSON", with no place). Menu
         /// checks the range.
-        init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             aliases = try c.decodeIfPresent([String].self, forKey: .aliases)
@@ -38,20 +39,20 @@ package enum MenuFile {
         }
     }
 
-    struct FileIngredient: Codable {
-        var fruit: String
-        var amount: Int
+    package struct FileIngredient: Codable {
+        package var fruit: String
+        package var amount: Int
     }
 
-    struct FileJuice: Codable {
-        var name: String
-        var aliases: [String]?
-        var recipe: [FileIngredient]
+    package struct FileJuice: Codable {
+        package var name: String
+        package var aliases: [String]?
+        package var recipe: [FileIngredient]
     }
 
-    struct File: Codable {
-        var fruits: [FileFruit]
-        var juices: [FileJuice]
+    package struct File: Codable {
+        package var fruits: [FileFruit]
+        package var juices: [FileJuice]
     }
 
     package static func load(path: String) -> Result<Menu, MenuError> {

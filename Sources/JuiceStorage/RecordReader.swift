@@ -1,3 +1,6 @@
+import JuiceCore
+import JuiceDomain
+
 /// Reads framed records from a whole file's bytes and says where, if anywhere, it stops being
 /// trustworthy. Torn or corrupt, precisely:
 ///

@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// The shop's day, kept: per business day and per hour, the orders served and refused, each
 /// juice sold and lost, and per fruit what was used, short, restocked, set and ran out. What
 /// `STATS` counts since the store was created, this counts by the hour it happened in.
@@ -27,7 +29,7 @@ package struct SalesHistory: Sendable {
     package struct Counters: Sendable, Equatable {
         package let juices: Int
         package let fruits: Int
-        var values: [UInt64]
+        package var values: [UInt64]
 
         package init(juices: Int, fruits: Int) {
             self.juices = juices

@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// The `GET /state` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///
 ///     {"seq":3,

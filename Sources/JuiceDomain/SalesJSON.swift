@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// The `GET /sales` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///
 ///     {"seq":12,"orders_served":9,"orders_refused":3,

@@ -1,3 +1,6 @@
+import JuiceCore
+import JuiceDomain
+
 /// Reading a record's payload back. A payload whose checksum is good but which this parser
 /// refuses was not written by a crash cut short: it is corruption, or a newer version's record,
 /// and recovery refuses to start on it. So the parser accepts exactly what the writer writes:
@@ -12,7 +15,7 @@ extension JournalRecord {
     /// Why a payload is not a record this version writes.
     package struct Defect: Error, Equatable, CustomStringConvertible {
         package let description: String
-        init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 
     /// The largest lsn, seq or counter a record holds: `SINCE` takes seqs up to this, and a
@@ -138,18 +141,18 @@ extension JournalRecord {
 }
 
 /// A payload's fields, each checked on its bytes.
-struct Fields {
-    typealias Defect = JournalRecord.Defect
-    let tokens: [ArraySlice<UInt8>]
+package struct Fields {
+    package typealias Defect = JournalRecord.Defect
+    package let tokens: [ArraySlice<UInt8>]
 
-    init(_ tokens: [ArraySlice<UInt8>]) {
+    package init(_ tokens: [ArraySlice<UInt8>]) {
         self.tokens = tokens
     }
 
-    var tag: String { tokens[0].count == 1 ? String(decoding: tokens[0], as: UTF8.self) : "" }
+    package var tag: String { tokens[0].count == 1 ? String(decoding: tokens[0], as: UTF8.self) : "" }
 
     /// `@<unix seconds>`: a canonical decimal within `JournalRecord.times`.
-    func time(_ i: Int) throws(Defect) -> Int64 {
+    package func time(_ i: Int) throws(Defect) -> Int64 {
         let t = tokens[i]
         let range = JournalRecord.times
         guard t.first == UInt8(ascii: "@"), let value = Fields.decimal(t.dropFirst()), value <= UInt64(range.upperBound) else {
@@ -159,7 +162,7 @@ struct Fields {
     }
 
     /// `+HHMM` or `-HHMM` within `JournalRecord.offsets`.
-    func offset(_ i: Int) throws(Defect) -> Int32 {
+    package func offset(_ i: Int) throws(Defect) -> Int32 {
         let t = Array(tokens[i])
         let digits = t.dropFirst()
         guard t.count == 5, t[0] == UInt8(ascii: "+") || t[0] == UInt8(ascii: "-"), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
@@ -177,7 +180,7 @@ struct Fields {
     /// `<k>:<name>=<n>` from field `i` to the end: a known letter, a name, a counter of at least 1;
     /// the kinds in the writer's order (`Kind.allCases`), each name once per kind (a repeat was
     /// taken silently, the last one winning).
-    func hourCounts(from i: Int) throws(Defect) -> [JournalRecord.HourCount] {
+    package func hourCounts(from i: Int) throws(Defect) -> [JournalRecord.HourCount] {
         var list: [JournalRecord.HourCount] = []
         var seen = Set<String>()
         for t in tokens[i...] {
@@ -198,27 +201,27 @@ struct Fields {
         return list
     }
 
-    func count(exactly n: Int) throws(Defect) {
+    package func count(exactly n: Int) throws(Defect) {
         guard tokens.count == n else { throw Defect("\(tokens.count) fields, not \(n)") }
     }
 
-    func count(atLeast n: Int) throws(Defect) {
+    package func count(atLeast n: Int) throws(Defect) {
         guard tokens.count >= n else { throw Defect("\(tokens.count) fields, not at least \(n)") }
     }
 
     /// A canonical decimal: digits only, no leading zero, within `range`.
-    func number(_ i: Int, _ what: String, _ range: ClosedRange<UInt64>) throws(Defect) -> UInt64 {
+    package func number(_ i: Int, _ what: String, _ range: ClosedRange<UInt64>) throws(Defect) -> UInt64 {
         guard let value = Fields.decimal(tokens[i]), range.contains(value) else {
             throw Defect("\(what) '\(Fields.shown(tokens[i]))' is not a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
 
-    func int(_ i: Int, _ what: String, _ range: ClosedRange<Int>) throws(Defect) -> Int {
+    package func int(_ i: Int, _ what: String, _ range: ClosedRange<Int>) throws(Defect) -> Int {
         Int(try number(i, what, UInt64(range.lowerBound)...UInt64(range.upperBound)))
     }
 
-    static func decimal(_ t: ArraySlice<UInt8>) -> UInt64? {
+    package static func decimal(_ t: ArraySlice<UInt8>) -> UInt64? {
         guard !t.isEmpty, t.count == 1 || t.first != UInt8(ascii: "0") else { return nil }
         var value: UInt64 = 0
         for b in t {
@@ -231,11 +234,11 @@ struct Fields {
         return value
     }
 
-    func name(_ i: Int) throws(Defect) -> String {
+    package func name(_ i: Int) throws(Defect) -> String {
         try Fields.name(tokens[i])
     }
 
-    static func name(_ t: ArraySlice<UInt8>) throws(Defect) -> String {
+    package static func name(_ t: ArraySlice<UInt8>) throws(Defect) -> String {
         guard let name = String(validating: t, as: UTF8.self), NameRule.wellFormedProblem(name) == nil else {
             throw Defect("'\(shown(t))' is not a name")
         }
@@ -243,25 +246,25 @@ struct Fields {
     }
 
     /// `-` or `key=<key>`.
-    func orderKey(_ i: Int) throws(Defect) -> String? {
+    package func orderKey(_ i: Int) throws(Defect) -> String? {
         let t = tokens[i]
         if t.elementsEqual([UInt8(ascii: "-")]) { return nil }
         guard t.starts(with: Array("key=".utf8)) else { throw Defect("'\(Fields.shown(t))' is neither - nor key=<key>") }
         return try Fields.key(t.dropFirst(4))
     }
 
-    func key(_ i: Int) throws(Defect) -> String {
+    package func key(_ i: Int) throws(Defect) -> String {
         try Fields.key(tokens[i])
     }
 
-    static func key(_ t: ArraySlice<UInt8>) throws(Defect) -> String {
+    package static func key(_ t: ArraySlice<UInt8>) throws(Defect) -> String {
         let valid = t.withUnsafeBytes { CommandParser.isValidKey($0) }
         guard valid else { throw Defect("'\(shown(t))' is not an order key") }
         return String(decoding: t, as: UTF8.self)
     }
 
     /// `<name>=<stock>` from field `i` to the end, at least one.
-    func values(from i: Int) throws(Defect) -> [JournalRecord.NamedValue] {
+    package func values(from i: Int) throws(Defect) -> [JournalRecord.NamedValue] {
         var list: [JournalRecord.NamedValue] = []
         for t in tokens[i...] {
             let parts = t.split(separator: UInt8(ascii: "="), omittingEmptySubsequences: false)
@@ -276,7 +279,7 @@ struct Fields {
     /// The reply a keyed write got, as the store wrote it: `OK ORDER ...` or
     /// `ERR OUT_OF_STOCK ...` for an order, `OK RESTOCK ...` or `OK SET ...`; text without
     /// control characters (it is sent again, as a line, to a retrying till).
-    func reply(_ i: Int, answering write: JournalRecord.KeyedWrite) throws(Defect) -> String {
+    package func reply(_ i: Int, answering write: JournalRecord.KeyedWrite) throws(Defect) -> String {
         let t = tokens[i]
         let text = t.withUnsafeBytes { LineCheck.problem(in: $0) == nil && !$0.contains(ASCII.tab) }
         let starts: [String] = switch write {
@@ -291,7 +294,7 @@ struct Fields {
     }
 
     /// A field quoted in a message: printable ASCII as is, anything else as \xNN, at most 40 bytes.
-    static func shown(_ t: ArraySlice<UInt8>) -> String {
+    package static func shown(_ t: ArraySlice<UInt8>) -> String {
         var out = ""
         for b in t.prefix(40) {
             if b >= 0x21 && b <= 0x7E && b != UInt8(ascii: "'") && b != UInt8(ascii: "\\") {

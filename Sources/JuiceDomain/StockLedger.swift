@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// The stand's state and its rules, as a plain value: stock per fruit, the change counter `seq`,
 /// the sales ledger and the remembered order keys. `FruitStore` (an actor) owns one and is the
 /// only thing that mutates it; keeping the rules here, free of I/O and concurrency, lets them be
@@ -136,35 +138,6 @@ package struct StockLedger: Sendable {
     }
 }
 
-/// A fruit and its stock after a change.
-package struct FruitValue: Sendable, Equatable {
-    package let fruit: Int
-    package let value: Int
-    package init(fruit: Int, value: Int) {
-        self.fruit = fruit
-        self.value = value
-    }
-}
-
-/// One applied change: what the journal records, the reply reports and the event broadcasts.
-package struct Change: Sendable, Equatable {
-    package enum Kind: Sendable, Equatable {
-        case order(OrderRequest)
-        /// A keyed one carries its key, for the journal.
-        case restock(fruit: Int, amount: Int, key: String? = nil)
-        case set(fruit: Int, amount: Int, key: String? = nil)
-    }
-    package let seq: UInt64
-    package let kind: Kind
-    /// The fruits the change touched, with their new values, in recipe order for an order.
-    package let touched: [FruitValue]
-
-    package init(seq: UInt64, kind: Kind, touched: [FruitValue]) {
-        self.seq = seq
-        self.kind = kind
-        self.touched = touched
-    }
-}
 
 
 extension StockLedger {

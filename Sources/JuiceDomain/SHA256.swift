@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// SHA-256 (FIPS 180-4), for the hashes of till credentials: the toolchain has no hash on
 /// Linux, and a credential is 160 random bits, so one plain hash (no salt, no slow KDF) is
 /// what keeps a copied data directory from holding usable credentials.

@@ -1,3 +1,6 @@
+import JuiceCore
+import JuiceDomain
+
 /// Version 3 of the records (PROTOCOL.md, "Storage"): one version for paired tills, typed key
 /// outcomes and money, so the disk format changes once. A version-3 payload starts with `3 `
 /// and then the record's tag; an older build reading one refuses to start, naming the file
@@ -17,17 +20,12 @@
 /// `<by>` is who made the write (`Writer.field`: `till:3`, `manager`, `addr:10.0.0.7`, `-`);
 /// `<amount>` a sale's or a lost sale's price in the currency's minor unit, `-` without prices.
 /// A till's `<name>` is the rest of the record (`TillName`).
+
+
 extension JournalRecord {
-    /// A remembered key's first outcome, as the snapshot keeps it: typed fields, no reply text.
-    package enum KeyOutcome: Sendable, Equatable {
-        /// An applied write: its seq, what it was, and the stock it left.
-        case applied(seq: UInt64, write: KeyedWrite, name: String, number: Int, touched: [NamedValue])
-        /// An order refused for stock, and what each recipe fruit had then.
-        case short(juice: String, count: Int, had: [NamedValue])
-    }
 
     /// The version-3 payload, or nil for a record of an older version.
-    var payloadV3: String? {
+    package var payloadV3: String? {
         switch self {
         case .order(_, _, _, _, _, _, _, let by, _), .refusal(_, _, _, _, _, _, _, let by, _):
             guard by != nil else { return nil }
@@ -84,27 +82,9 @@ extension JournalRecord {
         }
     }
 }
-
-/// What a till's name must be: 1 to 40 bytes of UTF-8 text with no control character and no
-/// `|`, not starting or ending with a space (it is the last field of its record and of its
-/// section of `OK TILLS`, whose sections `|` separates, and a person reads it on a page and a
-/// terminal).
-package enum TillName {
-    package static let maxBytes = 40
-
-    package static func problem(_ name: String) -> String? {
-        guard (1...maxBytes).contains(name.utf8.count) else { return "a till's name is 1 to \(maxBytes) bytes" }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" })
-        else { return "a till's name has no control characters" }
-        guard name.first != " ", name.last != " " else { return "a till's name does not start or end with a space" }
-        guard !name.contains("|") else { return "a till's name has no | (it separates the tills in OK TILLS)" }
-        return nil
-    }
-}
-
 extension JournalRecord {
     /// A version-3 payload (after its `3 `).
-    static func parseV3(_ payload: ArraySlice<UInt8>) throws(Defect) -> JournalRecord {
+    package static func parseV3(_ payload: ArraySlice<UInt8>) throws(Defect) -> JournalRecord {
         guard payload.count >= 2, payload[payload.startIndex + 1] == ASCII.space else { throw Defect("a version-3 record without a tag") }
         let tag = payload[payload.startIndex]
         // A till's name is the rest of its record, spaces and all.
@@ -189,7 +169,7 @@ extension JournalRecord {
 
 extension Fields {
     /// `<by>`: `Writer.field`.
-    func writer(_ i: Int) throws(JournalRecord.Defect) -> Writer {
+    package func writer(_ i: Int) throws(JournalRecord.Defect) -> Writer {
         guard let text = String(validating: tokens[i], as: UTF8.self), let writer = Writer(field: text) else {
             throw JournalRecord.Defect("'\(Fields.shown(tokens[i]))' is not till:<n>, manager, addr:<address> or -")
         }
@@ -197,17 +177,17 @@ extension Fields {
     }
 
     /// `-` or a price in minor units.
-    func amount(_ i: Int) throws(JournalRecord.Defect) -> Int? {
+    package func amount(_ i: Int) throws(JournalRecord.Defect) -> Int? {
         if tokens[i].elementsEqual([UInt8(ascii: "-")]) { return nil }
         return try int(i, "amount", 0...Limits.maxAmount)
     }
 
-    func till(_ i: Int) throws(JournalRecord.Defect) -> TillID {
+    package func till(_ i: Int) throws(JournalRecord.Defect) -> TillID {
         TillID(try number(i, "till", 1...UInt64(TillID.max)))
     }
 
     /// A SHA-256 in 64 lowercase hex digits.
-    func hash(_ i: Int) throws(JournalRecord.Defect) -> String {
+    package func hash(_ i: Int) throws(JournalRecord.Defect) -> String {
         let t = tokens[i]
         guard t.count == 64, t.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
             throw JournalRecord.Defect("'\(Fields.shown(t))' is not a credential hash")
@@ -215,7 +195,7 @@ extension Fields {
         return String(decoding: t, as: UTF8.self)
     }
 
-    func tillName(_ i: Int) throws(JournalRecord.Defect) -> String {
+    package func tillName(_ i: Int) throws(JournalRecord.Defect) -> String {
         guard let name = String(validating: tokens[i], as: UTF8.self), TillName.problem(name) == nil else {
             throw JournalRecord.Defect("'\(Fields.shown(tokens[i]))' is not a till's name")
         }

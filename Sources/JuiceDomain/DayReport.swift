@@ -1,3 +1,5 @@
+import JuiceCore
+
 /// One business day of the shop's history, as the manager reads it: the day's totals, its hours,
 /// the same weekday a week before, and the 30 days up to it. Made by `SalesHistory.report`;
 /// written as a line (`Wire.report`), as JSON (`json`) and as CSV (`ReportCSV`).
