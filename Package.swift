@@ -20,20 +20,37 @@ let package = Package(
     targets: [
         // The values and the line codec a client needs: menu, commands, replies, framing. No I/O.
         .target(name: "JuiceCore"),
-        // The server's domain: the ledger, key memory, sales history, reports, tills, metrics.
-        .target(name: "JuiceDomain", dependencies: ["JuiceCore"]),
-        // Storage: the journal's and the snapshot's record formats.
-        .target(name: "JuiceStorage", dependencies: ["JuiceDomain", "JuiceCore"]),
         // <sys/epoll.h>, which Swift's Glibc module leaves out (a header of libc: nothing to link).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The platform seam: every POSIX call that differs between Linux and Darwin, the client
-        // pollers (epoll; a Dispatch source per client), the one error type for system calls.
+        // pollers (epoll; a Dispatch source per client), the one error type for system calls,
+        // the loop's executor.
         .target(name: "JuicePlatform", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        // The log: lines queued to a writer thread that alone blocks on stderr.
+        .target(name: "JuiceLog", dependencies: ["JuicePlatform"]),
         // The Swift client library: pipelined calls, exactly-once orders, a gap-free stock stream.
         .target(name: "JuiceClient", dependencies: ["JuiceCore", "JuicePlatform"]),
-        // The FruitStore actor, the journal, and the Dispatch socket server.
-        .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuicePlatform"]),
-        .executableTarget(name: "juice-server", dependencies: ["JuiceServer", "JuiceCore", "JuiceDomain", "JuicePlatform"]),
+        // The domain: the ledger, key memory, sales history, reports, tills, and the FruitStore
+        // actor that alone changes them. No socket, no file: it keeps changes through the
+        // ChangeJournal protocol.
+        .target(name: "JuiceDomain", dependencies: ["JuiceCore", "JuicePlatform", "JuiceLog"]),
+        // Storage: the journal and the snapshot, their record formats and their files.
+        .target(name: "JuiceStorage", dependencies: ["JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
+        // The loop: sockets, connections, output, fan-out, fair turns. It names no protocol and
+        // no store: protocols plug in through ServedProtocol and ConnectionSession.
+        .target(name: "JuiceLoop", dependencies: ["JuiceCore", "JuicePlatform", "JuiceLog"]),
+        // What every protocol is given: the store and the loop together (LoopServices), catch-ups,
+        // the manager's token, the tills' presence, the settings.
+        .target(name: "JuiceServices", dependencies: ["JuiceLoop", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
+        // The line protocol (telnet, nc, juice-till, JuiceClient).
+        .target(name: "JuiceLine", dependencies: ["JuiceServices", "JuiceLoop", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
+        // HTTP: routes, the event stream, the pages, the OpenAPI document.
+        .target(name: "JuiceHTTP", dependencies: ["JuiceServices", "JuiceLoop", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
+        // The composition root: options, startup and recovery, the Server actor's lifecycle,
+        // systemd. The executable below is a thin main over it.
+        .target(name: "JuiceServer", dependencies: ["JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage",
+                                                    "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
+        .executableTarget(name: "juice-server", dependencies: ["JuiceServer", "JuiceServices", "JuiceCore", "JuiceDomain", "JuicePlatform", "JuiceLog"]),
         // A load generator for line protocols (ours and others', e.g. Redis inline commands);
         // it reads our replies with JuiceCore's client-side reader.
         .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuicePlatform"]),
@@ -51,7 +68,7 @@ let package = Package(
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuiceTestSupport"]),
         // Fixtures/: data directories written by earlier builds, opened by the tests (read by path).
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceDomain", "JuiceStorage", "JuicePlatform", "juice-server", "JuiceTestSupport"],
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog", "juice-server", "JuiceTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server.
@@ -64,7 +81,7 @@ let package = Package(
         .testTarget(name: "ScriptTests", dependencies: ["JuiceTestSupport"]),
         // A third protocol (JSON lines), added from outside the server's code: the proof that the
         // loop, the store and the storage name no protocol.
-        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceCore", "JuiceDomain", "JuiceStorage", "JuiceTestSupport"]),
+        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]

@@ -245,7 +245,7 @@ package struct Tokens {
     private let line: UnsafeRawBufferPointer
     private var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) =
         (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
-    private(set) var count = 0
+    package private(set) var count = 0
     private var last: Range<Int> = 0..<0
     package static let kept = 6
 

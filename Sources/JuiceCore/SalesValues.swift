@@ -39,6 +39,11 @@ package struct SalesValues: Sendable, Equatable {
 public struct JournalCounts: Sendable, Equatable {
     public var syncs: UInt64 = 0
     public var records: UInt64 = 0
+
+    public init(syncs: UInt64 = 0, records: UInt64 = 0) {
+        self.syncs = syncs
+        self.records = records
+    }
     /// Nothing written yet: where a journal's counts start.
     public static let zero = JournalCounts()
 }

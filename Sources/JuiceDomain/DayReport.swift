@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// One business day of the shop's history, as the manager reads it: the day's totals, its hours,
 /// the same weekday a week before, and the 30 days up to it. Made by `SalesHistory.report`;

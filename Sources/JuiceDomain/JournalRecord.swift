@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// One fact in the journal or in a snapshot. Every record is a line of text (readable with
 /// `cat`), framed as

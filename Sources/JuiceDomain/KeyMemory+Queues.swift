@@ -1,5 +1,7 @@
 // The queues a `KeyMemory` keeps its keys in, apart from its rules.
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 extension KeyMemory {
     /// One address's or namespace's keys, oldest first (their times, serials and stored keys;

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// The idempotency keys of recent keyed writes (ORDER, RESTOCK, SET) and the outcome each got, so
 /// a till that lost its answer can retry safely and gets the first answer again.

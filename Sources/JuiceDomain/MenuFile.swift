@@ -1,5 +1,7 @@
 import Foundation
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// The shop's own menu as a JSON file (`--menu FILE`, `--print-menu`):
 ///

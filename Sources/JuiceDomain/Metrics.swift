@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// What `GET /metrics` reports beyond the store's figures: who is connected, and the process.
 package struct MetricsValues: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// Orders served and refused per wall-clock minute, for the last 60 whole minutes and the current
 /// one: what the manager's dashboard plots. A fixed ring of 61 slots, each tagged with the minute

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// The shop's history as CSV for the books (RFC 4180: CRLF line ends, a header row, a field
 /// quoted when it holds a comma, a quote or a line end; UTF-8; ISO dates), so a spreadsheet opens

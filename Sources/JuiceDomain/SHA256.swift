@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// SHA-256 (FIPS 180-4), for the hashes of till credentials: the toolchain has no hash on
 /// Linux, and a credential is 160 random bits, so one plain hash (no salt, no slow KDF) is

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// The shop's day, kept: per business day and per hour, the orders served and refused, each
 /// juice sold and lost, and per fruit what was used, short, restocked, set and ran out. What
@@ -108,7 +110,7 @@ package struct SalesHistory: Sendable {
     /// until it ends go there with no hashing (two dictionary lookups per order showed in S2's
     /// profile). Forgotten whenever the table changes shape (a slot added or dropped).
     private var current: (slot: BusinessCalendar.Slot, end: Int64, index: Dictionary<BusinessCalendar.Slot, Counters>.Index)?
-    private(set) var slots: [BusinessCalendar.Slot: Counters] = [:]
+    package private(set) var slots: [BusinessCalendar.Slot: Counters] = [:]
     /// How many slots each business day has: the days kept are the `keptDays` most recent
     /// days that saw a change. Counted by days, not back from the newest one, so one change
     /// stamped by a clock years ahead cannot wipe the history (it takes one day's place).

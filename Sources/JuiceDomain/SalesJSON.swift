@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// The `GET /sales` document (PROTOCOL.md, "HTTP"), keys in the contract's order:
 ///

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// The stand's state and its rules, as a plain value: stock per fruit, the change counter `seq`,
 /// the sales ledger and the remembered order keys. `FruitStore` (an actor) owns one and is the

@@ -1,4 +1,6 @@
 import JuiceCore
+import JuicePlatform
+import JuiceLog
 
 /// The paired tills, as the store keeps them: each till's number, name, credential hash and
 /// when it was paired or revoked (journaled: `P`, `N`, `X` records), its sales per business

@@ -1,5 +1,7 @@
 import JuiceCore
 import JuiceDomain
+import JuicePlatform
+import JuiceLog
 
 /// CRC-32 (IEEE 802.3, the one zlib and PNG use), to tell a torn or damaged journal record.
 /// Slicing by 8: eight bytes a step through eight tables (a byte a step showed in the durable

@@ -1,5 +1,7 @@
 import JuiceCore
 import JuiceDomain
+import JuicePlatform
+import JuiceLog
 
 /// A record's bytes on disk: its payload text and its frame (PROTOCOL.md, "Storage").
 extension JournalRecord {

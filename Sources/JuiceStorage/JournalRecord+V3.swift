@@ -1,5 +1,7 @@
 import JuiceCore
 import JuiceDomain
+import JuicePlatform
+import JuiceLog
 
 /// Version 3 of the records (PROTOCOL.md, "Storage"): one version for paired tills, typed key
 /// outcomes and money, so the disk format changes once. A version-3 payload starts with `3 `

@@ -1,5 +1,7 @@
 import JuiceCore
 import JuiceDomain
+import JuicePlatform
+import JuiceLog
 
 /// Reading a record's payload back. A payload whose checksum is good but which this parser
 /// refuses was not written by a crash cut short: it is corruption, or a newer version's record,

@@ -1,5 +1,7 @@
 import JuiceCore
 import JuiceDomain
+import JuicePlatform
+import JuiceLog
 
 /// Reads framed records from a whole file's bytes and says where, if anywhere, it stops being
 /// trustworthy. Torn or corrupt, precisely:

@@ -1,5 +1,7 @@
 import JuiceCore
 import JuiceDomain
+import JuicePlatform
+import JuiceLog
 
 /// The reply text a `K` record keeps for a remembered key (PROTOCOL.md, Storage), read back into
 /// the outcome it says: encoded once when a snapshot is written (`Wire.replyLine(to:)`), decoded

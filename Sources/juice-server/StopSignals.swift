@@ -3,6 +3,11 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+import JuiceServer
 #endif
 
 /// The two signals that stop the server, and the one thread that takes them.

@@ -3,10 +3,11 @@
 import Dispatch
 import Foundation
 import JuiceCore
-import JuicePlatform
-import JuiceServer
 import JuiceDomain
-import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceServer
+import JuiceServices
 
 // Blocked before any other thread exists, so every thread inherits the block: see StopSignals.
 StopSignals.block()

@@ -1,7 +1,13 @@
 import JuiceCore
-@testable import JuiceServer
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
 
 /// A third protocol, added from outside the server's code: JSON lines. One command object per
 /// line in (`{"order":"mango-kiwi","count":2,"key":"t-1"}`), one outcome object per line out

@@ -1,9 +1,15 @@
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 @testable import JuiceServer
 import JuiceTestSupport
 import Testing
-import JuiceDomain
-import JuiceStorage
 
 /// A third protocol, JSON lines, added by this test target alone: it sells through the same
 /// store, key memory and journal as the line protocol and HTTP, and its clients receive every

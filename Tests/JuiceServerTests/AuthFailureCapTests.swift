@@ -1,10 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// A pool of addresses must not guess the manager token faster than one address: an IPv6
 /// client counts by its /64, and all addresses together get a cap on checked failures a minute,

@@ -1,7 +1,14 @@
 import Testing
-@testable import JuiceServer
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
 
 /// The flags that take a whole number: each sets its value, and refuses one outside its range
 /// (or no value) with a usage message that names the flag and the range.

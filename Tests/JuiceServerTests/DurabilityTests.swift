@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+import JuiceServer
+import Testing
 
 /// Acknowledged means durable: restarts, crashes, damaged journals, retries and catch-up.
 @Suite(.onOwnThreads) struct DurabilityTests {

@@ -1,8 +1,14 @@
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// The ring of recent changes a catch-up replays: consecutive seqs, the oldest overwritten, a
 /// gap or a change wider than a slot restarting it.

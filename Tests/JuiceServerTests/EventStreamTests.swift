@@ -1,8 +1,15 @@
 import Foundation
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// `GET /events` as a browser's EventSource reads it: the full state first, then every change
 /// as the line protocol's `EVENT STOCK` has it, resumable with `Last-Event-ID` with no gap and

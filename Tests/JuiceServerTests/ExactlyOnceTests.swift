@@ -1,10 +1,16 @@
 import Foundation
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 @testable import JuiceServer
 import JuiceTestSupport
 import Testing
-import JuiceDomain
-import JuiceStorage
 
 /// Exactly once that no client can break: the key memory keeps every key younger than its
 /// retention window, whatever another client sends, across restarts and compaction; RESTOCK

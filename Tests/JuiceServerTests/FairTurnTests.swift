@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// A client that pipelines a burst and never reads gets a turn of its input at a time, then the
 /// others get theirs (`FairTurn`). Not timed here (the bench's `fair` scenario measures how

@@ -2,6 +2,13 @@ import Foundation
 import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+import JuiceServer
 
 // MARK: - Fuzz generation
 

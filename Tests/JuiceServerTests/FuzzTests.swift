@@ -1,10 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Fuzzing: random and mangled protocol text from seeded clients (see `Fuzz`).
 extension HardeningTests {

@@ -1,10 +1,16 @@
 import Dispatch
 import Foundation
-@testable import JuiceCore
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// The journal's group commit on a real file, in-process: one write in flight, every record that
 /// arrives meanwhile in the next one, and compaction into a snapshot. (Crashes, torn tails and a

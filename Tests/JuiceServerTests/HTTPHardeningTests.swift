@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// The HTTP edge is as hardened as the TCP side: a capped request head, a deadline for clients
 /// that never finish one, refusals for anything that is not HTTP, streams counted toward

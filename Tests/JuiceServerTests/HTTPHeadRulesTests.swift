@@ -1,9 +1,15 @@
 import Foundation
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// RFC 9112 §3.2 and RFC 9110: an HTTP/1.1 request names its Host, and a field that means one
 /// thing (Host, Content-Length, Origin, Idempotency-Key, Authorization) comes once. Taking the

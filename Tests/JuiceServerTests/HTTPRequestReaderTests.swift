@@ -1,7 +1,14 @@
 import Testing
-@testable import JuiceServer
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
 
 /// The HTTP request head reader on its own, fed whole, byte by byte and in random cuts: the
 /// same verdict whatever the cut, bounded, and quick to refuse what cannot be HTTP.

@@ -1,10 +1,16 @@
 import Dispatch
 import Foundation
-@testable import JuiceServer
-import JuicePlatform
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// A browser that sends its request and resets at once (a tab closed, curl interrupted): the
 /// answer's send fails and the connection is closed right there. It must be closed once: a

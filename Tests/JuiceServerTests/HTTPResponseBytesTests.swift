@@ -1,7 +1,14 @@
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// `HTTPResponse.bytes` builds every HTTP answer's head on bytes (it runs once per request):
 /// these are the exact bytes the contract's answers had when the head was built as a String.

@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 extension Server {
     /// Output queued for clients that their sockets have not taken yet (read on the loop).

@@ -1,9 +1,15 @@
 import Foundation
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// The edges of the HTTP writes over real sockets: bodies, who may write (Origin, Host),
 /// keep-alive and its cap, 405s.

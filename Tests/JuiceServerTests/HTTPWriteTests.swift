@@ -1,9 +1,15 @@
 import Foundation
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// The HTTP writes over real sockets: each is its line twin (same store, key memory, journal
 /// and broadcast), answered in JSON with the statuses PROTOCOL.md lists.

@@ -1,9 +1,15 @@
 import Foundation
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Writes are taken under an IP literal because no attacker can re-point one (DNS rebinding
 /// needs a name). So "is this an IP literal" must be exact: `-1.-2.-3.-4`, `+1.+2.+3.+4`,

@@ -1,10 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Hostile input: an endless line, closing lines cut off by a reset, telnet negotiation, HTTP.
 extension HardeningTests {

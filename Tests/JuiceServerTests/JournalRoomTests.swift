@@ -1,8 +1,14 @@
-@testable import JuiceCore
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// The bookkeeping that lets the store refuse a change before applying it (`JournalRoom`), and
 /// the bound it relies on: no record a change writes is bigger than `JournalRecord.maxBytes`.

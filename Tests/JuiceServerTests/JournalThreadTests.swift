@@ -1,11 +1,18 @@
 import Foundation
 import Glibc
+import JuiceCore
+import JuiceDomain
+import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 @testable import JuiceServer
 import JuiceTestSupport
 import Synchronization
 import Testing
-import JuiceDomain
-import JuiceStorage
 
 /// The journal's own thread: jobs in order, one at a time, on a thread that carries its name (so
 /// `juice-bench` can show what the journal costs apart from the loop), and that ends when the

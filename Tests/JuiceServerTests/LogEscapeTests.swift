@@ -1,9 +1,15 @@
 import Foundation
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Log lines quote client text (a Host, an Origin), and a terminal or log viewer obeys some
 /// characters instead of showing them: C0 and C1 controls, and bidirectional overrides that

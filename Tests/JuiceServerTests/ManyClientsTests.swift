@@ -1,11 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-import JuicePlatform
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Many clients: thousands at once, a flood ended by a reset, and the max-clients limit.
 extension HardeningTests {

@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+import JuiceServer
+import Testing
 
 /// A shop's own menu: `--menu FILE`, `--print-menu`, and the data directory's memory of its menu.
 @Suite(.onOwnThreads) struct MenuFileTests {

@@ -1,9 +1,16 @@
 import Foundation
 import Testing
-@testable import JuiceServer
-import JuiceTestSupport
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import JuiceTestSupport
 
 /// The server's routes and docs/openapi.json agree route by route, both ways (issue 27): the
 /// route tables in code (`HTTPRoutes.readPaths`, `HTTPWrites.paths`) are exactly the document's

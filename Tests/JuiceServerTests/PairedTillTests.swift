@@ -1,9 +1,16 @@
 import Foundation
 import JuiceCore
-import JuiceTestSupport
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+import JuiceServer
+import JuiceTestSupport
+import Testing
 
 /// Every till a known device (issue 31): pairing, credentials, keys per till, revoking, and all
 /// of it across restarts and compactions, against the built server over real sockets.

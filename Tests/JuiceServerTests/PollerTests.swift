@@ -1,10 +1,16 @@
 import Dispatch
 import Foundation
-import JuicePlatform
-import Testing
-@testable import JuiceServer
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// The client pollers on their own, over socket pairs: readiness comes back with the right id,
 /// write interest works, removal closes the descriptor, and a descriptor the poller cannot watch

@@ -1,9 +1,15 @@
 import Foundation
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Every command over a real socket against an in-process server on its own port.
 @Suite(.onOwnThreads) struct ProtocolTests {

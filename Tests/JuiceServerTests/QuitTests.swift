@@ -1,8 +1,14 @@
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// QUIT closes "after sending everything owed": the events of the changes applied before it
 /// too, the client's own included (issue 16 §3).

@@ -1,8 +1,14 @@
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Startup recovery judged in-process (no server, no disk): whatever bytes the data files hold,
 /// recovery either returns a sane state or refuses with the file and the byte offset. It never

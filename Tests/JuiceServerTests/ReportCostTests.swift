@@ -1,10 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// Reports are costly (the whole history read: milliseconds over 430 days), so they are computed
 /// once per change and shared (`ReportCache`), and a computed one ends its connection's turn

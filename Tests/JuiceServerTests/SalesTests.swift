@@ -1,11 +1,17 @@
 import Foundation
 import Glibc
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 @testable import JuiceServer
 import Synchronization
 import Testing
-import JuiceDomain
-import JuiceStorage
 
 /// A wall clock a test sets by hand.
 final class TestClock: Sendable {

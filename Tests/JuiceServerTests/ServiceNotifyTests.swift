@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// systemd's side of the server (`Type=notify`, `WatchdogSec=`): the test is systemd, owning the
 /// datagram socket the executable is told of in `NOTIFY_SOCKET`.

@@ -1,9 +1,16 @@
 import Foundation
 import JuiceCore
-import JuiceTestSupport
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+import JuiceServer
+import JuiceTestSupport
+import Testing
 
 /// The shop's day against the built executable, its clock moved by the debug build's
 /// `JUICE_TEST_CLOCK` file: day starts, a restart across midnight, a compaction in the middle

@@ -1,10 +1,16 @@
 import Foundation
 import Glibc
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// SIGTERM and SIGINT: a graceful drain, and a second signal that exits at once.
 extension HardeningTests {

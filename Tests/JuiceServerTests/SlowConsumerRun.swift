@@ -1,8 +1,15 @@
 import JuiceCore
-import Foundation
-import Glibc
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+import JuiceServer
+import Foundation
+import Glibc
 
 /// One cashier pipelines `ORDER banana` in chunks (with flow control so the well-behaved display
 /// is never far behind), a display checks every event's seq, and a client with a tiny receive

@@ -1,7 +1,13 @@
 import JuiceCore
-@testable import JuiceServer
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
 @_exported import JuiceTestSupport
 
 /// An in-process server on a free port (port 0). Tests use `with`, which stops it however the

@@ -1,10 +1,16 @@
 import Foundation
 import JuiceCore
+import JuiceDomain
+import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 @testable import JuiceServer
 import JuiceTestSupport
 import Testing
-import JuiceDomain
-import JuiceStorage
 
 /// What an attacker found against paired tills (issue 31's own attack), each a test that failed
 /// before its fix: one credential holding every slot, a till's keys growing memory without

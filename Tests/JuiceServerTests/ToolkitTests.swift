@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
 import Testing
-@testable import JuiceServer
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
 
 /// The shared test toolkit's own pieces that a test relies on to mean anything.
 @Suite(.onOwnThreads) struct ToolkitTests {

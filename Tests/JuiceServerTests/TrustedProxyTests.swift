@@ -1,8 +1,15 @@
 import Foundation
-@testable import JuiceServer
-import Testing
+import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// `--trusted-proxy`: who an HTTP request comes from behind a reverse proxy. Only a trusted peer's
 /// `X-Forwarded-For` / `Forwarded` is read, right to left, and the client it names is who the

@@ -1,8 +1,14 @@
 import JuiceCore
-@testable import JuiceServer
-import Testing
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
+@testable import JuiceServer
+import Testing
 
 /// HTTP's JSON for a write's outcome, byte for byte as the HTTP wire has always answered it
 /// (the twin of the line reply: `OK ORDER mango-kiwi 2 seq=7 mango=6 kiwi=8`).

@@ -1,4 +1,12 @@
+import JuiceCore
+import JuiceDomain
+import JuiceStorage
 import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 
 /// systemd's `sd_notify` protocol, without libsystemd: one datagram of `KEY=value` lines to the
 /// Unix socket named by `$NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace). systemd

@@ -2,6 +2,12 @@ import Dispatch
 import JuiceCore
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 
 /// The systemd watchdog's ping (`WATCHDOG=1`), sent by a timer on the server's own loop queue,
 /// not a thread of its own: a loop that hangs (a handler that never returns, a deadlock) stops

@@ -1,8 +1,13 @@
 import Foundation
 import JuiceCore
-import JuicePlatform
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 
 /// `juice-server` flags. Parsing is pure (arguments and environment in, a decision out), so it
 /// is unit-tested without starting anything, and a bad flag never touches the disk.

@@ -1,7 +1,12 @@
 import JuiceCore
-import JuicePlatform
 import JuiceDomain
 import JuiceStorage
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 
 extension Server {
     /// Builds a server from its configuration: opens (and recovers) the data directory, or a
@@ -39,6 +44,6 @@ extension Server {
         let store = FruitStore(executor: executor, ledger: opened.ledger, journal: journal, history: history,
                                compactAfter: config.journalMaxBytes, lostSalesPerMinute: config.lostSalesPerMinute, storeID: opened.storeID)
         Log.lifecycle("data directory \(directory): recovered seq=\(opened.ledger.seq) store=\(opened.storeID) (journal position \(opened.lsn))")
-        return Server(config: config, executor: executor, store: store, durableLSN: opened.lsn, lockFD: opened.lockFD)
+        return Server(config: config, executor: executor, store: store, journal: journal, durableLSN: opened.lsn, lockFD: opened.lockFD)
     }
 }

@@ -1,10 +1,18 @@
+import JuiceCore
+import JuiceDomain
+import JuiceStorage
 import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+import JuiceLine
+import JuiceHTTP
 
 /// Each client costs a file descriptor. Raise our soft limit toward what `--max-clients` needs
 /// (up to the hard limit), and if that is not enough, lower max-clients rather than fail later.
 public enum MaxClients {
     /// Descriptors kept for the listener, the journal, the data files and stdio.
-    static let reserve = 64
+    package static let reserve = 64
 
     public static func fit(_ maxClients: Int) -> Int {
         guard let limit = Platform.raiseOpenFileLimit(toward: UInt64(maxClients + reserve)) else { return maxClients }

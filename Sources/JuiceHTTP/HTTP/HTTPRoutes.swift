@@ -1,0 +1,253 @@
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+
+/// What each path answers. Public: the board (`/`, `/events`, `/state`) and `/healthz` — the
+/// shop's screens and the load balancer's probe. With a manager token configured, the manager's
+/// data (`/metrics`, `/sales`) needs `Authorization: Bearer <token>`; the dashboard page itself
+/// is public and asks for the token. The writes (`POST /orders`, `/restock`, `/set`) are
+/// `HTTPWrites`.
+package struct HTTPRoutes {
+    package enum Route {
+        /// Answer, once the journal is durable up to `after` (a journal position).
+        case response(HTTPResponse, after: UInt64)
+        /// A write's answer, and the changes it made (to broadcast after the answer is queued);
+        /// `till`: the paired till that made it (the connection is that till's now).
+        case change(HTTPResponse, after: UInt64, events: [StockEvent], till: TillID?)
+        /// A tills request's answer; the till it paired (this connection is it now) or revoked
+        /// (its connections close).
+        case tills(HTTPResponse, after: UInt64, paired: TillID?, revoked: TillID?)
+        /// Open an event stream, resuming after this seq if the browser sent `Last-Event-ID`.
+        case eventStream(lastEventID: EventID?)
+    }
+
+    package let store: FruitStore
+    package let auth: ManagerAuth
+    package let writes: HTTPWrites
+    package let tills: TillRoutes
+    /// Which connections are which till (for the tills list).
+    package var presence = TillPresence()
+    /// Whether shutdown has begun (`/healthz` then answers 503).
+    package var isDraining: () -> Bool = { false }
+    /// Told when a request's `Bearer` token or till credential checked out (or it paired a
+    /// till): its connection is a known client
+    /// (`ConnectionHost.markKnown`).
+    package var signedIn: () -> Void = {}
+    /// Whether the connection being routed may speak for a till (`TillPresence.hasRoom`).
+    package var tillHasRoom: (TillID) -> Bool = { _ in true }
+    /// The values `/metrics` reports that only the server knows (clients by kind).
+    package var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
+    private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
+    private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
+    private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
+    private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
+    private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(OpenAPIDocument.json.utf8))
+    private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(ReportsPage.html.utf8))
+    private let tillsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillsPage.html.utf8))
+    private let tillWorker = HTTPResponse(.ok, TillWorker.contentType, body: Array(TillWorker.script.utf8))
+    package static let allow = [("Allow", "GET, HEAD")]
+    package static let allowPost = [("Allow", "POST")]
+    /// The paths `GET` and `HEAD` answer (`ReadRoute`).
+    package static let readPaths = ReadRoute.paths
+    private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
+    private let reports: ReportRoutes
+
+    package init(store: FruitStore, auth: ManagerAuth, allowedHosts: [String]) {
+        self.store = store
+        self.auth = auth
+        self.writes = HTTPWrites(store: store, allowedHosts: allowedHosts)
+        self.reports = ReportRoutes(store: store)
+        self.tills = TillRoutes(store: store)
+        self.allowedHosts = allowedHosts
+    }
+
+    private let allowedHosts: [String]
+
+    package func route(_ request: HTTPRequest, client: RequestClient) -> Route {
+        if TillRoutes.posts.contains(request.path) {
+            guard request.method == "POST" else {
+                return .response(WriteAnswer.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
+            }
+            if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
+                Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
+                return .response(WriteAnswer.refusal(.forbidden, "FORBIDDEN", why), after: 0)
+            }
+            if request.path != "/tills/pair", let (message, headers) = bearerRefusal(request, client: client) {
+                return .response(WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers), after: 0)
+            }
+            if request.path == "/tills/pair", let seconds = auth.mayGuess(peer: client.address) {
+                let refusal = Wire.tooManyAuthFailures(retryIn: seconds)
+                return .response(WriteAnswer.refusal(.unauthorized, refusal.code.rawValue, refusal.message,
+                                                     headers: [("Retry-After", "\(seconds)")]), after: 0)
+            }
+            let (response, lsn, paired, revoked) = tills.answer(request, presence: presence)
+            if paired != nil { signedIn() }
+            // A wrong pairing code counts as a wrong token from its client.
+            if request.path == "/tills/pair", response.status == .unauthorized { auth.wrongGuess(peer: client.address) }
+            return .tills(response, after: lsn, paired: paired, revoked: revoked)
+        }
+        if HTTPWrites.paths.contains(request.path) {
+            guard request.method == "POST" else {
+                return .response(WriteAnswer.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
+            }
+            if isDraining() {
+                return .response(WriteAnswer.refusal(.serviceUnavailable, "SHUTTING_DOWN", "shutting down; try again shortly",
+                                                    headers: [("Retry-After", "1")]), after: 0)
+            }
+            let role: ClientRole
+            switch writer(of: request, client: client) {
+            case .success(let known): role = known
+            case .failure(let refused): return .response(refused.response, after: 0)
+            }
+            let outcome = writes.handle(request, client: client, role: role)
+            if case .till(let id) = role { return .change(outcome.response, after: outcome.lsn, events: outcome.events, till: id) }
+            return .change(outcome.response, after: outcome.lsn, events: outcome.events, till: nil)
+        }
+        guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, after: 0) }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), after: 0)
+        }
+        if isDraining() {
+            return .response(.plain(.serviceUnavailable, request.path == "/healthz" ? "shutting down" : "shutting down; try again shortly",
+                                    headers: [("Retry-After", "1")]), after: 0)
+        }
+        switch route {
+        case .board, .boardIndex:
+            return .response(board, after: 0)
+        case .dashboard:
+            return .response(dashboard, after: 0)
+        case .till:
+            return .response(till, after: 0)
+        case .stockEditor:
+            return .response(stockEditor, after: 0)
+        case .openAPI:
+            return .response(openAPI, after: 0)
+        case .reportsPage:
+            // Public, like /dashboard: its data call carries the manager token.
+            return .response(reportsPage, after: 0)
+        case .tillsPage:
+            // Public, like /reports: its calls (/tills/list, /tills/codes, ...) carry the token.
+            return .response(tillsPage, after: 0)
+        case .tillWorker:
+            return .response(tillWorker, after: 0)
+        case .events:
+            // The store a Last-Event-ID belongs to: in the id itself (`<store>:<seq>`), or, as the
+            // pages send it, in the stream's URL (`/events?store=<id>`), which the browser repeats
+            // on every reconnect; an id without a store resumes as before.
+            var lastEventID = request.header("last-event-id").flatMap(EventID.init)
+            if lastEventID?.store == nil, let store = ReportRoutes.parameters(request.query)["store"] {
+                lastEventID?.store = StoreID.isValid(store) ? store : "-"
+            }
+            return .eventStream(lastEventID: lastEventID)
+        case .state:
+            let (body, lsn) = store.assumeIsolated {
+                (StateJSON.body(menu: $0.menu, seq: $0.ledger.seq, stock: $0.ledger.stock, readOnly: $0.readOnly, store: $0.storeID), $0.lastLSN)
+            }
+            return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(body.utf8)), after: lsn)
+        case .healthz:
+            // Read-only still serves every screen, but a probe must see that changes are refused.
+            if let reason = store.assumeIsolated({ $0.readOnly }) {
+                return .response(.plain(.serviceUnavailable, "read-only: " + reason), after: 0)
+            }
+            return .response(.plain(.ok, "ok"), after: 0)
+        case .sales, .metrics:
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
+            // Figures as of now, answered once they are on disk like everything else.
+            let (sales, readOnly, lsn) = store.assumeIsolated { ($0.salesSnapshot(), $0.readOnly != nil, $0.lastLSN) }
+            if route == .sales {
+                return .response(HTTPResponse(.ok, HTTPResponse.json, body: Array(SalesJSON.body(sales).utf8)), after: lsn)
+            }
+            let clients = clientCounts()
+            let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
+            return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), after: lsn)
+        case .tillsList:
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
+            let (response, lsn, _, _) = tills.answer(request, presence: presence)
+            return .response(response, after: lsn)
+        case .dayReport, .daysCSV, .hoursCSV, .tillsCSV:
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
+            let (response, lsn) = reports.answer(request)
+            return .response(response, after: lsn)
+        }
+    }
+
+    package struct Refused: Error {
+        package let response: HTTPResponse
+    }
+
+    /// Who a write speaks for. A till sends `Juice-Till: <credential>`; the manager's writes
+    /// (`/restock`, `/set`) need the token as before. With a token configured, an order needs a
+    /// paired till or the manager; without one, anyone may order (the shared key namespace).
+    private func writer(of request: HTTPRequest, client: RequestClient) -> Result<ClientRole, Refused> {
+        let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
+        let managerPath = request.path != "/orders"
+        // A token sent is checked, also beside a till's credential (a wrong one is refused).
+        if managerPath || request.header("authorization") != nil {
+            if let (message, headers) = bearerRefusal(request, client: client) {
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers)))
+            }
+            if managerPath && auth.token != nil { return .success(.manager) }
+        }
+        if let credential = request.header(TillRoutes.header) {
+            switch store.assumeIsolated({ $0.verifyTill(credential) }) {
+            case .till(let id):
+                guard tillHasRoom(id) else {
+                    return .failure(Refused(response: WriteAnswer.refusal(.serviceUnavailable, "BUSY",
+                        "till \(id) has \(TillPresence.maxConnectionsPerTill) connections open: close one", headers: [("Retry-After", "1")])))
+                }
+                signedIn()
+                return .success(.till(id))
+            case .revoked:
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "REVOKED", Wire.tillRevoked.message)))
+            case .unknown:
+                Log.warning("HTTP \(request.path) refused for \(client.description): unknown till credential", category: .refusals)
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", "unknown till credential: pair this till again")))
+            }
+        }
+        guard auth.token != nil, !managerPath else { return .success(.anonymous) }
+        guard request.header("authorization") != nil else {
+            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "FORBIDDEN",
+                "orders need a paired till: send the Juice-Till header (pair the till at /till with the manager's code)", headers: challenge)))
+        }
+        if let (message, headers) = bearerRefusal(request, client: client) {
+            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers)))
+        }
+        return .success(.manager)
+    }
+
+    /// With a manager token configured, the manager's data and writes need `Authorization:
+    /// Bearer <token>`, checked in constant time and with the same per-address failure limit as
+    /// `AUTH`. Nil: go ahead; else the refusal's message and headers (for a 401).
+    private func bearerRefusal(_ request: HTTPRequest, client: RequestClient) -> (String, [(String, String)])? {
+        guard auth.token != nil else { return nil }
+        let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
+        guard let header = request.header("authorization") else {
+            return ("this needs the manager token: Authorization: Bearer <token>", challenge)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return ("use Authorization: Bearer <token>", challenge)
+        }
+        switch auth.verify(Array(parts[1].utf8), peer: client.address) {
+        case .accepted:
+            signedIn()
+            return nil
+        case .noTokenConfigured:
+            return nil
+        case .wrong:
+            Log.warning("HTTP \(request.path) refused for \(client.description): wrong token", category: .refusals)
+            return (Wire.wrongToken().message, challenge)
+        case .tooManyFailures(let seconds):
+            return (Wire.tooManyAuthFailures(retryIn: seconds).message, challenge + [("Retry-After", "\(seconds)")])
+        }
+    }
+
+    /// A seq in decimal (up to 19 digits), or nil.
+    package static func seq(_ text: Substring) -> UInt64? {
+        guard !text.isEmpty, text.count <= 19, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return UInt64(text)
+    }
+}

@@ -1,0 +1,285 @@
+import Dispatch
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+
+/// One HTTP client: requests answered one at a time (HTTP/1.1 kept alive up to a cap), the
+/// writes among them through the same store, journal and broadcast as their line twins; or,
+/// for `GET /events`, an event stream that stays open and takes live changes like a display.
+///
+/// The edge is as hardened as the TCP side: the request is read on bytes and capped
+/// (`HTTPRequestReader`), a client that never finishes it is closed after a deadline, an idle
+/// kept-alive one after a shorter one, and an event stream that stops reading is dropped past
+/// the output cap.
+package final class HTTPSession: ConnectionSession {
+    private unowned let conn: Connection
+    private unowned let http: HTTPProtocol
+    /// The request head as it arrives.
+    private var reader = HTTPRequestReader()
+    /// When its current request began (for the request deadline).
+    private var requestStartedAt: UInt64
+    /// It asked for `/events`: one long response that only listens.
+    private var isStream = false
+    /// An answer is on its way (maybe waiting for the journal): the next request is read once
+    /// it is out. One request at a time, so a client cannot pile answers up.
+    private var answering = false
+    /// Requests answered on this connection (for the keep-alive cap).
+    private var served: UInt16 = 0
+    /// The paired till its writes came from, once one did.
+    private var till: TillID?
+    /// Output its last turn made beyond a turn's share (`FairTurn.maxOutputBytes`), with more
+    /// requests waiting: its next turns pass until it is paid off (see `drained`).
+    private var owed = 0
+
+    package init(_ conn: Connection, protocol http: HTTPProtocol) {
+        self.conn = conn
+        self.http = http
+        requestStartedAt = DispatchTime.now().uptimeNanoseconds
+    }
+
+    package var wantsInput: Bool { !answering }
+    package var onlyListens: Bool { isStream }
+
+    package func accepted() {
+        http.awaiting[conn.id] = self
+    }
+
+    package func closed() {
+        if let till { http.loop.tills.closed(conn, till: till) }
+        http.open -= 1
+        http.awaiting.removeValue(forKey: conn.id)
+        http.streams.removeValue(forKey: conn.id)
+    }
+
+    /// Event streams simply end (browsers reconnect by themselves).
+    package func shuttingDown(byeAfter lsn: UInt64) {}
+
+    /// One read's bytes: a request (head, then its body) as it arrives. Reading pauses while a
+    /// request is answered; bytes after it wait in the reader. Bytes on an open stream are
+    /// discarded unread.
+    package func received(_ bytes: UnsafeRawBufferPointer) {
+        guard !isStream, conn.phase == .open else { return }
+        // A kept-alive connection was idle until now: its request's deadline starts here.
+        if !reader.hasStarted { requestStartedAt = DispatchTime.now().uptimeNanoseconds }
+        handle(reader.feed(bytes))
+    }
+
+    /// The peer finished sending: what it is owed still goes out, then it closes.
+    package func inputEnded() {
+        http.awaiting.removeValue(forKey: conn.id)
+        http.loop.host.finish(conn)
+    }
+
+    /// Answers what the reader made of the input: requests one at a time, each read only once
+    /// the one before is out, at most a turn's worth (`FairTurn.maxRequests`, its output, or one
+    /// computed report) before the other connections get theirs.
+    private func handle(_ first: HTTPRequestReader.Outcome) {
+        var outcome = first
+        var turn = FairTurn(limit: FairTurn.maxRequests, work: http.loop.store.work)
+        while true {
+            switch outcome {
+            case .incomplete:
+                return
+            case .refused(let status, let message):
+                http.awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
+                send(HTTPResponse.plain(status, message).bytes(), keepAlive: false)
+                return
+            case .refusedBody(let request, let status, let message):
+                // Its body cannot be read, so nothing after it can be framed: answer and close.
+                http.awaiting.removeValue(forKey: conn.id)
+                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
+                let body = HTTPWrites.paths.contains(request.path) ? WriteAnswer.refusal(status, "BAD_REQUEST", message) : .plain(status, message)
+                send(body.bytes(includeBody: request.method != "HEAD"), keepAlive: false)
+                return
+            case .complete(let request):
+                http.awaiting.removeValue(forKey: conn.id)
+                served &+= 1
+                turn.countLine()
+                turn.countOutput(respond(to: request))
+                guard !conn.isFinishing, !isStream else { return }
+                // Kept alive: the next request once this answer is out (it may wait for the journal).
+                guard conn.outbox.isEmpty else {
+                    answering = true
+                    return
+                }
+                if turn.isOver() && reader.hasStarted {
+                    // More requests are pipelined behind it: they wait, unread, for its next turn
+                    // (`drained`), after the connections already waiting.
+                    answering = true
+                    owed = max(0, turn.outputBytes - FairTurn.maxOutputBytes)
+                    http.loop.passes.markDirty(conn)
+                    return
+                }
+                outcome = readNext()
+            }
+        }
+    }
+
+    /// Waits for the connection's next request (kept alive), going on with what it already sent.
+    private func readNext() -> HTTPRequestReader.Outcome {
+        answering = false
+        requestStartedAt = DispatchTime.now().uptimeNanoseconds
+        http.awaiting[conn.id] = self
+        return reader.next()
+    }
+
+    /// Whether the connection stays for another request: HTTP/1.1 unless it said
+    /// `Connection: close`, under the cap, and not while the server drains.
+    private func keepsAlive(_ request: HTTPRequest) -> Bool {
+        let close = request.header("connection")?.lowercased().split(separator: ",").contains { $0.filter { $0 != " " } == "close" } ?? false
+        return request.minorVersion == 1 && !close && served < HTTPProtocol.maxRequestsPerConnection && http.loop.host.isAccepting
+    }
+
+    /// Answers one request; returns the bytes of its answer (for the turn's output; 0 for an
+    /// event stream, which goes on in its own turns).
+    private func respond(to request: HTTPRequest) -> Int {
+        let head = request.method == "HEAD"
+        let client = http.proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: http.proxies)
+        let admitted = http.loop.host.countRequest(conn, from: client.address)
+        if !admitted {
+            // Over its client's share (or on probation with no place free): refused, unless it
+            // may still sign in (credentials: answered, and kept only if they made it known;
+            // never a stream) or asks `/healthz` (answered and closed, so a probe sees the
+            // server while strangers fill it).
+            let path = ReadRoute(rawValue: request.path)
+            guard path == .healthz || (HTTPSession.carriesCredentials(request) && path != .events) else {
+                let full = conn.pool == .probation
+                Log.warning("refused \(client.description): \(full ? "max clients (\(http.loop.config.maxClients)) reached" : "max clients per address (\(http.loop.config.maxClientsPerAddress ?? 0)) reached")",
+                            category: .busy)
+                let busy = full ? HTTPResponse.busy : HTTPResponse.busyForAddress
+                send(busy, keepAlive: false)
+                return busy.count
+            }
+        }
+        http.routing = conn
+        let route = http.routes.route(request, client: client)
+        http.routing = nil
+        // After routing: a valid `Bearer` made it known (`routes.signedIn`).
+        let keepAlive = keepsAlive(request) && (admitted || conn.isKnown)
+        switch route {
+        case .response(let response, let lsn):
+            let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
+            send(bytes, after: lsn, keepAlive: keepAlive)
+            return bytes.count
+        case .change(let response, let lsn, let events, let till):
+            if let till { signedIn(as: till) }
+            // The answer first, then the broadcast: like a line client, the writer gets its
+            // answer before the event of its change goes anywhere.
+            let bytes = response.bytes(keepAlive: keepAlive)
+            send(bytes, after: lsn, keepAlive: keepAlive)
+            if !events.isEmpty { http.loop.host.publish(events) }
+            return bytes.count
+        case .tills(let response, let lsn, let paired, let revoked):
+            if let paired { signedIn(as: paired) }
+            let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
+            send(bytes, after: lsn, keepAlive: keepAlive)
+            if let revoked {
+                for other in http.loop.tills.takeConnections(of: revoked) where other !== conn && !other.isFinishing {
+                    other.stopInput()
+                    http.loop.host.finish(other)
+                }
+            }
+            return bytes.count
+        case .eventStream(let lastEventID):
+            guard !head else {
+                send(HTTPResponse.eventStreamHeadOnly, keepAlive: false)
+                return 0
+            }
+            openStream(after: lastEventID)
+            return 0
+        }
+    }
+
+    /// This connection speaks for a paired till now (the manager's list shows it connected;
+    /// revoking the till closes it).
+    ///
+    /// A trusted proxy's connection carries many clients' requests (Caddy reuses its upstream
+    /// connections): it is no till's, so revoking a till never closes it (the till's next
+    /// request is refused all the same), and the till counts as connected by when it was seen.
+    private func signedIn(as till: TillID) {
+        if http.proxies.trusts(peer: conn.peer) {
+            http.loop.tills.seenThroughProxy(till)
+            return
+        }
+        if let previous = self.till, previous != till { http.loop.tills.closed(conn, till: previous) }
+        self.till = till
+        http.loop.tills.signedIn(conn, as: till)
+    }
+
+    /// Whether a request says who it is, so that it is answered (once) even over its client's
+    /// share: the route checks the credential, and one that checks out calls
+    /// `ConnectionHost.markKnown` (the manager's token, a paired till's `Juice-Till`).
+    package static func carriesCredentials(_ request: HTTPRequest) -> Bool {
+        request.header("authorization") != nil || request.header(TillRoutes.header) != nil
+    }
+
+    /// One response; without keep-alive the connection then closes (once its output is out).
+    private func send(_ bytes: [UInt8], after lsn: UInt64 = 0, keepAlive: Bool) {
+        http.loop.output.send(conn, bytes, after: lsn)
+        // A failed send (the peer reset) closed it already: closing again would act on a
+        // descriptor number that may be someone else's by now.
+        if conn.isClosed || keepAlive { return }
+        http.loop.host.finish(conn)
+    }
+
+    /// The stream starts with the full state (or, with `Last-Event-ID`, the changes after it,
+    /// as SINCE does), then live changes follow with no gap and no duplicate. The head waits
+    /// for the journal like the state it precedes, and so does everything after it.
+    private func openStream(after lastEventID: EventID?) {
+        isStream = true
+        http.streams[conn.id] = self
+        let (plan, lsn) = http.loop.store.assumeIsolated { ($0.catchUpPlan(resuming: lastEventID), $0.lastLSN) }
+        var start = HTTPProtocol.streamStart
+        if case .fullState(let all) = plan.start { http.appendEvent(seq: plan.current, all, to: &start) }
+        http.loop.output.send(conn, start, after: lsn)
+        if conn.isClosed { return }
+        http.loop.fanOut.listen(conn, from: plan.current + 1, catchUp: plan.catchUp)
+        drained()
+    }
+
+    /// Output went out, or its next turn came: an event stream goes on with its catch-up; an
+    /// answered request closes, or, kept alive, reads its next request.
+    package func drained() {
+        if conn.isFinishing {
+            http.loop.host.finish(conn)
+            return
+        }
+        if answering {
+            guard conn.outbox.isEmpty else { return }
+            if owed > 0 {
+                // A turn that wrote more than its share (one large answer: a CSV, a page) waits
+                // out the difference, a share per pass, as in deficit round robin: fair by
+                // bytes, not by requests. Sending is what a large answer costs (a kept 75 KB
+                // days.csv: its copy into the socket), and 200 clients pipelining it kept a
+                // probe waiting 170-330 ms while each got an answer per pass.
+                owed -= FairTurn.maxOutputBytes
+                http.loop.passes.markDirty(conn)
+                return
+            }
+            handle(readNext())
+            return
+        }
+        _ = http.loop.catchUp.pump(conn)
+    }
+
+    /// Closes it if its request is overdue (or, kept alive, it stayed idle too long).
+    package func checkDeadline(now: UInt64, deadline: UInt64, idle: UInt64) {
+        if reader.hasStarted {
+            if now - requestStartedAt > deadline {
+                http.loop.host.close(conn, reason: "no complete request within \(http.requestDeadline) s")
+            }
+        } else if now - requestStartedAt > (served == 0 ? deadline : idle) {
+            http.loop.host.close(conn, reason: served == 0 ? "no request within \(http.requestDeadline) s" : "idle keep-alive")
+        }
+    }
+
+    /// A `: ping` comment on an open stream that is not catching up.
+    package func ping() {
+        guard conn.catchUp == nil, !conn.isFinishing else { return }
+        if http.loop.output.enqueue(conn, Wire.streamPing) { http.loop.passes.markDirty(conn) }
+    }
+}

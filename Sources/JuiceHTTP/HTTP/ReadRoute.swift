@@ -1,0 +1,23 @@
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+/// Every path `GET` and `HEAD` answer: the one table of the read routes. `HTTPRoutes.route`
+/// switches over it with no default, so a route cannot be answered without being here (a case
+/// added to the switch alone does not compile), and docs/openapi.json must document exactly
+/// these and `HTTPWrites.paths` (OpenAPIRouteTests): no route lives outside the contract. A path
+/// outside the table is 404; another method on one inside it, 405 with `Allow: GET, HEAD`.
+package enum ReadRoute: String, CaseIterable, Sendable {
+    // The shop's pages, public: they hold no data (the manager's ask for the token).
+    case board = "/", boardIndex = "/index.html", dashboard = "/dashboard", till = "/till", tillWorker = "/till-sw.js"
+    case stockEditor = "/stock", reportsPage = "/reports", tillsPage = "/tills"
+    // Public data, the probe, and this API's own document.
+    case events = "/events", state = "/state", healthz = "/healthz", openAPI = "/openapi.json"
+    // The manager's data (with a token configured).
+    case sales = "/sales", metrics = "/metrics", tillsList = "/tills/list", dayReport = "/reports/day", daysCSV = "/reports/days.csv", hoursCSV = "/reports/hours.csv"
+    case tillsCSV = "/reports/tills.csv"
+
+    package static let paths = Set(allCases.map(\.rawValue))
+}

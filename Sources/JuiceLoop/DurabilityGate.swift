@@ -1,0 +1,77 @@
+import JuiceCore
+import JuicePlatform
+import JuiceLog
+/// Nothing the server sends may reflect a change a crash could still lose. Replies wait in
+/// their connection's outbox as "held" (tagged with the journal position, LSN, that must be on
+/// disk first), and events wait here, until the journal reports it is durable that far.
+/// In memory (no journal) everything is durable at once: every position waited for is 0.
+///
+/// The journal tells the gate itself (`GroupCommit.whenDurable` is `durable(upTo:)`, wired by
+/// `Running`), and the gate tells whoever waits: the released connections (written at once),
+/// the fan-out, then a draining server.
+package final class DurabilityGate {
+    /// The journal is on disk up to here.
+    package private(set) var durableLSN: UInt64
+    /// Connections holding output that waits for the journal, to release it when it is durable.
+    private var withHeldOutput: [UInt64: Connection] = [:]
+    /// Events waiting for the journal before they may be broadcast, in seq order.
+    private var pendingEvents: [StockEvent] = []
+    /// Scratch for `durable(upTo:)`: the connections with nothing held any more. (Removing
+    /// them while iterating the dictionary would copy it on every journal sync.)
+    private var releasedAll: [UInt64] = []
+    /// Scratch for `durable(upTo:)`: the connections with output released.
+    private var releasedSome: [Connection] = []
+
+    /// Told of each connection whose held output was released, then of the events that may be
+    /// broadcast now (in seq order), then that a release happened (a draining server may be done).
+    package var released: (Connection) -> Void = { _ in }
+    package var ready: ([StockEvent]) -> Void = { _ in }
+    package var afterDurable: () -> Void = {}
+
+    package init(durableLSN: UInt64) {
+        self.durableLSN = durableLSN
+    }
+
+    /// Whether output that waits for `lsn` may go out now.
+    package func isDurable(_ lsn: UInt64) -> Bool { lsn <= durableLSN }
+
+    /// Remembers a connection whose outbox holds output, to release it later.
+    package func hold(_ conn: Connection) {
+        withHeldOutput[conn.id] = conn
+    }
+
+    package func forget(_ conn: Connection) {
+        withHeldOutput.removeValue(forKey: conn.id)
+    }
+
+    /// The events that may be broadcast now; the rest wait for `durable(upTo:)`.
+    package func admit(_ events: [StockEvent]) -> [StockEvent] {
+        if let last = events.last, last.lsn > durableLSN || !pendingEvents.isEmpty {
+            pendingEvents.append(contentsOf: events)
+            return []
+        }
+        return events
+    }
+
+    /// The journal is on disk up to `lsn`: moves held output to ready (`released` is told of
+    /// each connection that has some to send), then hands `ready` the events that may go now.
+    /// Replies are released before events, as they were produced.
+    package func durable(upTo lsn: UInt64) {
+        defer { afterDurable() }
+        durableLSN = lsn
+        for conn in withHeldOutput.values {
+            if conn.outbox.release(durable: lsn) { releasedSome.append(conn) }
+            if !conn.outbox.hasHeld { releasedAll.append(conn.id) }
+        }
+        for id in releasedAll { withHeldOutput.removeValue(forKey: id) }
+        releasedAll.removeAll(keepingCapacity: true)
+        // Told only now: what they do next (write, run more input, hold new output) must not
+        // change the table under the loop above.
+        for conn in releasedSome { released(conn) }
+        releasedSome.removeAll(keepingCapacity: true)
+        let events = pendingEvents.prefix { $0.lsn <= lsn }
+        guard !events.isEmpty else { return }
+        pendingEvents.removeFirst(events.count)
+        ready(Array(events))
+    }
+}

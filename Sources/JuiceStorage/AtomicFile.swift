@@ -1,0 +1,32 @@
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+
+/// Whole files that a crash must leave either old or new, never half written: the snapshot and
+/// `menu.json`. Write a temp file, fsync it, rename it into place, fsync the directory.
+package enum AtomicFile {
+    package static func write(_ bytes: [UInt8], to path: String, directory: String) throws(StorageError) {
+        let temp = path + ".tmp"
+        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
+        let ok = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
+        let code = errno
+        Platform.close(fd)
+        guard ok else {
+            // A full disk must not keep the half-written copy: it holds room others need.
+            unlink(temp)
+            throw .failed(.write, path: temp, errno: code)
+        }
+        guard rename(temp, path) == 0 else { throw .failed(.rename, path: temp, errno: errno) }
+        try syncDirectory(directory)
+    }
+
+    /// Makes the directory's entries durable: a file just created or renamed is not, until then.
+    package static func syncDirectory(_ directory: String) throws(StorageError) {
+        let fd = Platform.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .failed(.openDirectory, path: directory, errno: errno) }
+        defer { Platform.close(fd) }
+        guard Platform.syncFile(fd) == 0 else { throw .syncFailed(path: directory, errno: errno) }
+    }
+}

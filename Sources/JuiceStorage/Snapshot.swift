@@ -1,0 +1,46 @@
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+
+/// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T`, `K`, `Y`, and
+/// the tills' `P`, `X` and `Q` (version 3),
+/// then `E` counting the records before it (PROTOCOL.md, Storage). Written when a store is
+/// created, after a menu change, and by each compaction (see `GroupCommit`); always whole, with
+/// `AtomicFile`, so recovery takes any damage in it for corruption, never for a torn write.
+package enum Snapshot {
+    package static func encode(_ ledger: StockLedger, lsn: UInt64) -> [UInt8] {
+        let menu = ledger.menu
+        var records: [JournalRecord] = [.header(lsn: lsn, seq: ledger.seq, served: ledger.ordersServed, refused: ledger.ordersRefused)]
+        for (i, fruit) in menu.fruits.enumerated() { records.append(.fruit(name: fruit.name, stock: ledger.stock[i])) }
+        for (j, juice) in menu.juices.enumerated() { records.append(.sold(juice: juice.name, count: ledger.sold[j])) }
+        for (j, juice) in menu.juices.enumerated() { records.append(.lost(juice: juice.name, count: ledger.lost[j])) }
+        for (i, fruit) in menu.fruits.enumerated() { records.append(.short(fruit: fruit.name, count: ledger.short[i])) }
+        // Version 3: each key with its scope and its first outcome as typed fields.
+        for (key, scope, entry) in ledger.keys.inOrder {
+            guard let outcome = JournalRecord.keyOutcome(entry.first, menu: menu) else { continue }
+            records.append(.scopedKey(key: key, by: Writer(scope: scope), outcome: outcome, time: entry.time))
+        }
+        for (slot, counters) in ledger.history.inOrder {
+            var counts: [JournalRecord.HourCount] = []
+            for kind in SalesHistory.Counters.Kind.allCases {
+                let names = kind.perJuice ? menu.juices.map(\.name) : menu.fruits.map(\.name)
+                for (i, name) in names.enumerated() where counters[kind, i] > 0 {
+                    counts.append(JournalRecord.HourCount(kind, name, counters[kind, i]))
+                }
+            }
+            records.append(.hour(start: slot.start, day: slot.day, offset: slot.offset, served: counters.served,
+                                 refused: counters.refused, counts: counts))
+        }
+        records.append(contentsOf: ledger.tills.snapshotRecords)
+        records.append(.end(records: records.count))
+        var out: [UInt8] = []
+        for record in records { out.append(contentsOf: record.framed()) }
+        return out
+    }
+
+    /// Puts a snapshot in place atomically: after a crash the file is the old one or this one.
+    package static func write(_ bytes: [UInt8], to path: String, directory: String) throws(StorageError) {
+        try AtomicFile.write(bytes, to: path, directory: directory)
+    }
+}
