@@ -27,8 +27,14 @@ let package = Package(
         .target(name: "JuicePlatform", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         // The Swift client library: pipelined calls, exactly-once orders, a gap-free stock stream.
         .target(name: "JuiceClient", dependencies: ["JuiceCore", "JuicePlatform"]),
-        // The FruitStore actor, the journal, and the Dispatch socket server.
-        .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuicePlatform"]),
+        // The FruitStore actor, the journal, and the Dispatch socket server. Its pages (Pages/:
+        // HTML, CSS, JavaScript, SVG) and docs/openapi.json are files, not Swift: the EmbedFiles
+        // plugin puts them in at build time as `EmbeddedFiles`, so SwiftPM must not see Pages/.
+        .target(name: "JuiceServer", dependencies: ["JuiceCore", "JuicePlatform"], exclude: ["Pages"],
+                plugins: ["EmbedFiles"]),
+        // The build tool plugin that embeds those files, and the tool it runs (toolchain only).
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
+        .executableTarget(name: "embed-files"),
         .executableTarget(name: "juice-server", dependencies: ["JuiceServer", "JuicePlatform"]),
         // A load generator for line protocols (ours and others', e.g. Redis inline commands);
         // it reads our replies with JuiceCore's client-side reader.

@@ -39,6 +39,8 @@ struct HTTPResponse {
     static let text = "text/plain; charset=utf-8"
     static let html = "text/html; charset=utf-8"
     static let json = "application/json; charset=utf-8"
+    /// The till's service worker (Pages/till-sw.js).
+    static let javascript = "text/javascript; charset=utf-8"
 
     init(_ status: HTTPStatus, _ contentType: String = HTTPResponse.text, body: [UInt8], headers: [(String, String)] = []) {
         self.status = status
