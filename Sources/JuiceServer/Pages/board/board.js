@@ -99,7 +99,7 @@
     m.classList.toggle("waiting", !!waiting);
   }
 
-  // The menu and the stock, live, by LiveStockScript's rules (the till's and the stock editor's):
+  // The menu and the stock, live, by shared/live-stock.js's rules (the till's and the stock editor's):
   // /state, then /events; a new menu (a server back with another menu) rebuilds the page.
   followStock({
     menu: feed => { menu = feed.menu; build(); },
