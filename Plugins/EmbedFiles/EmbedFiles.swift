@@ -21,7 +21,8 @@ struct EmbedFiles: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         return [
             .buildCommand(
-                displayName: "Embedding the pages and docs/openapi.json into \(target.name)",
+                // No "/" in it: SwiftPM shortens a description with one as if it were a path.
+                displayName: "Embedding the pages and the OpenAPI document into \(target.name)",
                 executable: try context.tool(named: "embed-files").url,
                 arguments: [output.path, pages.path, openAPI.path],
                 inputFiles: try files(under: pages) + [openAPI],
@@ -29,13 +30,15 @@ struct EmbedFiles: BuildToolPlugin {
         ]
     }
 
-    /// Every regular file under `folder`, sorted (the build's inputs).
+    /// Every regular file under `folder`, sorted (the build's inputs). Hidden ones are left out:
+    /// an editor's swap file is no page, and should not rebuild the server.
     private func files(under folder: URL) throws -> [URL] {
-        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        let keys: [URLResourceKey] = [.isRegularFileKey]
+        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) else {
             throw EmbedFilesError("cannot list \(folder.path)")
         }
         var found: [URL] = []
-        for case let url as URL in walk where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+        for case let url as URL in walk where try url.resourceValues(forKeys: Set(keys)).isRegularFile == true {
             found.append(url)
         }
         return found.sorted { $0.path < $1.path }
