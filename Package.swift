@@ -44,8 +44,14 @@ let package = Package(
         .target(name: "JuiceServices", dependencies: ["JuiceLoop", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
         // The line protocol (telnet, nc, juice-till, JuiceClient).
         .target(name: "JuiceLine", dependencies: ["JuiceServices", "JuiceLoop", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
-        // HTTP: routes, the event stream, the pages, the OpenAPI document.
-        .target(name: "JuiceHTTP", dependencies: ["JuiceServices", "JuiceLoop", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"]),
+        // HTTP: routes, the event stream, the pages, the OpenAPI document. The pages (Pages/:
+        // HTML, CSS, JavaScript, SVG) and docs/openapi.json are files, not Swift: the EmbedFiles
+        // plugin puts them in at build time as `EmbeddedFiles`, so SwiftPM must not see Pages/.
+        .target(name: "JuiceHTTP", dependencies: ["JuiceServices", "JuiceLoop", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog"],
+                exclude: ["Pages"], plugins: ["EmbedFiles"]),
+        // The build tool plugin that embeds those files, and the tool it runs (toolchain only).
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
+        .executableTarget(name: "embed-files"),
         // The composition root: options, startup and recovery, the Server actor's lifecycle,
         // systemd. The executable below is a thin main over it.
         .target(name: "JuiceServer", dependencies: ["JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage",
@@ -68,7 +74,7 @@ let package = Package(
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
         .testTarget(name: "JuiceCoreTests", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuiceTestSupport"]),
         // Fixtures/: data directories written by earlier builds, opened by the tests (read by path).
-        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog", "juice-server", "JuiceTestSupport"],
+        .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog", "juice-server", "embed-files", "JuiceTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server.

@@ -7,8 +7,8 @@ import JuiceTestSupport
 @Suite(.onOwnThreads) struct OpenAPIDocumentTests {
     static let token = "openapi-test-token"
 
-    /// The server embeds the document at build time (scripts/openapi-embed.sh): an edit of the
-    /// file without a run of the script fails here, so the two never drift.
+    /// The server embeds the document at build time (the EmbedFiles plugin, from this very file):
+    /// the served copy is the file, byte for byte, with no step to forget after an edit.
     @Test func theDocumentIsServedByteForByteWithoutAToken() throws {
         let file = try OpenAPIFile()
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
@@ -17,33 +17,17 @@ import JuiceTestSupport
         #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
         // A Bool, so that a failure prints the message rather than 80 kB of bytes.
         let same = reply.body == file.bytes
-        #expect(same,
-                "GET /openapi.json differs from docs/openapi.json (\(reply.body.count) vs \(file.bytes.count) bytes): run scripts/openapi-embed.sh")
+        #expect(same, "GET /openapi.json differs from docs/openapi.json (\(reply.body.count) vs \(file.bytes.count) bytes)")
         let head = try HTTPClient.request("HEAD", port: server.httpPort, "/openapi.json")
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(file.bytes.count))
     }
 
-    /// The script that writes the document into the server, run again, gives the Swift file as
-    /// committed (so it is what made it), and keeps a trailing newline and backslashes as they are.
-    @Test func theEmbedScriptMadeTheSwiftFile() throws {
-        let root = URL(fileURLWithPath: OpenAPIFile.path).deletingLastPathComponent().deletingLastPathComponent()
-        let directory = temporaryDirectory("juice-openapi-embed")
-        defer { removeTemporary(directory) }
-        let output = directory + "/OpenAPIDocument.swift"
-        let run = try Executables.run("/bin/bash", [root.appendingPathComponent("scripts/openapi-embed.sh").path, output])
-        #expect(run.status == 0, "\(run.output)")
-        let made = try Data(contentsOf: URL(fileURLWithPath: output))
-        let committed = try Data(contentsOf: root.appendingPathComponent("Sources/JuiceServer/HTTP/OpenAPIDocument.swift"))
-        #expect(made == committed, "run scripts/openapi-embed.sh")
-    }
-
-    @Test(.requires(.shellcheck)) func theScriptsPassShellcheck() throws {
+    @Test(.requires(.shellcheck)) func theRunScriptPassesShellcheck() throws {
         try OutsideTool.shellcheck.require()
         let root = URL(fileURLWithPath: OpenAPIFile.path).deletingLastPathComponent().deletingLastPathComponent()
-        for script in ["scripts/openapi-embed.sh", "Tests/openapi/run"] {
-            let result = try Executables.run(try #require(OutsideTool.onPath("shellcheck")), [root.appendingPathComponent(script).path])
-            #expect(result.status == 0, "\(script):\n\(result.output)")
-        }
+        let script = root.appendingPathComponent("Tests/openapi/run").path
+        let result = try Executables.run(try #require(OutsideTool.onPath("shellcheck")), [script])
+        #expect(result.status == 0, "\(script):\n\(result.output)")
     }
 
     /// The served copy passes openapi-spec-validator; a copy with a dangling `$ref` does not (so

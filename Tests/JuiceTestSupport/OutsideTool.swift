@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// A tool from outside the toolchain that some tests check their output with (Prometheus's own
-/// parser, shellcheck, tmux, a tmpfs mount, caddy, systemd-analyze). `swift test` must pass on a fresh machine, so a test
+/// parser, shellcheck, tmux, node, a tmpfs mount, caddy, systemd-analyze). `swift test` must pass on a fresh machine, so a test
 /// that needs one is skipped there, saying what is missing and how to install it:
 ///
 ///     @Test(.requires(.prometheusClient)) func parsedByPrometheus() throws { ... }
@@ -70,6 +70,10 @@ public struct OutsideTool: Sendable {
     }
 
     public static let tmux = OutsideTool(name: "tmux", install: "apt-get install tmux") { onPath("tmux") != nil }
+
+    /// Node.js, whose `node --check` parses the pages' scripts: a syntax error in one would
+    /// otherwise show only in a browser, as a page that does nothing.
+    public static let node = OutsideTool(name: "node (Node.js)", install: "apt-get install nodejs") { onPath("node") != nil }
 
     /// Caddy, the HTTPS reverse proxy a shop puts in front of the server (deploy/Caddyfile),
     /// and curl to talk to it with its local CA.

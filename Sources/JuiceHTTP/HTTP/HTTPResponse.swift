@@ -44,6 +44,8 @@ package struct HTTPResponse {
     package static let text = "text/plain; charset=utf-8"
     package static let html = "text/html; charset=utf-8"
     package static let json = "application/json; charset=utf-8"
+    /// The till's service worker (Pages/till-sw.js).
+    package static let javascript = "text/javascript; charset=utf-8"
 
     package init(_ status: HTTPStatus, _ contentType: String = HTTPResponse.text, body: [UInt8], headers: [(String, String)] = []) {
         self.status = status

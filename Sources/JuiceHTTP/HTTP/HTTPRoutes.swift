@@ -40,14 +40,17 @@ package struct HTTPRoutes {
     package var tillHasRoom: (TillID) -> Bool = { _ in true }
     /// The values `/metrics` reports that only the server knows (clients by kind).
     package var clientCounts: () -> (line: Int, events: Int) = { (0, 0) }
-    private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(BoardPage.html.utf8))
-    private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(DashboardPage.html.utf8))
-    private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillPage.html.utf8))
-    private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(StockPage.html.utf8))
-    private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(OpenAPIDocument.json.utf8))
-    private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(ReportsPage.html.utf8))
-    private let tillsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(TillsPage.html.utf8))
-    private let tillWorker = HTTPResponse(.ok, TillWorker.contentType, body: Array(TillWorker.script.utf8))
+    // The pages are files (Pages/board.html, …; README, "Pages are files") and the API's document
+    // is docs/openapi.json: all embedded at build time by the EmbedFiles plugin as `EmbeddedFiles`,
+    // each page already made whole there (its shared pieces in), so here they are only bytes.
+    private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.boardHTML.utf8))
+    private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.dashboardHTML.utf8))
+    private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.tillHTML.utf8))
+    private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.stockHTML.utf8))
+    private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(EmbeddedFiles.openapiJSON.utf8))
+    private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.reportsHTML.utf8))
+    private let tillsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.tillsHTML.utf8))
+    private let tillWorker = HTTPResponse(.ok, HTTPResponse.javascript, body: Array(EmbeddedFiles.tillSwJS.utf8))
     package static let allow = [("Allow", "GET, HEAD")]
     package static let allowPost = [("Allow", "POST")]
     /// The paths `GET` and `HEAD` answer (`ReadRoute`).

@@ -1,0 +1,62 @@
+<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/ReportsPage+Text.swift
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+extension ReportsPage {
+    /// The page's words in English and, with `?lang=ko`, in Korean: the global `RT`, read by the
+    /// other scripts (`KO` comes from `LiveStockScript`). Dates and weekdays are formatted by the
+    /// browser (`Intl`) in the same language, from the report's ISO dates.
+    package static let text: String = #"""
+<script>
+========
+// The report's words in English and, with `?lang=ko`, in Korean: the global `RT`, read by the
+// other scripts (`KO` comes from shared/live-stock.js). Dates and weekdays are formatted by the
+// browser (`Intl`) in the same language, from the report's ISO dates.
+
+>>>>>>>> pages:Sources/JuiceHTTP/Pages/reports/text.js
+"use strict";
+const RT = KO ? {
+  title: "주스", reports: "리포트", board: "메뉴판", till: "계산대", stock: "재고", sales: "매출",
+  authTitle: "관리자 토큰", authText: "이 서버에는 관리자 토큰이 있습니다. 리포트를 보려면 입력하세요. 이 탭에만 보관되고 탭을 닫으면 지워집니다.",
+  authSubmit: "리포트 보기", today: "오늘", prev: "전날", next: "다음 날",
+  served: "주문 처리", refused: "주문 거절 (재고 부족)", sold: "판매한 주스", lost: "놓친 주스",
+  weekBefore: d => "일주일 전 (" + d + "): ", perJuice: "주스별 판매와 손실", juice: "주스",
+  soldShort: "판매", lostShort: "손실", change: "변화", byHour: "시간대별 판매와 손실",
+  ranOut: "품절", ranOutAt: (f, h) => f + " " + h + " 품절", noRunOut: "품절된 과일 없음",
+  noActivity: "이 날은 기록이 없습니다.", fruits: "과일", used: "사용", short: "부족",
+  restocked: "입고", sets: "수량 수정", restocks: "입고 기록", noRestocks: "입고 없음",
+  tills: "계산대별 판매", tillOrders: "주문", tillJuices: "주스", noTills: "이 날 계산대 판매 없음", tillsCsv: "tills.csv (30일)",
+  trend: "최근 30일 판매와 손실", daysCsv: "days.csv (30일)", hoursCsv: "hours.csv (이날)",
+  businessDay: (start, tz) => "영업일 " + start + " 시작 · " + tz, live: "오늘 · 실시간",
+  updated: t => "갱신 " + t, signedIn: "관리자 토큰으로 로그인됨 (이 탭만).",
+  open: "이 서버에는 관리자 토큰이 없습니다: 누구나 리포트를 볼 수 있습니다.",
+  unavailable: s => "리포트를 불러올 수 없습니다 (" + s + ")", loading: "불러오는 중…", locale: "ko-KR",
+} : {
+  title: "Juice", reports: "reports", board: "board", till: "till", stock: "stock", sales: "sales",
+  authTitle: "Manager token", authText: "This server has a manager token: enter it to see the reports. It is kept "
+    + "in this browser tab only and sent with each request; closing the tab forgets it.",
+  authSubmit: "Show reports", today: "Today", prev: "previous day", next: "next day",
+  served: "orders served", refused: "orders refused (out of stock)", sold: "juices sold", lost: "juices lost",
+  weekBefore: d => "a week before (" + d + "): ", perJuice: "Sold and lost per juice", juice: "juice",
+  soldShort: "sold", lostShort: "lost", change: "change", byHour: "Sold and lost by hour",
+  ranOut: "out", ranOutAt: (f, h) => f + " ran out at " + h, noRunOut: "No fruit ran out.",
+  noActivity: "Nothing was recorded on this day.", fruits: "Fruit", used: "used", short: "short",
+  restocked: "restocked", sets: "counts set", restocks: "Restocks", noRestocks: "No restocks.",
+  tills: "Sales per till", tillOrders: "orders", tillJuices: "juices", noTills: "No paired till sold on this day.", tillsCsv: "tills.csv (30 days)",
+  trend: "Sales and lost sales, 30 days", daysCsv: "days.csv (30 days)", hoursCsv: "hours.csv (this day)",
+  businessDay: (start, tz) => "business day from " + start + " · " + tz, live: "today · live",
+  updated: t => "updated " + t, signedIn: "Signed in with the manager token (this tab only).",
+  open: "This server has no manager token: the reports are open to anyone who can reach it.",
+  unavailable: s => "The report could not be loaded (" + s + ")", loading: "Loading…", locale: "en-GB",
+};
+// "2026-11-25" in words, e.g. "Wednesday 25 November 2026" / "2026년 11월 25일 수요일". The date
+// is a calendar day, not an instant: formatted as UTC so no zone moves it.
+function dayName(iso, short) {
+  const options = short ? { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }
+                        : { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" };
+  try { return new Intl.DateTimeFormat(RT.locale, options).format(new Date(iso + "T00:00:00Z")); }
+  catch (e) { return iso; }
+}

@@ -1,0 +1,66 @@
+// The script every page runs before its own (a classic script: these are globals there):
+// `el`, `setConn` for `#conn`, `followEvents`, the one way a page stays live, and
+// `watchReadOnly`, the full-disk notice.
+
+"use strict";
+// An element with text: textContent only, because every name on the pages is data.
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+// The live/reconnecting indicator.
+function setConn(state) {
+  const c = document.getElementById("conn");
+  if (c.dataset.state !== state) { c.dataset.state = state; c.textContent = state; }
+}
+// Follows /events. The browser's EventSource reconnects by itself after a dropped stream and
+// sends Last-Event-ID, so a server restart needs no reload. If it gives up (a non-stream
+// answer, e.g. 503 while the server shuts down), a new one is opened, backing off 1 s to 10 s.
+// on.stock(event) for each message; on.open() once (re)connected; on.drop() when it dropped.
+// store(), if given, names the store the page's state is from: it goes in the stream's URL, so
+// every reconnect's Last-Event-ID is read as that store's seq (another store sends its full state).
+function followEvents(on, store) {
+  let delay = 1000;
+  (function open() {
+    const id = store && store();
+    const source = new EventSource(id ? "/events?store=" + encodeURIComponent(id) : "/events");
+    source.addEventListener("stock", on.stock);
+    source.onopen = () => { delay = 1000; setConn("live"); on.open(); };
+    source.onerror = () => {
+      setConn("reconnecting");
+      on.drop();
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 10000);
+      }
+    };
+  })();
+}
+// The read-only notice: while the disk is full the server refuses orders and restocks, and
+// /state says why ("read_only", PROTOCOL.md "Full disk"). Read at load and every 3 s, so a
+// page loaded while read-only shows it, and it goes away on recovery without a reload. (Polled
+// rather than pushed: the event stream carries stock only, and a refused change sends nothing.)
+function watchReadOnly() {
+  const note = el("div");
+  note.id = "readonly";
+  note.setAttribute("role", "alert");
+  note.hidden = true;
+  document.body.insertBefore(note, document.body.firstChild);
+  (function check() {
+    fetch("/state", { cache: "no-store" })
+      .then(r => r.ok ? r.json() : null)
+      .then(s => {
+        if (!s) return;
+        const reason = s.read_only;
+        note.hidden = !reason;
+        note.dataset.reason = reason || "";
+        // "read-only: disk full", the whole reason on hover.
+        note.textContent = reason ? "read-only: " + reason.split(":")[0] + " \u2014 orders are refused until there is room" : "";
+        note.title = reason || "";
+      })
+      .catch(() => {})
+      .finally(() => setTimeout(check, 3000));
+  })();
+}

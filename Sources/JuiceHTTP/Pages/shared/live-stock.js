@@ -1,0 +1,100 @@
+<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/LiveStockScript.swift
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+/// The script the board (`BoardPage`), the till (`TillPage`) and the stock editor (`StockPage`)
+/// share to know the menu and the stock, live: `/state` first (retried with backoff while the
+/// server is away), then `/events` through `PageStyle.baseScript`'s `followEvents`. It runs after
+/// the base script and before the page's own (a classic script: these are globals there).
+///
+/// The rules: a message listing every fruit is the whole state, any other message is one change,
+/// applied only if its seq is newer; `/state` from another store (its `store`) replaces the state; a fruit the page does not know means the server came back
+/// with another menu, so `/state` is read again. After a dropped stream `/state` is read again
+/// too (the server may have restarted with another menu).
+package enum LiveStockScript {
+    package static let script: String = #"""
+<script>
+========
+// The script the board, the till, the stock editor and the reports share to know the menu and
+// the stock, live: `/state` first (retried with backoff while the server is away), then `/events`
+// through shared/base.js's `followEvents`. It runs after the base script and before the page's own
+// (a classic script: these are globals there).
+//
+// The rules: a message listing every fruit is the whole state, any other message is one change,
+// applied only if its seq is newer; `/state` from another store (its `store`) replaces the state;
+// a fruit the page does not know means the server came back with another menu, so `/state` is read
+// again. After a dropped stream `/state` is read again too (the server may have restarted with
+// another menu).
+
+>>>>>>>> pages:Sources/JuiceHTTP/Pages/shared/live-stock.js
+"use strict";
+// The names to show: with ?lang=ko the first alias (or the name); else the name, aliases beside.
+const KO = new URLSearchParams(location.search).get("lang") === "ko";
+if (KO) document.documentElement.lang = "ko";
+function naming(item) {
+  if (KO) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
+  return { main: item.name, alias: (item.aliases || []).join(" / ") };
+}
+// A big number with its small label ("4 left", "10 in stock"): [the box, the number in it].
+function countBox(tag, cls, label) {
+  const box = el(tag, cls), number = el("b", "", "0");
+  box.appendChild(number);
+  box.appendChild(el("small", "", label));
+  return [box, number];
+}
+// can_make = min over the recipe of floor(stock / amount), as the server computes it.
+function canMake(juice, stock) {
+  let best = Infinity;
+  for (const r of juice.recipe) best = Math.min(best, Math.floor((stock[r.fruit] || 0) / r.amount));
+  return best === Infinity ? 0 : best;
+}
+// on.menu(feed) when a menu is (re)built, on.stock(feed) after every change, on.live(bool).
+// Returns the feed: {menu: {fruits, juices}, stock: {fruit: count}, seq}.
+function followStock(on) {
+  const feed = { menu: null, stock: {}, seq: -1, store: null };
+  let menuKey = "", loading = null, lost = false, delay = 1000;
+  function applyState(s) {
+    const key = JSON.stringify([s.fruits, s.juices]);
+    const changed = key !== menuKey;
+    if (changed) { feed.menu = { fruits: s.fruits, juices: s.juices }; menuKey = key; on.menu(feed); }
+    // Another store's seq says nothing about this one's (a restored backup, a swapped box).
+    const otherStore = s.store !== feed.store;
+    if (changed || otherStore || s.seq >= feed.seq) { feed.stock = Object.assign({}, s.stock); feed.seq = s.seq; feed.store = s.store; }
+    on.stock(feed);
+  }
+  function load() {
+    if (loading) return loading;
+    loading = fetch("/state", { cache: "no-store" })
+      .then(r => { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
+      .then(applyState)
+      .finally(() => { loading = null; });
+    return loading;
+  }
+  function onStock(ev) {
+    let data;
+    try { data = JSON.parse(ev.data); } catch (e) { return; }
+    if (!data || typeof data.seq !== "number" || !data.stock || !feed.menu) return;
+    const known = new Set(feed.menu.fruits.map(f => f.name));
+    if (Object.keys(data.stock).some(n => !known.has(n))) { load().catch(() => {}); return; }
+    const full = feed.menu.fruits.every(f => Object.prototype.hasOwnProperty.call(data.stock, f.name));
+    if (!full && data.seq <= feed.seq) return;
+    if (full) feed.stock = Object.assign({}, data.stock); else Object.assign(feed.stock, data.stock);
+    feed.seq = data.seq;
+    on.stock(feed);
+  }
+  (function start() {
+    load().then(() => followEvents({
+      stock: onStock,
+      open: () => { if (lost) load().catch(() => {}); lost = false; on.live(true); },
+      drop: () => { lost = true; on.live(false); },
+    }, () => feed.store), () => {
+      on.live(false);
+      setTimeout(start, delay);
+      delay = Math.min(delay * 2, 10000);
+    });
+  })();
+  return feed;
+}

@@ -1,0 +1,173 @@
+<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/TillPage+Pairing.swift
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceLog
+import JuiceLoop
+import JuiceServices
+extension TillPage {
+    /// The pairing form's style (PROTOCOL.md "Tills"): while `body.pairing`, the till shows the
+    /// form instead of its juices, so nothing can be tapped on a till the server would refuse.
+    package static let pairingCSS = #"""
+#till-name { font-size: 15px; font-weight: 700; color: var(--accent); border: 1px solid var(--line); border-radius: 999px;
+             padding: .25em .8em; }
+#till-name:empty { display: none; }
+#pairing { display: none; width: min(100%, 520px); align-self: center; margin-top: 3vh; background: var(--panel);
+           border: 1px solid var(--line); border-radius: 18px; padding: clamp(16px, 2vw, 26px); }
+body.pairing #pairing { display: block; }
+body.pairing #juices, body.pairing .controls, body.pairing #fruits, body.pairing #stale, body.pairing #pending { display: none !important; }
+#pairing h2 { margin: 0 0 .6em; font-size: 15px; }
+#pairing p { margin: 0 0 1em; color: var(--muted); font-size: 17px; line-height: 1.45; }
+#pair-notice { color: var(--out) !important; font-weight: 700; }
+#pair-notice:empty { display: none; }
+#pair-form { display: flex; flex-direction: column; gap: 10px; }
+#pair-form label { font-size: 15px; color: var(--muted); }
+#pair-code { font: inherit; font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 30px;
+             font-weight: 800; letter-spacing: .14em; text-transform: uppercase; text-align: center; padding: .4em .5em;
+             border-radius: 12px; border: 1px solid var(--line); background: #0b0e13; color: var(--text); width: 100%; }
+#pair-submit { font: inherit; font-size: 19px; font-weight: 800; padding: .75em; border: 0; border-radius: 12px;
+               background: var(--accent); color: #1d1600; cursor: pointer; }
+#pair-submit:disabled { opacity: .5; cursor: wait; }
+#pair-error { color: var(--out); min-height: 1.4em; margin-top: .6em; font-size: 16px; }
+
+"""#
+
+    /// The form, hidden until the script finds the server wants a paired till.
+    package static let pairingSection = #"""
+<section id="pairing" aria-labelledby="pairing-title">
+  <h2 id="pairing-title">Pair this till</h2>
+  <p id="pair-notice" role="alert"></p>
+  <p id="pairing-text">This shop sells only from paired tills. Ask the manager for a pairing code
+    (on the manager's <b>/tills</b> page: <b>Pair a new till</b>) and enter it here. It works once, for 10 minutes.</p>
+  <form id="pair-form" autocomplete="off" novalidate>
+    <label for="pair-code" id="pair-code-label">Pairing code</label>
+    <input id="pair-code" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false"
+           placeholder="XXXX-XXXX" maxlength="24" aria-describedby="pairing-text pair-error">
+    <button type="submit" id="pair-submit">Pair this till</button>
+  </form>
+  <div id="pair-error" role="alert"></div>
+</section>
+
+"""#
+
+    /// A classic script, run after `LiveStockScript` (for `KO`) and before the till's own: the
+    /// global `tillPairing`. It keeps the till's credential and name in `localStorage` (the
+    /// credential is this device's password for the till: the server keeps only its hash and
+    /// shows it once), adds `Juice-Till` to every order's headers, and runs the form.
+    ///
+    /// Whether the server wants a paired till is asked up front at load, when no credential is
+    /// kept: `GET /tills/list` without a token. A server with a manager token answers it 401, and
+    /// that same token is what makes it take orders only from paired tills or the manager
+    /// (PROTOCOL.md "Tills"); one without a token answers 200 and sells to anonymous tills as
+    /// before. The till also learns it from an order answered 401 (`unpaired` in the till script).
+    package static let pairingScript: String = #"""
+<script>
+========
+// A classic script, run after shared/live-stock.js (for `KO`) and before the till's own: the
+// global `tillPairing`. It keeps the till's credential and name in `localStorage` (the
+// credential is this device's password for the till: the server keeps only its hash and
+// shows it once), adds `Juice-Till` to every order's headers, and runs the form.
+//
+// Whether the server wants a paired till is asked up front at load, when no credential is
+// kept: `GET /tills/list` without a token. A server with a manager token answers it 401, and
+// that same token is what makes it take orders only from paired tills or the manager
+// (PROTOCOL.md "Tills"); one without a token answers 200 and sells to anonymous tills as
+// before. The till also learns it from an order answered 401 (`unpaired` in till/till.js).
+
+>>>>>>>> pages:Sources/JuiceHTTP/Pages/till/pairing.js
+"use strict";
+const tillPairing = (function () {
+  const CREDENTIAL = "juice-till-credential", NAME = "juice-till-name";
+  const $ = id => document.getElementById(id);
+  const P = KO
+    ? { title: "계산대 연결", text: "이 가게는 연결된 계산대에서만 판매합니다. 매니저에게 연결 코드(/tills 페이지의 '새 계산대 연결')를 받아 입력하세요. 코드는 10분 동안 한 번만 쓸 수 있습니다.",
+        label: "연결 코드", submit: "이 계산대 연결", empty: "연결 코드를 입력하세요.", away: "서버가 응답하지 않습니다. 다시 시도하세요.",
+        wrong: "코드가 맞지 않거나 만료되었습니다. 매니저에게 새 코드를 받으세요." }
+    : { title: "Pair this till", text: null, label: "Pairing code", submit: "Pair this till", empty: "Enter the pairing code.",
+        away: "The server did not answer. Try again.", wrong: "That code is wrong or expired: ask the manager for a new one." };
+  if (KO) {
+    $("pairing-title").textContent = P.title; $("pairing-text").textContent = P.text;
+    $("pair-code-label").textContent = P.label; $("pair-submit").textContent = P.submit;
+  }
+  // localStorage may be refused (a private window): then the pairing lasts as long as the page.
+  let credential = null, name = null;
+  function read() {
+    try { credential = localStorage.getItem(CREDENTIAL); name = localStorage.getItem(NAME); } catch (e) {}
+  }
+  read();
+  const listeners = [];
+  function showName() {
+    $("till-name").textContent = credential && name ? name : "";
+    $("till-name").dataset.till = credential ? credential.split("-")[0] : "";
+  }
+  function keep(c, n) {
+    credential = c; name = n;
+    try {
+      if (c) { localStorage.setItem(CREDENTIAL, c); localStorage.setItem(NAME, n || ""); }
+      else { localStorage.removeItem(CREDENTIAL); localStorage.removeItem(NAME); }
+    } catch (e) {}
+    showName();
+  }
+  function show(notice) {
+    document.body.classList.add("pairing");
+    document.body.dataset.paired = "false";
+    $("pair-notice").textContent = notice || "";
+    $("pair-error").textContent = "";
+    $("pair-code").focus();
+  }
+  function hide() {
+    document.body.classList.remove("pairing");
+    $("pair-notice").textContent = "";
+  }
+  $("pair-form").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const code = $("pair-code").value.trim().toUpperCase();
+    if (!code) { $("pair-error").textContent = P.empty; return; }
+    $("pair-submit").disabled = true;
+    $("pair-error").textContent = "";
+    try {
+      let r, body = null;
+      try {
+        r = await fetch("/tills/pair", { method: "POST", cache: "no-store",
+          headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code: code }) });
+        try { body = JSON.parse(await r.text()); } catch (e) {}
+      } catch (e) { $("pair-error").textContent = P.away; return; }
+      if (r.ok && body && body.ok && body.credential) {
+        keep(body.credential, body.till && body.till.name || "");
+        $("pair-code").value = "";
+        hide();
+        document.body.dataset.paired = "true";
+        for (const f of listeners) f();
+        return;
+      }
+      $("pair-error").textContent = r.status === 401 ? P.wrong : (body && body.message) || "HTTP " + r.status;
+    } finally { $("pair-submit").disabled = false; }
+  });
+  // Another tab of this till paired it, or was told it was removed (then this one asks too).
+  window.addEventListener("storage", ev => {
+    if (ev.key !== null && ev.key !== CREDENTIAL) return;
+    const was = credential;
+    read(); showName();
+    if (credential) { hide(); document.body.dataset.paired = "true"; for (const f of listeners) f(); }
+    else if (was) show();
+  });
+  showName();
+  return {
+    get credential() { return credential; },
+    // The till's number on this server ("3" of "3-…"), or null for an unpaired till.
+    get till() { return credential ? credential.split("-")[0] : null; },
+    get shown() { return document.body.classList.contains("pairing"); },
+    // An order's headers, with Juice-Till once paired.
+    headers(h) { const all = Object.assign({}, h); if (credential) all["Juice-Till"] = credential; return all; },
+    // The server refused this till (removed, or unknown): forget it and ask for a new code.
+    forget(notice) { keep(null, null); show(notice); },
+    onPaired(f) { listeners.push(f); },
+    // At load: with no credential kept, does this server want one? (See above.)
+    check() {
+      if (credential) { document.body.dataset.paired = "true"; return; }
+      fetch("/tills/list", { cache: "no-store" })
+        .then(r => { if (r.status === 401 && !credential) show(); else if (!credential) document.body.dataset.paired = "open"; })
+        .catch(() => {});
+    },
+  };
+})();

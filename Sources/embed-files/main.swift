@@ -1,0 +1,42 @@
+// embed-files: the tool the EmbedFiles build plugin runs (Plugins/EmbedFiles). It writes one
+// Swift file, `enum EmbeddedFiles`, holding a string literal per embedded file, so the server
+// ships as one binary: no resource bundle, no files read at run time.
+//
+//     embed-files OUTPUT.swift PAGES-DIRECTORY [RAW-FILE...]
+//
+// PAGES-DIRECTORY: each file directly in it whose name ends in .html or .js is a served document,
+// embedded expanded by `Template` (its includes in, its header comment out; see Template.swift).
+// The files in its folders are the pieces the documents include. RAW-FILE: embedded byte for byte
+// (docs/openapi.json). A member is named after its file: board.html is `boardHTML`.
+//
+// Any mistake (a missing include, an unknown parameter, a byte a literal cannot hold) stops the
+// build with `file:line: error: …`, which SwiftPM shows like a compiler's error.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: embed-files OUTPUT.swift PAGES-DIRECTORY [RAW-FILE...]\n".utf8))
+    exit(2)
+}
+let output = URL(fileURLWithPath: arguments[0])
+let pages = URL(fileURLWithPath: arguments[1], isDirectory: true)
+let raws = arguments.dropFirst(2).map { URL(fileURLWithPath: $0) }
+
+do {
+    let template = Template(root: pages)
+    var members: [(name: String, source: String, text: String)] = []
+    // Sorted, so the generated file is the same on every machine.
+    let documents = try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted()
+        .filter { $0.hasSuffix(".html") || $0.hasSuffix(".js") }
+    for document in documents {
+        members.append((EmbeddedName.of(document), "Pages/\(document), expanded", try template.document(document)))
+    }
+    for raw in raws {
+        let text = try TextFile.read(raw)
+        members.append((EmbeddedName.of(raw.lastPathComponent), "\(raw.lastPathComponent), byte for byte", text))
+    }
+    try SwiftSource.write(members, to: output)
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(1)
+}
