@@ -1,22 +1,3 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/TillWorker.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-/// The till's service worker, served at `/till-sw.js` and registered by the till with scope
-/// `/till`: it keeps the page (its script is inline, so the page is all there is) so that a
-/// reload with the server away opens the till from the cache. Network first: a server that
-/// answers always gets to serve the page, so a new version is never hidden behind the cache.
-/// Everything else (`/state`, `/events`, `POST /orders`) goes to the network untouched: the
-/// orders keep their keys and their queue in the page (`TillPage.script`), and the last known
-/// stock is the page's to keep and to mark stale.
-package enum TillWorker {
-    package static let contentType = "text/javascript; charset=utf-8"
-
-    package static let script = #"""
-========
 // The till's service worker, served at `/till-sw.js` and registered by the till with scope
 // `/till`: it keeps the page (its scripts are inline, so the page is all there is) so that a
 // reload with the server away opens the till from the cache. Network first: a server that
@@ -25,7 +6,6 @@ package enum TillWorker {
 // orders keep their keys and their queue in the page (till/till.js), and the last known
 // stock is the page's to keep and to mark stale.
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/till-sw.js
 "use strict";
 const CACHE = "juice-till-v1", PAGE = "/till";
 self.addEventListener("install", ev => {

@@ -1,19 +1,6 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/DashboardPage+Script.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension DashboardPage {
-    /// The dashboard's script: asks for the token (`TokenPrompt`) on a 401, fetches `/sales`, draws the SVG
-    /// charts, and stays live from `/events` (see the page's doc comment).
-    package static let script: String = #"""
-========
 // The dashboard's script: asks for the token (shared/token-prompt.js) on a 401, fetches
 // `/sales`, draws the SVG charts, and stays live from `/events` (see dashboard.html's header).
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/dashboard/dashboard.js
 "use strict";
 (function () {
   const SVG = "http://www.w3.org/2000/svg";

@@ -1,23 +1,8 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/ReportsPage+Draw.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension ReportsPage {
-    /// Draws one `/reports/day` document into the page: `drawReport(report, menu, pick)`, where
-    /// `menu` (from `/state`, may be null) gives the names to show and `pick(date)` is called when
-    /// a day of the trend is tapped. Everything is built with `el` and `textContent`: every name
-    /// in a report is data.
-    package static let draw: String = #"""
-========
 // Draws one `/reports/day` document into the page: `drawReport(report, menu, pick)`, where
 // `menu` (from `/state`, may be null) gives the names to show and `pick(date)` is called when
 // a day of the trend is tapped. Everything is built with `el` and `textContent`: every name
 // in a report is data. (reports.html puts it and reports/reports.js in one script element.)
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/reports/draw.js
 const drawReport = (function () {
   const $ = id => document.getElementById(id);
   const HOUR = 3600000;

@@ -1,19 +1,6 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/ReportsPage+Script.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension ReportsPage {
-    /// The page's flow: which day is shown, the token (asked on a 401), reading
-    /// `/reports/day`, staying live for today, and the downloads (see the page's doc comment).
-    package static let script: String = #"""
-========
 // The report's flow: which day is shown, the token (asked on a 401), reading
 // `/reports/day`, staying live for today, and the downloads (see reports.html's header).
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/reports/reports.js
 "use strict";
 (function () {
   const $ = id => document.getElementById(id);

@@ -1,22 +1,7 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/ReportsPage+Text.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension ReportsPage {
-    /// The page's words in English and, with `?lang=ko`, in Korean: the global `RT`, read by the
-    /// other scripts (`KO` comes from `LiveStockScript`). Dates and weekdays are formatted by the
-    /// browser (`Intl`) in the same language, from the report's ISO dates.
-    package static let text: String = #"""
-<script>
-========
 // The report's words in English and, with `?lang=ko`, in Korean: the global `RT`, read by the
 // other scripts (`KO` comes from shared/live-stock.js). Dates and weekdays are formatted by the
 // browser (`Intl`) in the same language, from the report's ISO dates.
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/reports/text.js
 "use strict";
 const RT = KO ? {
   title: "주스", reports: "리포트", board: "메뉴판", till: "계산대", stock: "재고", sales: "매출",

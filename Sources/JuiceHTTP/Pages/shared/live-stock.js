@@ -1,23 +1,3 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/LiveStockScript.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-/// The script the board (`BoardPage`), the till (`TillPage`) and the stock editor (`StockPage`)
-/// share to know the menu and the stock, live: `/state` first (retried with backoff while the
-/// server is away), then `/events` through `PageStyle.baseScript`'s `followEvents`. It runs after
-/// the base script and before the page's own (a classic script: these are globals there).
-///
-/// The rules: a message listing every fruit is the whole state, any other message is one change,
-/// applied only if its seq is newer; `/state` from another store (its `store`) replaces the state; a fruit the page does not know means the server came back
-/// with another menu, so `/state` is read again. After a dropped stream `/state` is read again
-/// too (the server may have restarted with another menu).
-package enum LiveStockScript {
-    package static let script: String = #"""
-<script>
-========
 // The script the board, the till, the stock editor and the reports share to know the menu and
 // the stock, live: `/state` first (retried with backoff while the server is away), then `/events`
 // through shared/base.js's `followEvents`. It runs after the base script and before the page's own
@@ -29,7 +9,6 @@ package enum LiveStockScript {
 // again. After a dropped stream `/state` is read again too (the server may have restarted with
 // another menu).
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/shared/live-stock.js
 "use strict";
 // The names to show: with ?lang=ko the first alias (or the name); else the name, aliases beside.
 const KO = new URLSearchParams(location.search).get("lang") === "ko";

@@ -1,21 +1,7 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/StockPage+Script.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension StockPage {
-    /// The stock editor's script: the token (`TokenPrompt`: asked once, this tab only), a row per fruit from
-    /// the live feed (`LiveStockScript`), and one write at a time per fruit, its answer shown
-    /// in that fruit's row (see the page's doc comment).
-    package static let script: String = #"""
-========
 // The stock editor's script: the token (shared/token-prompt.js: asked once, this tab only), a
 // row per fruit from the live feed (shared/live-stock.js), and one write at a time per fruit, its
 // answer shown in that fruit's row (see stock.html's header).
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/stock/stock.js
 "use strict";
 (function () {
   const MAX = 1000000000;

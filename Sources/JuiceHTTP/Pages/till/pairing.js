@@ -1,68 +1,3 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/TillPage+Pairing.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension TillPage {
-    /// The pairing form's style (PROTOCOL.md "Tills"): while `body.pairing`, the till shows the
-    /// form instead of its juices, so nothing can be tapped on a till the server would refuse.
-    package static let pairingCSS = #"""
-#till-name { font-size: 15px; font-weight: 700; color: var(--accent); border: 1px solid var(--line); border-radius: 999px;
-             padding: .25em .8em; }
-#till-name:empty { display: none; }
-#pairing { display: none; width: min(100%, 520px); align-self: center; margin-top: 3vh; background: var(--panel);
-           border: 1px solid var(--line); border-radius: 18px; padding: clamp(16px, 2vw, 26px); }
-body.pairing #pairing { display: block; }
-body.pairing #juices, body.pairing .controls, body.pairing #fruits, body.pairing #stale, body.pairing #pending { display: none !important; }
-#pairing h2 { margin: 0 0 .6em; font-size: 15px; }
-#pairing p { margin: 0 0 1em; color: var(--muted); font-size: 17px; line-height: 1.45; }
-#pair-notice { color: var(--out) !important; font-weight: 700; }
-#pair-notice:empty { display: none; }
-#pair-form { display: flex; flex-direction: column; gap: 10px; }
-#pair-form label { font-size: 15px; color: var(--muted); }
-#pair-code { font: inherit; font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 30px;
-             font-weight: 800; letter-spacing: .14em; text-transform: uppercase; text-align: center; padding: .4em .5em;
-             border-radius: 12px; border: 1px solid var(--line); background: #0b0e13; color: var(--text); width: 100%; }
-#pair-submit { font: inherit; font-size: 19px; font-weight: 800; padding: .75em; border: 0; border-radius: 12px;
-               background: var(--accent); color: #1d1600; cursor: pointer; }
-#pair-submit:disabled { opacity: .5; cursor: wait; }
-#pair-error { color: var(--out); min-height: 1.4em; margin-top: .6em; font-size: 16px; }
-
-"""#
-
-    /// The form, hidden until the script finds the server wants a paired till.
-    package static let pairingSection = #"""
-<section id="pairing" aria-labelledby="pairing-title">
-  <h2 id="pairing-title">Pair this till</h2>
-  <p id="pair-notice" role="alert"></p>
-  <p id="pairing-text">This shop sells only from paired tills. Ask the manager for a pairing code
-    (on the manager's <b>/tills</b> page: <b>Pair a new till</b>) and enter it here. It works once, for 10 minutes.</p>
-  <form id="pair-form" autocomplete="off" novalidate>
-    <label for="pair-code" id="pair-code-label">Pairing code</label>
-    <input id="pair-code" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false"
-           placeholder="XXXX-XXXX" maxlength="24" aria-describedby="pairing-text pair-error">
-    <button type="submit" id="pair-submit">Pair this till</button>
-  </form>
-  <div id="pair-error" role="alert"></div>
-</section>
-
-"""#
-
-    /// A classic script, run after `LiveStockScript` (for `KO`) and before the till's own: the
-    /// global `tillPairing`. It keeps the till's credential and name in `localStorage` (the
-    /// credential is this device's password for the till: the server keeps only its hash and
-    /// shows it once), adds `Juice-Till` to every order's headers, and runs the form.
-    ///
-    /// Whether the server wants a paired till is asked up front at load, when no credential is
-    /// kept: `GET /tills/list` without a token. A server with a manager token answers it 401, and
-    /// that same token is what makes it take orders only from paired tills or the manager
-    /// (PROTOCOL.md "Tills"); one without a token answers 200 and sells to anonymous tills as
-    /// before. The till also learns it from an order answered 401 (`unpaired` in the till script).
-    package static let pairingScript: String = #"""
-<script>
-========
 // A classic script, run after shared/live-stock.js (for `KO`) and before the till's own: the
 // global `tillPairing`. It keeps the till's credential and name in `localStorage` (the
 // credential is this device's password for the till: the server keeps only its hash and
@@ -74,7 +9,6 @@ body.pairing #juices, body.pairing .controls, body.pairing #fruits, body.pairing
 // (PROTOCOL.md "Tills"); one without a token answers 200 and sells to anonymous tills as
 // before. The till also learns it from an order answered 401 (`unpaired` in till/till.js).
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/till/pairing.js
 "use strict";
 const tillPairing = (function () {
   const CREDENTIAL = "juice-till-credential", NAME = "juice-till-name";

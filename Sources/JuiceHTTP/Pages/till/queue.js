@@ -1,25 +1,3 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/TillPage+Queue.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension TillPage {
-    /// A classic script run before the till's own: the global `tillQueue`, the waiting orders
-    /// (see `TillPage.script` for the rule they serve), oldest first, one `localStorage` item
-    /// each (`juice-till-order:<key>`), written once and removed once answered: no tab ever
-    /// rewrites a list another tab may be adding to. `localStorage` may be refused (a private
-    /// window): then they live in this page only.
-    ///
-    /// **At most `MAX` (50) orders wait.** It is a contract with the server (PROTOCOL.md "Keys"):
-    /// a paired till's own key namespace keeps its newest 1000 keys (`Limits.keysPerTill`), and
-    /// a till must retry only keys among its newest 1000, or a retry of a forgotten key could sell
-    /// twice. A till that holds far fewer waiting orders than that can never retry a key the
-    /// server has pushed out; a tap beyond 50 is refused on the till, visibly, and sells nothing.
-    package static let queueScript: String = #"""
-<script>
-========
 // A classic script run before the till's own: the global `tillQueue`, the waiting orders
 // (see till/till.js for the rule they serve), oldest first, one `localStorage` item
 // each (`juice-till-order:<key>`), written once and removed once answered: no tab ever
@@ -32,7 +10,6 @@ extension TillPage {
 // twice. A till that holds far fewer waiting orders than that can never retry a key the
 // server has pushed out; a tap beyond 50 is refused on the till, visibly, and sells nothing.
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/till/queue.js
 "use strict";
 const tillQueue = (function () {
   const ORDER = "juice-till-order:", OLD_QUEUE = "juice-till-queue";

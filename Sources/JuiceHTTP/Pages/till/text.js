@@ -1,20 +1,6 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/TillPage+Text.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension TillPage {
-    /// A classic script run before the till's own: the global `TILL_TEXT`, the till's words in
-    /// English, or in Korean with `?lang=ko` (`KO`, from `LiveStockScript`).
-    package static let textScript: String = #"""
-<script>
-========
 // A classic script run before the till's own: the global `TILL_TEXT`, the till's words in
 // English, or in Korean with `?lang=ko` (`KO`, from shared/live-stock.js).
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/till/text.js
 "use strict";
 const TILL_TEXT = KO
   ? { how: "수량", left: "잔", soldOut: "품절", fruits: "과일 재고", waiting: n => "오프라인: 주문 " + n + "건 대기 중",

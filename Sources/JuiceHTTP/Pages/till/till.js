@@ -1,31 +1,3 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/TillPage+Script.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension TillPage {
-    /// The till's script. The rule it exists for: **a tap is one sale, never two, never none.**
-    ///
-    /// - A tap makes an order `{key, juice, count, till}` with a fresh idempotency key: this
-    ///   device's id (random, kept in `localStorage`), this page load's id (so two tabs or a
-    ///   reload never reuse a key) and a counter. It goes into the queue (`tillQueue`, at most 50)
-    ///   *before* anything is sent, so a reload or a crash of the tab does not lose it.
-    /// - Orders are sent one at a time, oldest first, as `POST /orders` with `Idempotency-Key`
-    ///   and, once paired, `Juice-Till` (`tillPairing`). No answer (a network error, a timeout, a
-    ///   5xx other than `READ_ONLY`, a server restarting) keeps the order and retries it with the
-    ///   **same key** (1 s, 2 s, 4 s, then every 5 s, and at once when the event stream comes
-    ///   back): the server applies a key once and answers a repeat with the original result.
-    /// - An answer (200, or a refusal: 4xx, or 503 `READ_ONLY`) takes the order out of the queue.
-    ///   A 401 means the till is not (or no longer) paired: see `unpaired`.
-    /// - A second tap on the same juice within `debounce` ms is the same tap (a double tap).
-    /// - Offline start: the last menu and stock seen live are kept in `localStorage`; a page
-    ///   opened while the server is away shows them, marked stale, and takes taps into the queue.
-    /// - An out-of-stock refusal offers the seeds' choice: "Restock" opens `/stock` on the short
-    ///   fruit, "Cancel" leaves the till as it was.
-    package static let script: String = #"""
-========
 // The till's script. The rule it exists for: **a tap is one sale, never two, never none.**
 //
 // - A tap makes an order `{key, juice, count, till}` with a fresh idempotency key: this
@@ -45,7 +17,6 @@ extension TillPage {
 // - An out-of-stock refusal offers the seeds' choice: "Restock" opens `/stock` on the short
 //   fruit, "Cancel" leaves the till as it was.
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/till/till.js
 "use strict";
 (function () {
   const ORDER = tillQueue.PREFIX, TILL = "juice-till-id";

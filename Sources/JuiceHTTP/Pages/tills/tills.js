@@ -1,19 +1,6 @@
-<<<<<<<< HEAD:Sources/JuiceHTTP/Pages/TillsPage+Script.swift
-import JuiceCore
-import JuiceDomain
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
-import JuiceServices
-extension TillsPage {
-    /// The page's flow: the token (asked on a 401), reading `/tills/list`, the pairing code and
-    /// its countdown, Rename, and Revoke behind a confirmation (see the page's doc comment).
-    package static let script: String = #"""
-========
 // The tills page's flow: the token (asked on a 401), reading `/tills/list`, the pairing code
 // and its countdown, Rename, and Revoke behind a confirmation (see tills.html's header).
 
->>>>>>>> pages:Sources/JuiceHTTP/Pages/tills/tills.js
 "use strict";
 (function () {
   const $ = id => document.getElementById(id);
