@@ -86,8 +86,10 @@ let package = Package(
         // The demo script (scripts/demo.sh): it parses, passes shellcheck and answers --help.
         .testTarget(name: "ScriptTests", dependencies: ["JuiceTestSupport"]),
         // A third protocol (JSON lines), added from outside the server's code: the proof that the
-        // loop, the store and the storage name no protocol.
-        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JuiceServer", "JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog", "JuiceTestSupport"]),
+        // loop, the store and the storage name no protocol, and that a protocol needs nothing
+        // but JuiceServices' seam (SessionLink, PacedInput) and no @testable import.
+        .target(name: "JSONLinesProtocol", dependencies: ["JuiceServices", "JuiceLoop", "JuiceDomain", "JuiceCore"], path: "Tests/JSONLinesProtocol"),
+        .testTarget(name: "JSONLinesProtocolTests", dependencies: ["JSONLinesProtocol", "JuiceServer", "JuiceServices", "JuiceCore", "JuiceTestSupport"]),
         // juice-bench's pure parts (via @testable import of the executable) and real runs of it.
         .testTarget(name: "JuiceBenchTests", dependencies: ["juice-bench", "JuiceCore", "juice-server", "JuiceTestSupport"]),
     ]

@@ -24,6 +24,8 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// refused for good, and the order was not applied. Every order still waiting fails with
     /// this too, unsent; pair the till again (`JuiceClient.pair(code:)`) to sell.
     case revoked(String)
+    /// The server is shutting down (HTTP's 503 `SHUTTING_DOWN`; a line client gets `EVENT BYE`).
+    case shuttingDown(String)
     /// An `ERR` code this version does not know, as sent.
     case server(code: String, message: String)
 
@@ -48,7 +50,7 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
         (.outOfStock, { .outOfStock($0) }), (.overLimit, { .overLimit($0) }), (.keyReused, { .keyReused($0) }),
         (.badRequest, { .badRequest($0) }), (.lineTooLong, { .lineTooLong($0) }), (.forbidden, { .forbidden($0) }),
         (.authFailed, { .authFailed($0) }), (.busy, { .busy($0) }), (.readOnly, { .readOnly($0) }),
-        (.revoked, { .revoked($0) }),
+        (.revoked, { .revoked($0) }), (.shuttingDown, { .shuttingDown($0) }),
     ]
 
     /// The error an `ERR <code> <message>` line stands for.

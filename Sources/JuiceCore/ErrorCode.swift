@@ -15,6 +15,8 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     case readOnly = "READ_ONLY"
     /// The till was revoked by the manager: it must be paired again.
     case revoked = "REVOKED"
+    /// HTTP only: a write while the server drains (503; the line protocol sends `EVENT BYE`).
+    case shuttingDown = "SHUTTING_DOWN"
 }
 
 /// A refusal: the code for programs, the message for people. Refusals change nothing.

@@ -51,7 +51,7 @@ package final class LineProtocol: ServedProtocol, @unchecked Sendable {
         codec = LineCodec(menu: services.store.menu)
         commands = SessionCommands(menu: services.store.menu, auth: services.auth)
         isManagerByDefault = services.config.managerToken == nil
-        outputBudget = min(LineProtocol.defaultBudget, services.output.maxOutputBytes / 4)
+        outputBudget = min(LineProtocol.defaultBudget, services.maxOutputBytes / 4)
     }
 
     package var logName: String { "" }
@@ -62,7 +62,7 @@ package final class LineProtocol: ServedProtocol, @unchecked Sendable {
     package func busyRefusal(perAddress: Bool) -> [UInt8] { perAddress ? Wire.busyForAddress : Wire.busy }
 
     package func session(for conn: Connection) -> any ConnectionSession {
-        LineSession(conn, protocol: self)
+        LineSession(SessionLink(conn, loop), protocol: self)
     }
 
     package func appendEvent(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8]) {
@@ -73,6 +73,6 @@ package final class LineProtocol: ServedProtocol, @unchecked Sendable {
 
     /// What only the server knows, for STATS: clients connected and seconds up.
     package var figures: (clients: Int, uptimeSeconds: UInt64) {
-        (loop.host.clientCount, (DispatchTime.now().uptimeNanoseconds - loop.startedAt) / 1_000_000_000)
+        (loop.clientCount, (DispatchTime.now().uptimeNanoseconds - loop.startedAt) / 1_000_000_000)
     }
 }

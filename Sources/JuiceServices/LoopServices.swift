@@ -23,17 +23,25 @@ package struct ProtocolListing: Sendable {
 package struct LoopServices {
     package let config: ServerConfig
     package let store: FruitStore
-    package let output: OutputPath
-    package let fanOut: FanOut
-    package let passes: FlushPasses
+    // The loop's parts: JuiceServices' own (SessionLink); a protocol goes through a link.
+    let output: OutputPath
+    let fanOut: FanOut
+    let passes: FlushPasses
     /// Which connections are which paired till (the manager's list; revoking closes them).
     package let tills: TillPresence
-    package let catchUp: CatchUpPump
+    let catchUp: CatchUpPump
     package let auth: ManagerAuth
     package let queue: DispatchQueue
     /// When the server started (`DispatchTime` uptime nanoseconds), for STATS.
     package let startedAt: UInt64
-    package unowned let host: any ConnectionHost
+    unowned let host: any ConnectionHost
+
+    /// A client whose unsent output passes this is disconnected as a slow consumer.
+    package var maxOutputBytes: Int { output.maxOutputBytes }
+    /// Clients connected, all protocols together.
+    package var clientCount: Int { host.clientCount }
+    /// False once shutdown began.
+    package var isAccepting: Bool { host.isAccepting }
 
     package init(_ loop: LoopHandle, config: ServerConfig, store: FruitStore, tills: TillPresence, catchUp: CatchUpPump,
                  auth: ManagerAuth, startedAt: UInt64) {

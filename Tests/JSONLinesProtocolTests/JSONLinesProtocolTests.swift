@@ -1,13 +1,7 @@
+import JSONLinesProtocol
 import JuiceCore
-import JuiceDomain
-import JuiceStorage
-import JuicePlatform
-import JuiceLog
-import JuiceLoop
+import JuiceServer
 import JuiceServices
-import JuiceLine
-import JuiceHTTP
-@testable import JuiceServer
 import JuiceTestSupport
 import Testing
 

@@ -121,7 +121,7 @@ struct WireTests {
         #expect(ErrorCode.allCases.map(\.rawValue) == [
             "UNKNOWN_COMMAND", "UNKNOWN_JUICE", "UNKNOWN_FRUIT", "BAD_ARGUMENT", "OUT_OF_STOCK", "OVER_LIMIT",
             "BAD_REQUEST", "LINE_TOO_LONG", "KEY_REUSED", "FORBIDDEN", "AUTH_FAILED", "BUSY", "READ_ONLY",
-            "REVOKED",
+            "REVOKED", "SHUTTING_DOWN",
         ])
     }
 

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aRefusalWithExtraHeadersClosing() {
-        let refusal = WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", "a token is needed", headers: [("WWW-Authenticate", "Bearer")])
+        let refusal = WriteAnswer.refusal(.unauthorized, .authFailed, "a token is needed", headers: [("WWW-Authenticate", "Bearer")])
         #expect(text(refusal)
                 == "HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 64\r\n"
                 + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nWWW-Authenticate: Bearer\r\nConnection: close\r\n\r\n"

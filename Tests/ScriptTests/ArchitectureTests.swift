@@ -1,11 +1,12 @@
 import Foundation
+import JuiceTestSupport
 import Testing
 
 /// The layers are the README's table ("How the code is laid out", between `<!-- layers -->`
 /// marks): which target may import which. These tests hold the code and Package.swift to it, so
 /// a change that crosses a layer fails here even where SwiftPM would let an undeclared import
 /// through (a module built for another target can be found by accident).
-@Suite struct ArchitectureTests {
+@Suite(.onOwnThreads) struct ArchitectureTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Target name -> the targets it may import.
@@ -30,9 +31,14 @@ import Testing
         return names.filter { $0 != "CEpoll" && !$0.hasPrefix(".") }.sorted()
     }
 
+    /// Where a target's files are: Sources/<name>, or Tests/<name> for the JSON-lines proof.
+    static func directory(of target: String) -> URL {
+        target == "JSONLinesProtocol" ? root.appendingPathComponent("Tests/" + target) : root.appendingPathComponent("Sources/" + target)
+    }
+
     /// The package's own modules a target's files import (`import X`, `@testable import X`).
     static func imports(of target: String, known: Set<String>) -> [(file: String, module: String)] {
-        let dir = root.appendingPathComponent("Sources/" + target)
+        let dir = directory(of: target)
         var found: [(String, String)] = []
         let files = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []
         for file in files where file.hasSuffix(".swift") {
@@ -56,10 +62,25 @@ import Testing
     @Test func noFileImportsATargetItsLayerMayNotUse() throws {
         let table = try Self.drawing()
         let known = Set(table.keys)
-        for target in Self.targets {
+        for target in Self.targets + ["JSONLinesProtocol"] {
             let allowed = table[target] ?? []
             for (file, module) in Self.imports(of: target, known: known) where module != target {
-                #expect(allowed.contains(module), "Sources/\(target)/\(file) imports \(module), which the README's table does not allow \(target)")
+                #expect(allowed.contains(module), "\(target)/\(file) imports \(module), which the README's table does not allow \(target)")
+            }
+        }
+    }
+
+    /// The third protocol builds against the seam alone: nothing `@testable`, nothing of the
+    /// loop's internals (a session reaches its connection through `SessionLink`).
+    @Test func theJSONLinesProtocolNeedsNoTestableImportAndNoLoopInternals() throws {
+        let dir = Self.directory(of: "JSONLinesProtocol")
+        let files = (try FileManager.default.contentsOfDirectory(atPath: dir.path)).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("@testable"), "\(file) uses @testable")
+            for part in ["OutputPath", "FanOut", "FlushPasses", "CatchUpPump", "ConnectionHost", ".outbox", "assumeIsolated"] {
+                #expect(!text.contains(part), "\(file) reaches past the seam: \(part)")
             }
         }
     }

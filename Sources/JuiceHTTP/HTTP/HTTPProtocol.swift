@@ -37,7 +37,7 @@ package final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
     /// HTTP connections open now (the rest of the server's clients speak something else).
     package var open = 0
     /// The connection whose request is being routed (for `routes.signedIn`); nil between.
-    package var routing: Connection?
+    package var routing: SessionLink?
     private var timer: DispatchSourceTimer?
     private var ticks = 0
     private let menu: Menu
@@ -68,17 +68,15 @@ package final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
         timer.setEventHandler { [weak self] in self?.tick() }
         timer.resume()
         self.timer = timer
-        let host = services.host
-        routes.isDraining = { [unowned host] in !host.isAccepting }
-        routes.signedIn = { [unowned self, unowned host] in if let conn = routing { host.markKnown(conn) } }
-        let tills = services.tills
+        routes.isDraining = { [unowned self] in !loop.isAccepting }
+        routes.signedIn = { [unowned self] in routing?.markKnown() }
         // A trusted proxy's connection carries many clients' requests: it is no till's seat.
-        routes.tillHasRoom = { [unowned self, unowned tills] till in
-            guard let conn = routing, !proxies.trusts(peer: conn.peer) else { return true }
-            return tills.hasRoom(for: conn, as: till)
+        routes.tillHasRoom = { [unowned self] till in
+            guard let link = routing, !proxies.trusts(peer: link.peer) else { return true }
+            return link.tillHasRoom(till)
         }
         // `/metrics` counts line clients (everyone not on HTTP) and event streams.
-        routes.clientCounts = { [unowned self, unowned host] in (host.clientCount - open, streams.count) }
+        routes.clientCounts = { [unowned self] in (loop.clientCount - open, streams.count) }
     }
 
     /// What every stream starts with: its head, then how soon to reconnect.
@@ -97,7 +95,7 @@ package final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
 
     package func session(for conn: Connection) -> any ConnectionSession {
         open += 1
-        return HTTPSession(conn, protocol: self)
+        return HTTPSession(SessionLink(conn, loop), protocol: self)
     }
 
     /// An event-stream message: `id: <seq>`, `event: stock`, `data: {"seq":..,"stock":{..}}`.

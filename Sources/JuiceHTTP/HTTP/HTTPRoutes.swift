@@ -72,18 +72,18 @@ package struct HTTPRoutes {
     package func route(_ request: HTTPRequest, client: RequestClient) -> Route {
         if TillRoutes.posts.contains(request.path) {
             guard request.method == "POST" else {
-                return .response(WriteAnswer.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
+                return .response(WriteAnswer.refusal(.methodNotAllowed, .badRequest, "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
             }
             if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
                 Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
-                return .response(WriteAnswer.refusal(.forbidden, "FORBIDDEN", why), after: 0)
+                return .response(WriteAnswer.refusal(.forbidden, .forbidden, why), after: 0)
             }
             if request.path != "/tills/pair", let (message, headers) = bearerRefusal(request, client: client) {
-                return .response(WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers), after: 0)
+                return .response(WriteAnswer.refusal(.unauthorized, .authFailed, message, headers: headers), after: 0)
             }
             if request.path == "/tills/pair", let seconds = auth.mayGuess(peer: client.address) {
                 let refusal = Wire.tooManyAuthFailures(retryIn: seconds)
-                return .response(WriteAnswer.refusal(.unauthorized, refusal.code.rawValue, refusal.message,
+                return .response(WriteAnswer.refusal(.unauthorized, refusal.code, refusal.message,
                                                      headers: [("Retry-After", "\(seconds)")]), after: 0)
             }
             let (response, lsn, paired, revoked) = tills.answer(request, presence: presence)
@@ -94,10 +94,10 @@ package struct HTTPRoutes {
         }
         if HTTPWrites.paths.contains(request.path) {
             guard request.method == "POST" else {
-                return .response(WriteAnswer.refusal(.methodNotAllowed, "BAD_REQUEST", "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
+                return .response(WriteAnswer.refusal(.methodNotAllowed, .badRequest, "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
             }
             if isDraining() {
-                return .response(WriteAnswer.refusal(.serviceUnavailable, "SHUTTING_DOWN", "shutting down; try again shortly",
+                return .response(WriteAnswer.refusal(.serviceUnavailable, .shuttingDown, "shutting down; try again shortly",
                                                     headers: [("Retry-After", "1")]), after: 0)
             }
             let role: ClientRole
@@ -190,7 +190,7 @@ package struct HTTPRoutes {
         // A token sent is checked, also beside a till's credential (a wrong one is refused).
         if managerPath || request.header("authorization") != nil {
             if let (message, headers) = bearerRefusal(request, client: client) {
-                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers)))
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, .authFailed, message, headers: headers)))
             }
             if managerPath && auth.token != nil { return .success(.manager) }
         }
@@ -198,25 +198,25 @@ package struct HTTPRoutes {
             switch store.assumeIsolated({ $0.verifyTill(credential) }) {
             case .till(let id):
                 guard tillHasRoom(id) else {
-                    return .failure(Refused(response: WriteAnswer.refusal(.serviceUnavailable, "BUSY",
+                    return .failure(Refused(response: WriteAnswer.refusal(.serviceUnavailable, .busy,
                         "till \(id) has \(TillPresence.maxConnectionsPerTill) connections open: close one", headers: [("Retry-After", "1")])))
                 }
                 signedIn()
                 return .success(.till(id))
             case .revoked:
-                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "REVOKED", Wire.tillRevoked.message)))
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, .revoked, Wire.tillRevoked.message)))
             case .unknown:
                 Log.warning("HTTP \(request.path) refused for \(client.description): unknown till credential", category: .refusals)
-                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", "unknown till credential: pair this till again")))
+                return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, .authFailed, "unknown till credential: pair this till again")))
             }
         }
         guard auth.token != nil, !managerPath else { return .success(.anonymous) }
         guard request.header("authorization") != nil else {
-            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "FORBIDDEN",
+            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, .forbidden,
                 "orders need a paired till: send the Juice-Till header (pair the till at /till with the manager's code)", headers: challenge)))
         }
         if let (message, headers) = bearerRefusal(request, client: client) {
-            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, "AUTH_FAILED", message, headers: headers)))
+            return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, .authFailed, message, headers: headers)))
         }
         return .success(.manager)
     }

@@ -15,7 +15,8 @@ import JuiceServices
 /// kept-alive one after a shorter one, and an event stream that stops reading is dropped past
 /// the output cap.
 package final class HTTPSession: ConnectionSession {
-    private unowned let conn: Connection
+    /// Its connection, as a session may use it (the only way to the loop).
+    private let link: SessionLink
     private unowned let http: HTTPProtocol
     /// The request head as it arrives.
     private var reader = HTTPRequestReader()
@@ -34,8 +35,8 @@ package final class HTTPSession: ConnectionSession {
     /// requests waiting: its next turns pass until it is paid off (see `drained`).
     private var owed = 0
 
-    package init(_ conn: Connection, protocol http: HTTPProtocol) {
-        self.conn = conn
+    package init(_ link: SessionLink, protocol http: HTTPProtocol) {
+        self.link = link
         self.http = http
         requestStartedAt = DispatchTime.now().uptimeNanoseconds
     }
@@ -44,14 +45,14 @@ package final class HTTPSession: ConnectionSession {
     package var onlyListens: Bool { isStream }
 
     package func accepted() {
-        http.awaiting[conn.id] = self
+        http.awaiting[link.id] = self
     }
 
     package func closed() {
-        if let till { http.loop.tills.closed(conn, till: till) }
+        if let till { link.left(till) }
         http.open -= 1
-        http.awaiting.removeValue(forKey: conn.id)
-        http.streams.removeValue(forKey: conn.id)
+        http.awaiting.removeValue(forKey: link.id)
+        http.streams.removeValue(forKey: link.id)
     }
 
     /// Event streams simply end (browsers reconnect by themselves).
@@ -61,7 +62,7 @@ package final class HTTPSession: ConnectionSession {
     /// request is answered; bytes after it wait in the reader. Bytes on an open stream are
     /// discarded unread.
     package func received(_ bytes: UnsafeRawBufferPointer) {
-        guard !isStream, conn.phase == .open else { return }
+        guard !isStream, link.isOpen else { return }
         // A kept-alive connection was idle until now: its request's deadline starts here.
         if !reader.hasStarted { requestStartedAt = DispatchTime.now().uptimeNanoseconds }
         handle(reader.feed(bytes))
@@ -69,8 +70,8 @@ package final class HTTPSession: ConnectionSession {
 
     /// The peer finished sending: what it is owed still goes out, then it closes.
     package func inputEnded() {
-        http.awaiting.removeValue(forKey: conn.id)
-        http.loop.host.finish(conn)
+        http.awaiting.removeValue(forKey: link.id)
+        link.finish()
     }
 
     /// Answers what the reader made of the input: requests one at a time, each read only once
@@ -78,31 +79,31 @@ package final class HTTPSession: ConnectionSession {
     /// computed report) before the other connections get theirs.
     private func handle(_ first: HTTPRequestReader.Outcome) {
         var outcome = first
-        var turn = FairTurn(limit: FairTurn.maxRequests, work: http.loop.store.work)
+        var turn = link.turn(limit: FairTurn.maxRequests)
         while true {
             switch outcome {
             case .incomplete:
                 return
             case .refused(let status, let message):
-                http.awaiting.removeValue(forKey: conn.id)
-                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
+                http.awaiting.removeValue(forKey: link.id)
+                Log.warning("HTTP \(status.code) for \(link.peer): \(message)", category: .refusals)
                 send(HTTPResponse.plain(status, message).bytes(), keepAlive: false)
                 return
             case .refusedBody(let request, let status, let message):
                 // Its body cannot be read, so nothing after it can be framed: answer and close.
-                http.awaiting.removeValue(forKey: conn.id)
-                Log.warning("HTTP \(status.code) for \(conn.peer): \(message)", category: .refusals)
-                let body = HTTPWrites.paths.contains(request.path) ? WriteAnswer.refusal(status, "BAD_REQUEST", message) : .plain(status, message)
+                http.awaiting.removeValue(forKey: link.id)
+                Log.warning("HTTP \(status.code) for \(link.peer): \(message)", category: .refusals)
+                let body = HTTPWrites.paths.contains(request.path) ? WriteAnswer.refusal(status, .badRequest, message) : .plain(status, message)
                 send(body.bytes(includeBody: request.method != "HEAD"), keepAlive: false)
                 return
             case .complete(let request):
-                http.awaiting.removeValue(forKey: conn.id)
+                http.awaiting.removeValue(forKey: link.id)
                 served &+= 1
                 turn.countLine()
                 turn.countOutput(respond(to: request))
-                guard !conn.isFinishing, !isStream else { return }
+                guard !link.isFinishing, !isStream else { return }
                 // Kept alive: the next request once this answer is out (it may wait for the journal).
-                guard conn.outbox.isEmpty else {
+                guard !link.hasPendingOutput else {
                     answering = true
                     return
                 }
@@ -111,7 +112,7 @@ package final class HTTPSession: ConnectionSession {
                     // (`drained`), after the connections already waiting.
                     answering = true
                     owed = max(0, turn.outputBytes - FairTurn.maxOutputBytes)
-                    http.loop.passes.markDirty(conn)
+                    link.yieldTurn()
                     return
                 }
                 outcome = readNext()
@@ -123,7 +124,7 @@ package final class HTTPSession: ConnectionSession {
     private func readNext() -> HTTPRequestReader.Outcome {
         answering = false
         requestStartedAt = DispatchTime.now().uptimeNanoseconds
-        http.awaiting[conn.id] = self
+        http.awaiting[link.id] = self
         return reader.next()
     }
 
@@ -131,15 +132,15 @@ package final class HTTPSession: ConnectionSession {
     /// `Connection: close`, under the cap, and not while the server drains.
     private func keepsAlive(_ request: HTTPRequest) -> Bool {
         let close = request.header("connection")?.lowercased().split(separator: ",").contains { $0.filter { $0 != " " } == "close" } ?? false
-        return request.minorVersion == 1 && !close && served < HTTPProtocol.maxRequestsPerConnection && http.loop.host.isAccepting
+        return request.minorVersion == 1 && !close && served < HTTPProtocol.maxRequestsPerConnection && link.serverIsAccepting
     }
 
     /// Answers one request; returns the bytes of its answer (for the turn's output; 0 for an
     /// event stream, which goes on in its own turns).
     private func respond(to request: HTTPRequest) -> Int {
         let head = request.method == "HEAD"
-        let client = http.proxies.isEmpty ? RequestClient(peer: conn.peer) : RequestClient(request, peer: conn.peer, proxies: http.proxies)
-        let admitted = http.loop.host.countRequest(conn, from: client.address)
+        let client = http.proxies.isEmpty ? RequestClient(peer: link.peer) : RequestClient(request, peer: link.peer, proxies: http.proxies)
+        let admitted = link.countRequest(from: client.address)
         if !admitted {
             // Over its client's share (or on probation with no place free): refused, unless it
             // may still sign in (credentials: answered, and kept only if they made it known;
@@ -147,7 +148,7 @@ package final class HTTPSession: ConnectionSession {
             // server while strangers fill it).
             let path = ReadRoute(rawValue: request.path)
             guard path == .healthz || (HTTPSession.carriesCredentials(request) && path != .events) else {
-                let full = conn.pool == .probation
+                let full = link.onProbation
                 Log.warning("refused \(client.description): \(full ? "max clients (\(http.loop.config.maxClients)) reached" : "max clients per address (\(http.loop.config.maxClientsPerAddress ?? 0)) reached")",
                             category: .busy)
                 let busy = full ? HTTPResponse.busy : HTTPResponse.busyForAddress
@@ -155,11 +156,11 @@ package final class HTTPSession: ConnectionSession {
                 return busy.count
             }
         }
-        http.routing = conn
+        http.routing = link
         let route = http.routes.route(request, client: client)
         http.routing = nil
         // After routing: a valid `Bearer` made it known (`routes.signedIn`).
-        let keepAlive = keepsAlive(request) && (admitted || conn.isKnown)
+        let keepAlive = keepsAlive(request) && (admitted || link.isKnown)
         switch route {
         case .response(let response, let lsn):
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
@@ -171,18 +172,13 @@ package final class HTTPSession: ConnectionSession {
             // answer before the event of its change goes anywhere.
             let bytes = response.bytes(keepAlive: keepAlive)
             send(bytes, after: lsn, keepAlive: keepAlive)
-            if !events.isEmpty { http.loop.host.publish(events) }
+            link.publish(events)
             return bytes.count
         case .tills(let response, let lsn, let paired, let revoked):
             if let paired { signedIn(as: paired) }
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
             send(bytes, after: lsn, keepAlive: keepAlive)
-            if let revoked {
-                for other in http.loop.tills.takeConnections(of: revoked) where other !== conn && !other.isFinishing {
-                    other.stopInput()
-                    http.loop.host.finish(other)
-                }
-            }
+            if let revoked { link.closeConnections(of: revoked) }
             return bytes.count
         case .eventStream(let lastEventID):
             guard !head else {
@@ -201,13 +197,13 @@ package final class HTTPSession: ConnectionSession {
     /// connections): it is no till's, so revoking a till never closes it (the till's next
     /// request is refused all the same), and the till counts as connected by when it was seen.
     private func signedIn(as till: TillID) {
-        if http.proxies.trusts(peer: conn.peer) {
+        if http.proxies.trusts(peer: link.peer) {
             http.loop.tills.seenThroughProxy(till)
             return
         }
-        if let previous = self.till, previous != till { http.loop.tills.closed(conn, till: previous) }
+        if let previous = self.till, previous != till { link.left(previous) }
         self.till = till
-        http.loop.tills.signedIn(conn, as: till)
+        link.signedIn(as: till)
     }
 
     /// Whether a request says who it is, so that it is answered (once) even over its client's
@@ -219,11 +215,11 @@ package final class HTTPSession: ConnectionSession {
 
     /// One response; without keep-alive the connection then closes (once its output is out).
     private func send(_ bytes: [UInt8], after lsn: UInt64 = 0, keepAlive: Bool) {
-        http.loop.output.send(conn, bytes, after: lsn)
+        link.send(bytes, after: lsn)
         // A failed send (the peer reset) closed it already: closing again would act on a
         // descriptor number that may be someone else's by now.
-        if conn.isClosed || keepAlive { return }
-        http.loop.host.finish(conn)
+        if link.isClosed || keepAlive { return }
+        link.finish()
     }
 
     /// The stream starts with the full state (or, with `Last-Event-ID`, the changes after it,
@@ -231,25 +227,25 @@ package final class HTTPSession: ConnectionSession {
     /// for the journal like the state it precedes, and so does everything after it.
     private func openStream(after lastEventID: EventID?) {
         isStream = true
-        http.streams[conn.id] = self
+        http.streams[link.id] = self
         let (plan, lsn) = http.loop.store.assumeIsolated { ($0.catchUpPlan(resuming: lastEventID), $0.lastLSN) }
         var start = HTTPProtocol.streamStart
         if case .fullState(let all) = plan.start { http.appendEvent(seq: plan.current, all, to: &start) }
-        http.loop.output.send(conn, start, after: lsn)
-        if conn.isClosed { return }
-        http.loop.fanOut.listen(conn, from: plan.current + 1, catchUp: plan.catchUp)
+        link.send(start, after: lsn)
+        if link.isClosed { return }
+        link.listen(from: plan.current + 1, catchUp: plan.catchUp)
         drained()
     }
 
     /// Output went out, or its next turn came: an event stream goes on with its catch-up; an
     /// answered request closes, or, kept alive, reads its next request.
     package func drained() {
-        if conn.isFinishing {
-            http.loop.host.finish(conn)
+        if link.isFinishing {
+            link.finish()
             return
         }
         if answering {
-            guard conn.outbox.isEmpty else { return }
+            guard !link.hasPendingOutput else { return }
             if owed > 0 {
                 // A turn that wrote more than its share (one large answer: a CSV, a page) waits
                 // out the difference, a share per pass, as in deficit round robin: fair by
@@ -257,29 +253,29 @@ package final class HTTPSession: ConnectionSession {
                 // days.csv: its copy into the socket), and 200 clients pipelining it kept a
                 // probe waiting 170-330 ms while each got an answer per pass.
                 owed -= FairTurn.maxOutputBytes
-                http.loop.passes.markDirty(conn)
+                link.yieldTurn()
                 return
             }
             handle(readNext())
             return
         }
-        _ = http.loop.catchUp.pump(conn)
+        _ = link.pumpCatchUp()
     }
 
     /// Closes it if its request is overdue (or, kept alive, it stayed idle too long).
     package func checkDeadline(now: UInt64, deadline: UInt64, idle: UInt64) {
         if reader.hasStarted {
             if now - requestStartedAt > deadline {
-                http.loop.host.close(conn, reason: "no complete request within \(http.requestDeadline) s")
+                link.close(reason: "no complete request within \(http.requestDeadline) s")
             }
         } else if now - requestStartedAt > (served == 0 ? deadline : idle) {
-            http.loop.host.close(conn, reason: served == 0 ? "no request within \(http.requestDeadline) s" : "idle keep-alive")
+            link.close(reason: served == 0 ? "no request within \(http.requestDeadline) s" : "idle keep-alive")
         }
     }
 
     /// A `: ping` comment on an open stream that is not catching up.
     package func ping() {
-        guard conn.catchUp == nil, !conn.isFinishing else { return }
-        if http.loop.output.enqueue(conn, Wire.streamPing) { http.loop.passes.markDirty(conn) }
+        guard !link.inCatchUp, !link.isFinishing else { return }
+        link.queue(Wire.streamPing)
     }
 }

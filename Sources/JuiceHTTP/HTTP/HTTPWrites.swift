@@ -37,13 +37,13 @@ package struct HTTPWrites {
     package func handle(_ request: HTTPRequest, client: RequestClient, role: ClientRole) -> Outcome {
         if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
             Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
-            return Outcome(response: WriteAnswer.refusal(.forbidden, "FORBIDDEN", why))
+            return Outcome(response: WriteAnswer.refusal(.forbidden, .forbidden, why))
         }
         // The usual value first, without splitting it (this runs on every write).
         let type = request.header("content-type")
         guard type == "application/json"
             || type?.split(separator: ";").first?.filter({ $0 != " " && $0 != "\t" }).lowercased() == "application/json" else {
-            return Outcome(response: WriteAnswer.refusal(.unsupportedMediaType, "BAD_REQUEST", "the body must be JSON: Content-Type: application/json"))
+            return Outcome(response: WriteAnswer.refusal(.unsupportedMediaType, .badRequest, "the body must be JSON: Content-Type: application/json"))
         }
         let command: Command
         switch self.command(request) {
@@ -60,7 +60,7 @@ package struct HTTPWrites {
 
     private struct Refused: Error {
         package let response: HTTPResponse
-        package init(_ status: HTTPStatus, _ code: String, _ message: String) {
+        package init(_ status: HTTPStatus, _ code: ErrorCode, _ message: String) {
             response = WriteAnswer.refusal(status, code, message)
         }
     }
@@ -71,28 +71,28 @@ package struct HTTPWrites {
         let body: JSONValue
         switch JSONReader.parse(request.body) {
         case .success(let value): body = value
-        case .failure(let error): return .failure(Refused(.badRequest, "BAD_REQUEST", "malformed JSON: \(error.message)"))
+        case .failure(let error): return .failure(Refused(.badRequest, .badRequest, "malformed JSON: \(error.message)"))
         }
-        guard case .object = body else { return .failure(Refused(.badRequest, "BAD_REQUEST", "the body must be a JSON object")) }
+        guard case .object = body else { return .failure(Refused(.badRequest, .badRequest, "the body must be a JSON object")) }
         let isOrder = request.path == "/orders"
         let nameKey = isOrder ? "juice" : "fruit"
         let numberKey = isOrder ? "count" : "amount"
         guard case .string(let name) = body[nameKey] ?? .null, isOneWord(name) else {
-            return .failure(Refused(.badRequest, "BAD_ARGUMENT", "\"\(nameKey)\" must be one name, e.g. \"mango\""))
+            return .failure(Refused(.badRequest, .badArgument, "\"\(nameKey)\" must be one name, e.g. \"mango\""))
         }
         var number = isOrder ? 1 : nil as Int?
         if let value = body[numberKey] {
             guard let n = value.integer else {
-                return .failure(Refused(.badRequest, "BAD_ARGUMENT", "\"\(numberKey)\" must be a whole number"))
+                return .failure(Refused(.badRequest, .badArgument, "\"\(numberKey)\" must be a whole number"))
             }
             number = n
         }
-        guard let number else { return .failure(Refused(.badRequest, "BAD_ARGUMENT", "\"\(numberKey)\" is missing")) }
+        guard let number else { return .failure(Refused(.badRequest, .badArgument, "\"\(numberKey)\" is missing")) }
         // Every write takes an idempotency key: a retry is applied once and gets the first answer.
         var key: String?
         if let value = request.header("idempotency-key") {
             guard Array(value.utf8).withUnsafeBytes({ CommandParser.isValidKey($0) }) else {
-                return .failure(Refused(.badRequest, "BAD_ARGUMENT", "malformed Idempotency-Key: \(CommandParser.keyRule)"))
+                return .failure(Refused(.badRequest, .badArgument, "malformed Idempotency-Key: \(CommandParser.keyRule)"))
             }
             key = value
         }
@@ -101,7 +101,7 @@ package struct HTTPWrites {
         case "/restock": parser.stockWrite(.restock, fruit: name, amount: number, key: key)
         default: parser.stockWrite(.set, fruit: name, amount: number, key: key)
         }
-        return made.mapError { Refused(WriteAnswer.status(for: $0.code), $0.code.rawValue, $0.message) }
+        return made.mapError { Refused(WriteAnswer.status(for: $0.code), $0.code, $0.message) }
     }
 
     /// A name is one token of its twin's line: no spaces, tabs or control characters.

@@ -42,7 +42,7 @@ package struct TillRoutes {
         case .refused(let error):
             return (Self.refusal(error), end.lsn, nil, nil)
         case .noSuchTill(let error):
-            return (WriteAnswer.refusal(.notFound, error.code.rawValue, error.message), end.lsn, nil, nil)
+            return (WriteAnswer.refusal(.notFound, error.code, error.message), end.lsn, nil, nil)
         case .paired(let info, let credential):
             return (Self.json([("ok", "true"), ("credential", JSONText.string(credential)), ("till", Self.json(info, presence))]),
                     end.lsn, info.till.id, nil)
@@ -112,7 +112,7 @@ package struct TillRoutes {
         case .busy: HTTPStatus.conflict
         default: WriteAnswer.status(for: error.code)
         }
-        return WriteAnswer.refusal(status, error.code.rawValue, error.message,
+        return WriteAnswer.refusal(status, error.code, error.message,
                                    headers: status == .serviceUnavailable ? [("Retry-After", "1")] : [])
     }
 }

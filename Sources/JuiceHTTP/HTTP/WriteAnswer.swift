@@ -81,8 +81,8 @@ package final class WriteAnswer: Sendable {
     }
 
     /// `{"ok":false,"error":CODE,"message":...}`: a refusal before any write ran.
-    package static func refusal(_ status: HTTPStatus, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResponse {
-        .json(status, JSONText.object([("ok", "false"), ("error", JSONText.string(code)), ("message", JSONText.string(message))]),
+    package static func refusal(_ status: HTTPStatus, _ code: ErrorCode, _ message: String, headers: [(String, String)] = []) -> HTTPResponse {
+        .json(status, JSONText.object([("ok", "false"), ("error", JSONText.string(code.rawValue)), ("message", JSONText.string(message))]),
               headers: headers)
     }
 

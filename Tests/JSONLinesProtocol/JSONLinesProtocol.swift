@@ -1,61 +1,58 @@
 import JuiceCore
 import JuiceDomain
-import JuiceStorage
-import JuicePlatform
-import JuiceLog
 import JuiceLoop
 import JuiceServices
-import JuiceLine
-import JuiceHTTP
-@testable import JuiceServer
 
 /// A third protocol, added from outside the server's code: JSON lines. One command object per
 /// line in (`{"order":"mango-kiwi","count":2,"key":"t-1"}`), one outcome object per line out
 /// (`{"ok":true,"seq":1,"stock":{"mango":6,"kiwi":8}}`), and every change pushed as
 /// `{"event":"stock","seq":1,"stock":{...}}`.
 ///
-/// It is the proof that a protocol is a codec and a session, nothing more: it registers itself
-/// with a `ProtocolListing`, and no file of Loop/, Store/ or Storage/ knows it exists.
-final class JSONLinesProtocol: ServedProtocol, @unchecked Sendable {
+/// It is the proof that a protocol is a codec and a session, nothing more. A target of its own
+/// that imports no server internals and nothing `@testable`: it registers itself with a
+/// `ProtocolListing`, reaches its connections only through `SessionLink` and paces them with
+/// `PacedInput` (the fair turn and the output budget, as the line protocol), and no target of
+/// the server knows it exists.
+package final class JSONLinesProtocol: ServedProtocol, @unchecked Sendable {
     // @unchecked: loop-confined, like every protocol (the loop runs it and the store).
-    static let name = "jsonl"
+    package static let name = "jsonl"
 
-    static func listing(port: Int?) -> ProtocolListing {
+    package static func listing(port: Int?) -> ProtocolListing {
         ProtocolListing(name: name, port: port) { JSONLinesProtocol($0) }
     }
 
     /// A line longer than this is refused and the connection closed: its work stays bounded.
     static let maxLine = 1024
+    /// Its commands stop running once this much of a client's output is pending.
+    static let outputBudget = 64 * 1024
 
+    let loop: LoopServices
     let store: FruitStore
     let parser: CommandParser
-    let output: OutputPath
-    unowned let host: any ConnectionHost
     private let fruitKeys: [[UInt8]]
 
     init(_ services: LoopServices) {
+        loop = services
         store = services.store
         parser = CommandParser(menu: services.store.menu)
-        output = services.output
-        host = services.host
         fruitKeys = services.store.menu.fruits.map { JSONText.memberKey($0.name) }
     }
 
-    var logName: String { "JSON lines" }
-    var acceptsWhileDraining: Bool { false }
-    var eventsFromStart: Bool { true }
+    package var logName: String { "JSON lines" }
+    package var acceptsWhileDraining: Bool { false }
+    package var eventsFromStart: Bool { true }
 
-    func busyRefusal(perAddress: Bool) -> [UInt8] { Array("{\"ok\":false,\"error\":\"BUSY\"}\n".utf8) }
+    package func busyRefusal(perAddress: Bool) -> [UInt8] { Array("{\"ok\":false,\"error\":\"BUSY\"}\n".utf8) }
 
-    func session(for conn: Connection) -> any ConnectionSession { JSONLinesSession(conn, protocol: self) }
+    package func session(for conn: Connection) -> any ConnectionSession { JSONLinesSession(SessionLink(conn, loop), protocol: self) }
 
-    func appendEvent(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8]) {
+    package func appendEvent(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8]) {
         out.append(ascii: "{\"event\":\"stock\",")
         appendSeqAndStock(seq: seq, touched, to: &out)
         out.append(ascii: "}\n")
     }
 
-    func stop() {}
+    package func stop() {}
 
     /// `"seq":N,"stock":{...}`.
     func appendSeqAndStock(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8]) {
@@ -95,58 +92,68 @@ final class JSONLinesProtocol: ServedProtocol, @unchecked Sendable {
     }
 }
 
-/// One JSON-lines client: its partial line, typed, in its own session.
+/// One JSON-lines client: its partial line, typed, in its own session, paced as every line
+/// client is (`PacedInput`).
 final class JSONLinesSession: ConnectionSession {
-    private unowned let conn: Connection
+    private let link: SessionLink
     private unowned let json: JSONLinesProtocol
+    private let input = PacedInput(budget: JSONLinesProtocol.outputBudget)
     private var partial: [UInt8] = []
 
-    init(_ conn: Connection, protocol json: JSONLinesProtocol) {
-        self.conn = conn
+    init(_ link: SessionLink, protocol json: JSONLinesProtocol) {
+        self.link = link
         self.json = json
     }
 
-    var wantsInput: Bool { true }
+    var wantsInput: Bool { input.wantsInput }
     var onlyListens: Bool { false }
 
     func accepted() {}
-    func drained() {}
     func closed() {}
     func shuttingDown(byeAfter lsn: UInt64) {}
 
-    func inputEnded() { json.host.finish(conn) }
+    func drained() {
+        var turn = link.turn()
+        input.carryOn(link, &turn) { run($0, &$1) }
+    }
+
+    func inputEnded() { drained() }
 
     func received(_ bytes: UnsafeRawBufferPointer) {
-        var out: [UInt8] = []
-        var lsn: UInt64 = 0
-        var events: [StockEvent] = []
+        var turn = link.turn()
+        input.received(bytes, link, &turn) { run($0, &$1) }
+    }
+
+    /// Runs the lines in `bytes` while its turn and budget allow; returns the bytes it took.
+    private func run(_ bytes: UnsafeRawBufferPointer, _ turn: inout FairTurn) -> Int {
+        var reply = Reply()
+        var used = 0
         for byte in bytes {
+            guard input.mayRun(link, replyBytes: reply.bytes.count, turn) else { break }
+            used += 1
             guard byte == UInt8(ascii: "\n") else {
                 partial.append(byte)
                 if partial.count > JSONLinesProtocol.maxLine {
-                    json.appendRefusal(ProtocolError(.lineTooLong, "a line may hold at most \(JSONLinesProtocol.maxLine) bytes; closing"), to: &out)
-                    conn.stopInput()
+                    json.appendRefusal(ProtocolError(.lineTooLong, "a line may hold at most \(JSONLinesProtocol.maxLine) bytes; closing"), to: &reply.bytes)
+                    link.stopReading()
                     break
                 }
                 continue
             }
+            turn.countLine()
             let line = partial
             partial.removeAll(keepingCapacity: true)
             switch command(line) {
             case .failure(let error):
-                json.appendRefusal(error, to: &out)
+                json.appendRefusal(error, to: &reply.bytes)
             case .success(let command):
-                let (json, peer) = (self.json, conn.peer)
-                let end = json.store.assumeIsolated { store in
-                    store.run(CollectionOfOne(command), peer: peer) { json.appendOutcome($0, to: &out) }
-                }
-                lsn = max(lsn, end.lsn)
-                events += end.events
+                let json = self.json
+                link.run([command], into: &reply) { json.appendOutcome($0, to: &$1) }
             }
         }
-        if !out.isEmpty { json.output.send(conn, out, after: lsn) }
-        if !events.isEmpty { json.host.publish(events) }
-        if conn.isFinishing { json.host.finish(conn) }
+        turn.countOutput(reply.bytes.count)
+        link.answer(&reply)
+        return used
     }
 
     /// `{"order":"mango","count":2,"key":"k"}` or `{"stock":true}`.
