@@ -1,5 +1,5 @@
 import JuicePlatform
-import JuiceBoard
+import JuiceScreen
 
 /// The bits of the terminal the board touches: size, raw-ish input mode, alternate screen.
 /// Everything it changes is put back by `restore()`, which is safe to call more than once.

@@ -2,6 +2,7 @@ import Foundation
 import JuiceBoard
 import JuiceClient
 import JuicePlatform
+import JuiceScreen
 import JuiceTerminal
 
 /// The board's event loop: one thread, one poll() over the signal pipe, the keyboard and the

@@ -1,7 +1,7 @@
 import Foundation
-import JuiceBoard
 import JuiceClient
 import JuicePlatform
+import JuiceScreen
 import JuiceTerminal
 import JuiceTill
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import JuiceBoard
+import JuiceScreen
 import JuiceCore
 
 @Suite(.onOwnThreads) struct ParsingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JuiceBoard
+import JuiceScreen
 
 /// Whole-screen expectations: every line, exactly.
 @Suite(.onOwnThreads) struct RenderTests {
