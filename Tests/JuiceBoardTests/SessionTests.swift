@@ -50,6 +50,13 @@ import JuiceCore
         #expect(session.state.seq == 1)
     }
 
+    @Test func anEventNamingAFruitTheBoardDidNotKnowAppendsIt() {
+        var session = syncedSession()
+        let out = session.receive("EVENT STOCK seq=1 durian=4 kiwi=9", now: t0)
+        #expect(out.changes.map(PlainFormat.line) == ["seq=1 strawberry=10 banana=10 pineapple=10 kiwi=9 mango=10 durian=4"])
+        #expect(session.state.fruits == ServerLines.fruits + ["durian"])
+    }
+
     @Test func eventsInterleavedWithStartupRepliesAreNotLostOrDoubled() {
         var session = BoardSession()
         session.connectionOpened()
