@@ -7,4 +7,7 @@ public struct TerminalSize: Equatable, Sendable {
         self.columns = columns
         self.rows = rows
     }
+
+    /// The size of a terminal that does not say (80 x 24), and of the screen before it is asked.
+    public static let fallback = TerminalSize(columns: 80, rows: 24)
 }

@@ -22,7 +22,7 @@ final class BoardApp {
     private let terminal = Terminal()
     private var signals: SignalPipe? = nil
     private var watchKeyboard = false
-    private var size = TerminalSize(columns: 80, rows: 24)
+    private var size = TerminalSize.fallback
     private var shownScreen: [String]? = nil
     private var dirty = true
     private var lastFrameAt = -1.0
