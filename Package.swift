@@ -60,15 +60,19 @@ let package = Package(
         // A load generator for line protocols (ours and others', e.g. Redis inline commands);
         // it reads our replies with JuiceCore's client-side reader.
         .executableTarget(name: "juice-bench", dependencies: ["JuiceCore", "JuiceDomain", "JuiceStorage", "JuicePlatform"]),
+        // What the board's and the till's screens are made of, below both (pure): styled lines,
+        // display width, the screen diff, the terminal size, the language, and the command-line
+        // flags both share (ClientOptions, one parser).
+        .target(name: "JuiceScreen", dependencies: ["JuiceCore", "JuicePlatform"]),
         // The live stock display: pure rendering in a library, the terminal loop in the executable.
         // It follows the stock with JuiceClient's stock() (JuiceCore's Menu and readers underneath).
-        .target(name: "JuiceBoard", dependencies: ["JuiceCore", "JuiceClient", "JuicePlatform"]),
+        .target(name: "JuiceBoard", dependencies: ["JuiceScreen", "JuiceCore", "JuiceClient", "JuicePlatform"]),
         // The terminal the board and the till share: raw mode, size, signals, a wake-up pipe.
-        .target(name: "JuiceTerminal", dependencies: ["JuiceBoard", "JuicePlatform"]),
-        .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuiceTerminal", "JuicePlatform"]),
+        .target(name: "JuiceTerminal", dependencies: ["JuiceScreen", "JuicePlatform"]),
+        .executableTarget(name: "juice-board", dependencies: ["JuiceBoard", "JuiceScreen", "JuiceTerminal", "JuicePlatform"]),
         // The till: key rules, key store and screen in a library, the terminal loop in the executable.
-        .target(name: "JuiceTill", dependencies: ["JuiceBoard", "JuiceClient", "JuiceCore"]),
-        .executableTarget(name: "juice-till", dependencies: ["JuiceTill", "JuiceTerminal", "JuiceClient", "JuicePlatform"]),
+        .target(name: "JuiceTill", dependencies: ["JuiceScreen", "JuiceClient", "JuiceCore"]),
+        .executableTarget(name: "juice-till", dependencies: ["JuiceTill", "JuiceScreen", "JuiceTerminal", "JuiceClient", "JuicePlatform"]),
         // What every test target shares: the line client, the server process, `eventually`, a
         // seeded RNG, /proc readings. Test-only, hence under Tests/.
         .target(name: "JuiceTestSupport", dependencies: ["JuiceCore", "JuicePlatform"], path: "Tests/JuiceTestSupport"),
@@ -76,11 +80,11 @@ let package = Package(
         // Fixtures/: data directories written by earlier builds, opened by the tests (read by path).
         .testTarget(name: "JuiceServerTests", dependencies: ["JuiceServer", "JuiceLine", "JuiceHTTP", "JuiceServices", "JuiceLoop", "JuiceStorage", "JuiceDomain", "JuiceCore", "JuicePlatform", "JuiceLog", "juice-server", "embed-files", "JuiceTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceBoardTests", dependencies: ["JuiceBoard", "JuiceScreen", "JuiceCore", "juice-board", "juice-server", "JuiceTestSupport"]),
         // The client library against the real server.
         .testTarget(name: "JuiceClientTests", dependencies: ["JuiceClient", "JuiceCore", "JuicePlatform", "juice-server", "JuiceTestSupport"]),
         // The till's library (screen, keys) and juice-till itself, driven in tmux and by pipe.
-        .testTarget(name: "JuiceTillTests", dependencies: ["JuiceTill", "JuiceBoard", "JuiceClient", "JuiceCore", "juice-till", "juice-server", "JuiceTestSupport"]),
+        .testTarget(name: "JuiceTillTests", dependencies: ["JuiceTill", "JuiceScreen", "JuiceClient", "JuiceCore", "juice-till", "juice-server", "JuiceTestSupport"]),
         // The platform seam on its own: addresses, connects.
         .testTarget(name: "JuicePlatformTests", dependencies: ["JuicePlatform", "JuiceTestSupport"]),
         // The demo script (scripts/demo.sh): it parses, passes shellcheck and answers --help.

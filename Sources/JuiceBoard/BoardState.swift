@@ -49,23 +49,6 @@ public struct BoardState: Equatable, Sendable {
         seq = snapshot.seq
     }
 
-    /// Applies a change event's values on top of the current stock. A fruit the board did not
-    /// know yet is appended, so nothing the server reports is ever hidden.
-    public mutating func applyChange(_ update: StockUpdate) {
-        for (fruit, count) in update.values {
-            if stock[fruit] == nil, !fruits.contains(fruit) { fruits.append(fruit) }
-            stock[fruit] = count
-        }
-        seq = update.seq
-    }
-
-    /// True when `update` names every fruit the board shows: such an event is a full snapshot.
-    public func isFullSnapshot(_ update: StockUpdate) -> Bool {
-        guard !fruits.isEmpty else { return false }
-        let named = Set(update.values.map(\.fruit))
-        return fruits.allSatisfy(named.contains)
-    }
-
     /// The stock as a snapshot in menu order (for plain output and change detection).
     public var snapshot: StockUpdate? {
         guard let seq else { return nil }

@@ -1,4 +1,5 @@
 // Command-line options of juice-board.
+import JuiceScreen
 
 public struct BoardOptions: ClientOptions, Equatable {
     public var host = "127.0.0.1"

@@ -1,4 +1,5 @@
 import JuiceCore
+import JuiceScreen
 
 // Plain output, for pipes and logs: one line per change, every fruit in menu order.
 

@@ -1,15 +1,6 @@
 import Foundation
 import JuiceCore
-
-public struct TerminalSize: Equatable, Sendable {
-    public var columns: Int
-    public var rows: Int
-
-    public init(columns: Int, rows: Int) {
-        self.columns = columns
-        self.rows = rows
-    }
-}
+import JuiceScreen
 
 public struct RenderOptions: Equatable, Sendable {
     public var language: Language

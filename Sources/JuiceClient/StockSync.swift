@@ -1,12 +1,12 @@
 import JuiceCore
 
 /// The client's side of stock sync as a pure state machine: feed it every line the connection
-/// receives that belongs to it (replies to the commands it asked for, every `EVENT STOCK`), tell
+/// receives that belongs to it (replies to the queries it asked, every `EVENT STOCK`), tell
 /// it when a connection opens; it keeps the shop's state and says what to send and what to report.
 /// No sockets, so the resume rules are tested line by line (juice-board's SessionTests).
 ///
 /// Why the rules look the way they do:
-/// - Replies come in command order, so a FIFO of its commands tells what each reply answers.
+/// - Replies come in command order, so a FIFO of its queries tells what each reply answers.
 /// - Events may interleave with replies at any point. Until the base reply (`OK STOCK` on a first
 ///   connect, `OK SINCE` on a reconnect) has arrived they are held back: an event seen before
 ///   `OK SINCE` may be repeated after it, and applying it early would make the replayed changes
@@ -19,7 +19,8 @@ import JuiceCore
 ///   store=<id of the store our state came from>`; when the greeting names another store, the
 ///   server answers with one full-state event, which is taken whatever its seq (a resync).
 public struct StockSync: Sendable {
-    enum Command: Equatable, Sendable {
+    /// What the sync asks the server, each answered by one reply (never a change to the store).
+    enum Query: Equatable, Sendable {
         case menu, aliases, stock, since(Int, store: String?), ping
 
         var line: String {
@@ -56,7 +57,8 @@ public struct StockSync: Sendable {
     public private(set) var store: String? = nil
     /// The store the current connection's greeting named.
     private var greetedStore: String? = nil
-    private var pending: [Command] = []
+    /// Queries sent and not yet answered, in the order their replies will come.
+    private var pending: [Query] = []
     private var started = false
     /// Base replies (STOCK / SINCE) still outstanding; events wait while > 0.
     private var awaitingBase = 0
@@ -106,7 +108,7 @@ public struct StockSync: Sendable {
     /// A keepalive: the caller sends the returned line; its `OK PONG` is expected in turn.
     public mutating func ping() -> String {
         pending.append(.ping)
-        return Command.ping.line
+        return Query.ping.line
     }
 
     /// Digests one received line (a greeting starts the sync).
@@ -135,20 +137,20 @@ public struct StockSync: Sendable {
         return out
     }
 
-    private mutating func send(_ commands: [Command], _ out: inout Output) {
-        pending.append(contentsOf: commands)
-        out.commands.append(contentsOf: commands.map(\.line))
+    private mutating func send(_ queries: [Query], _ out: inout Output) {
+        pending.append(contentsOf: queries)
+        out.commands.append(contentsOf: queries.map(\.line))
     }
 
     private mutating func reply(ok: Bool, verb: String, fields: [Substring], errText: String?, _ out: inout Output) {
         guard !pending.isEmpty else { return } // a reply to nothing: ignore it
-        let command = pending.removeFirst()
-        if ok, !Self.reply(verb: verb, fields: fields, answers: command) {
+        let query = pending.removeFirst()
+        if ok, !Self.reply(verb: verb, fields: fields, answers: query) {
             out.disconnect = true
-            out.note = "reply OK \(verb) does not answer \(command.line); reconnecting"
+            out.note = "reply OK \(verb) does not answer \(query.line); reconnecting"
             return
         }
-        switch command {
+        switch query {
         case .menu:
             guard ok, let newMenu = WireReader.menu(fields: fields), newMenu != menu else { break }
             let hadMenu = menu != nil
@@ -188,8 +190,8 @@ public struct StockSync: Sendable {
         }
     }
 
-    private static func reply(verb: String, fields: [Substring], answers command: Command) -> Bool {
-        switch command {
+    private static func reply(verb: String, fields: [Substring], answers query: Query) -> Bool {
+        switch query {
         case .menu: return verb == "MENU" && fields.first != "ALIASES"
         case .aliases: return verb == "MENU" && fields.first == "ALIASES"
         case .stock: return verb == "STOCK"

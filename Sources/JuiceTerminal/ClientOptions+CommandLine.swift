@@ -1,6 +1,6 @@
 import Foundation
 import JuicePlatform
-import JuiceBoard
+import JuiceScreen
 
 extension ClientOptions {
     /// This process's options, read as juice-board and juice-till both do: a bad command line

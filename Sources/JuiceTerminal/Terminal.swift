@@ -1,5 +1,5 @@
 import JuicePlatform
-import JuiceBoard
+import JuiceScreen
 
 /// The bits of the terminal the board touches: size, raw-ish input mode, alternate screen.
 /// Everything it changes is put back by `restore()`, which is safe to call more than once.
@@ -23,7 +23,7 @@ public final class Terminal {
     public func size() -> TerminalSize {
         var ws = winsize()
         let ok = withUnsafeMutablePointer(to: &ws) { ioctl(outputFD, UInt(TIOCGWINSZ), $0) } == 0
-        guard ok, ws.ws_col > 0, ws.ws_row > 0 else { return TerminalSize(columns: 80, rows: 24) }
+        guard ok, ws.ws_col > 0, ws.ws_row > 0 else { return .fallback }
         return TerminalSize(columns: Int(ws.ws_col), rows: Int(ws.ws_row))
     }
 

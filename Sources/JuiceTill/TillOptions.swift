@@ -1,4 +1,4 @@
-import JuiceBoard
+import JuiceScreen
 
 /// Command-line options of juice-till.
 public struct TillOptions: ClientOptions, Equatable {

@@ -1,4 +1,4 @@
-import JuiceBoard
+import JuiceScreen
 import JuiceClient
 import JuiceCore
 
@@ -34,7 +34,7 @@ public struct TillStatus: Equatable, Sendable {
 }
 
 /// The full-screen till: the menu numbered 1-9 with how many more of each juice the stock can
-/// make (sold out greyed), the keys, and the status line. Pure, on JuiceBoard's styled lines.
+/// make (sold out greyed), the keys, and the status line. Pure, on JuiceScreen's styled lines.
 public enum TillScreen {
     public static func render(_ shop: ShopState?, status: TillStatus, size: TerminalSize, language: Language, color: Bool) -> [String] {
         let width = max(0, size.columns), rows = max(0, size.rows)

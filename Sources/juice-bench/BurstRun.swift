@@ -60,7 +60,7 @@ final class BurstRun {
     func run() throws(BenchError) -> BurstResult {
         let common = options.common
         try probe.connect(within: common.connectTimeout)
-        try healthz?.connect(within: common.connectTimeout, proving: true)
+        try healthz?.connect(within: common.connectTimeout)
         try connectAttackers()
         poller.add(probe.fd, token: probeToken, interest: BlockingPoller.readable)
         if let healthz { poller.add(healthz.fd, token: healthzToken, interest: BlockingPoller.readable) }
@@ -186,7 +186,7 @@ final class BurstRun {
         }
         if probe.mustReconnect {
             poller.remove(probe.fd)
-            try probe.connect(within: options.common.connectTimeout, proving: false)
+            try probe.reconnect(within: options.common.connectTimeout)
             poller.add(probe.fd, token: healthzToken, interest: BlockingPoller.readable)
         }
         healthz = probe

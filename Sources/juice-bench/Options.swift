@@ -1,4 +1,4 @@
-// Command-line parsing. Pure: turns arguments into a `Command` or a `BenchError.usage`,
+// Command-line parsing. Pure: turns arguments into a `Subcommand` or a `BenchError.usage`,
 // without touching the network, so it can be checked by `juice-bench self-test`.
 import JuicePlatform
 
@@ -76,7 +76,9 @@ struct RawOptions: SubcommandOptions {
     }
 }
 
-enum Command {
+/// What the command line asks juice-bench to do: a subcommand with its options, help, or the
+/// self-test.
+enum Subcommand {
     case help(subcommand: String?)
     case selfTest
     case orders(OrdersOptions)
@@ -168,7 +170,7 @@ struct ArgumentReader {
 
 let subcommandNames = ["orders", "fanout", "events", "idle", "raw", "chaos", "burst", "history"]
 
-func parseCommand(_ arguments: [String]) throws(BenchError) -> Command {
+func parseSubcommand(_ arguments: [String]) throws(BenchError) -> Subcommand {
     guard let first = arguments.first else {
         throw BenchError.usage("missing subcommand", subcommand: nil)
     }

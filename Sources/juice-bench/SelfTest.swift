@@ -67,26 +67,26 @@ func runSelfTest() -> Int32 {
     expect(WireReader.menu(line: "ERR UNKNOWN what") == nil, "non-menu reply")
 
     // Options.
-    if case .orders(let options)? = try? parseCommand(["orders", "--conns", "7", "--pipeline=16", "--json"]) {
+    if case .orders(let options)? = try? parseSubcommand(["orders", "--conns", "7", "--pipeline=16", "--json"]) {
         expect(options.connections == 7 && options.pipeline == 16 && options.common.json, "orders options")
         expect(LoadPlan.orders(options).requests == ["ORDER mango-kiwi"], "orders preset request")
     } else {
         failures.append("orders options do not parse")
     }
     do {
-        _ = try parseCommand(["orders", "--bogus"])
+        _ = try parseSubcommand(["orders", "--bogus"])
         failures.append("unknown flag accepted")
     } catch {
         if case .usage = error {} else { failures.append("unknown flag is not a usage error") }
     }
-    if case .raw(let options)? = try? parseCommand(["raw", "--request", "PING", "--watchers", "2", "--event-match", "message",
+    if case .raw(let options)? = try? parseSubcommand(["raw", "--request", "PING", "--watchers", "2", "--event-match", "message",
                                                     "--watch-setup", "SUBSCRIBE stock", "--watch-setup-lines", "6"]) {
         expect(LoadPlan.raw(options).isPacedFanout && options.plan.watchSetupLines == 6, "raw fan-out options")
     } else {
         failures.append("raw options do not parse")
     }
-    expect((try? parseCommand(["raw", "--watchers", "2", "--request", "PING"])) == nil, "watchers without --event-match")
-    expect((try? parseCommand(["idle", "--conns", "5"])) == nil, "idle without --pid")
+    expect((try? parseSubcommand(["raw", "--watchers", "2", "--request", "PING"])) == nil, "watchers without --event-match")
+    expect((try? parseSubcommand(["idle", "--conns", "5"])) == nil, "idle without --pid")
 
     // Fan-out verdicts.
     let good = WatcherTally(events: 3, unattributedEvents: 0, firstSequence: 10, lastSequence: 12, sequenceFaults: 0)

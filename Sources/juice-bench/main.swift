@@ -31,7 +31,7 @@ func report(_ result: IdleResult, json: Bool) -> Int32 {
 
 func runJuiceBench(_ arguments: [String]) -> Int32 {
     do throws(BenchError) {
-        let command = try parseCommand(arguments)
+        let command = try parseSubcommand(arguments)
         ProcessSetup.ignoreBrokenPipe()
         ProcessSetup.raiseFileLimit()
         Interrupt.install()

@@ -2,6 +2,7 @@ import Foundation
 import JuiceBoard
 import JuiceClient
 import JuicePlatform
+import JuiceScreen
 import JuiceTerminal
 
 /// The board's event loop: one thread, one poll() over the signal pipe, the keyboard and the
@@ -21,7 +22,7 @@ final class BoardApp {
     private let terminal = Terminal()
     private var signals: SignalPipe? = nil
     private var watchKeyboard = false
-    private var size = TerminalSize(columns: 80, rows: 24)
+    private var size = TerminalSize.fallback
     private var shownScreen: [String]? = nil
     private var dirty = true
     private var lastFrameAt = -1.0

@@ -1,7 +1,7 @@
 import Foundation
-import JuiceBoard
 import JuiceClient
 import JuicePlatform
+import JuiceScreen
 import JuiceTerminal
 import JuiceTill
 
@@ -29,7 +29,7 @@ final class TillApp {
     private var input = TillInput()
     private var shop: ShopState? = nil
     private var status = TillStatus()
-    private var size = TerminalSize(columns: 80, rows: 24)
+    private var size = TerminalSize.fallback
     private var shownScreen: [String]? = nil
     private var dirty = true
     private var lastFrameAt = -1.0

@@ -22,7 +22,7 @@ do {
     let sales = Sales(options: options, keys: keys, token: TillOptions.managerToken(environment: environment), credential: credential)
     defer { sales.close() }
     if let code = options.pairingCode {
-        let paired = try waitFor { try await sales.pair(code: code, savingTo: credentialPath) }
+        let paired = try waitFor { try await sales.pair(code: code, savingTo: credentialPath) }.get()
         Platform.writeAll(STDERR_FILENO, "juice-till: paired as \(paired); the credential is kept in \(credentialPath)\n")
     }
     if Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO) {
@@ -38,8 +38,9 @@ do {
     exit(1)
 }
 
-/// Runs `body` in a task and waits for it on the main thread (before the till's own loop).
-func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+/// Runs `body` in a task and waits for its outcome on this thread, the main thread (not one of
+/// the concurrency pool's): for pairing before the till's own loop, and for each piped order.
+func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
     let done = DispatchSemaphore(value: 0)
     let outcome = Mutex<Result<T, any Error>?>(nil)
     Task.detached {
@@ -49,5 +50,5 @@ func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
         done.signal()
     }
     done.wait()
-    return try outcome.withLock { $0 }!.get()
+    return outcome.withLock { $0 }!
 }

@@ -7,13 +7,13 @@ import Testing
 /// agree with what was sent. Never its speed.
 @Suite(.onOwnThreads) struct BurstTests {
     @Test func burstFlagsAndDefaults() throws {
-        guard case .burst(let d) = try parseCommand(["burst"]) else { Issue.record("not burst"); return }
+        guard case .burst(let d) = try parseSubcommand(["burst"]) else { Issue.record("not burst"); return }
         #expect(d.attackers == 200 && d.burstBytes == 65536 && d.attack == "STATS" && d.httpPort == 0)
         #expect(d.probe == "PING" && d.greetingLines == 1 && d.replySkip == ["EVENT"] && d.probeGapMilliseconds == 1)
         // Whole lines only: 9,362 'STATS\r\n' fit in 64 KiB.
         #expect(d.burst.count == 9362 * 7)
 
-        guard case .burst(let o) = try parseCommand(["burst", "--attackers", "3", "--burst=100", "--attack", "PING",
+        guard case .burst(let o) = try parseSubcommand(["burst", "--attackers", "3", "--burst=100", "--attack", "PING",
                                                      "--greeting-lines", "0", "--reply-skip", "+OK", "--probe-gap-ms", "0"]) else {
             Issue.record("not burst")
             return
@@ -21,25 +21,25 @@ import Testing
         #expect(o.attackers == 3 && o.attack == "PING" && o.greetingLines == 0 && o.replySkip == ["+OK"] && o.probeGapMilliseconds == 0)
         #expect(o.burst == Array(String(repeating: "PING\r\n", count: 16).utf8))
 
-        guard case .burst(let h) = try parseCommand(["burst", "--http-port", "8080", "--burst", "1"]) else { Issue.record("not burst"); return }
+        guard case .burst(let h) = try parseSubcommand(["burst", "--http-port", "8080", "--burst", "1"]) else { Issue.record("not burst"); return }
         #expect(h.burst == Array("GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), "at least one request")
     }
 
     @Test func reportAttacksCarryTheManagerToken() throws {
-        guard case .burst(let line) = try parseCommand(["burst", "--attack", "REPORT 2026-06-01", "--attack-auth", "t0k", "--burst", "1",
+        guard case .burst(let line) = try parseSubcommand(["burst", "--attack", "REPORT 2026-06-01", "--attack-auth", "t0k", "--burst", "1",
                                                          "--healthz-port", "8080"]) else { Issue.record("not burst"); return }
         #expect(line.burst == Array("AUTH t0k\r\nREPORT 2026-06-01\r\n".utf8) && line.healthzPort == 8080)
-        guard case .burst(let http) = try parseCommand(["burst", "--http-port", "8080", "--attack-path", "/reports/day", "--attack-auth", "t0k",
+        guard case .burst(let http) = try parseSubcommand(["burst", "--http-port", "8080", "--attack-path", "/reports/day", "--attack-auth", "t0k",
                                                          "--burst", "1"]) else { Issue.record("not burst"); return }
         #expect(http.burst == Array("GET /reports/day HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t0k\r\n\r\n".utf8))
         for arguments in [["burst", "--attack-path", "reports"], ["burst", "--attack-auth", "a b"]] {
-            #expect(throws: BenchError.self, "\(arguments)") { try parseCommand(arguments) }
+            #expect(throws: BenchError.self, "\(arguments)") { try parseSubcommand(arguments) }
         }
     }
 
     @Test func badBurstFlagsAreUsageErrors() {
         for arguments in [["burst", "--attackers", "0"], ["burst", "--attack", "PING\r\nQUIT"], ["burst", "--burst", "x"]] {
-            #expect(throws: BenchError.self, "\(arguments)") { try parseCommand(arguments) }
+            #expect(throws: BenchError.self, "\(arguments)") { try parseSubcommand(arguments) }
         }
     }
 

@@ -4,11 +4,11 @@ import Testing
 /// `juice-bench chaos` flags: what parses, and what is refused with the chaos usage.
 @Suite(.onOwnThreads) struct ChaosOptionsTests {
     @Test func flagsAndDefaults() throws {
-        guard case .chaos(let defaults) = try parseCommand(["chaos"]) else { Issue.record("not chaos"); return }
+        guard case .chaos(let defaults) = try parseSubcommand(["chaos"]) else { Issue.record("not chaos"); return }
         #expect(defaults == ChaosOptions())
         #expect(defaults.duration == 30 && defaults.tills == 4 && defaults.kills == 5 && defaults.flood == 20000 && !defaults.fillDisk)
         #expect(defaults.port == 0 && defaults.httpPort == 0 && defaults.diskMegabytes == 256)
-        guard case .chaos(let o) = try parseCommand(["chaos", "--duration", "300", "--tills=8", "--kills", "25", "--flood", "120000",
+        guard case .chaos(let o) = try parseSubcommand(["chaos", "--duration", "300", "--tills=8", "--kills", "25", "--flood", "120000",
                                                      "--flood-bursts", "3", "--fill-disk", "--seed", "42", "--server", "/x/juice-server",
                                                      "--initial-stock", "5000", "--think", "0", "--settle", "9", "--resend-http", "0",
                                                      "--keep", "--port", "7001", "--http-port", "7002", "--disk-mb", "128", "--server-arg", "--journal-max-bytes", "--server-arg", "200000"]) else {
@@ -32,7 +32,7 @@ import Testing
             (["--port", "70000"], "--port needs a whole number"),
         ] {
             do {
-                _ = try parseCommand(["chaos"] + arguments)
+                _ = try parseSubcommand(["chaos"] + arguments)
                 Issue.record("\(arguments) parsed")
             } catch {
                 guard case .usage(let text, let subcommand) = error else { Issue.record("\(error)"); continue }

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func ordersWithAnHTTPPortPostsJSONOverKeepAlive() throws {
-        let command = try parseCommand(["orders", "--port", "9000", "--http-port", "8080", "--juice", "banana", "--conns", "3"])
+        let command = try parseSubcommand(["orders", "--port", "9000", "--http-port", "8080", "--juice", "banana", "--conns", "3"])
         guard case .orders(let options) = command else { Issue.record("not orders: \(command)"); return }
         #expect(options.common.endpoint.port == 9000 && options.httpPort == 8080)
         let plan = LoadPlan.orders(options)
@@ -31,7 +31,7 @@ import Testing
         #expect(wire.requests.map { String(decoding: UnsafeRawBufferPointer(start: $0.base, count: $0.count), as: UTF8.self) }
                 == [httpPost(path: "/orders", body: #"{"juice":"banana"}"#, host: plan.common.endpoint)])
         #expect(!WireSettings(LoadPlan.orders(OrdersOptions())).httpRequests, "without --http-port: ORDER lines")
-        #expect(throws: BenchError.self) { try parseCommand(["orders", "--http-port", "0"]) }
+        #expect(throws: BenchError.self) { try parseSubcommand(["orders", "--http-port", "0"]) }
     }
 
     @Test func fanoutIsOneCashierOneOrderAtATimeWithSequenceChecks() {
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func rawCarriesEveryOption() throws {
-        let command = try parseCommand(["raw", "--request", "PING", "--request", "INCR x", "--setup", "SELECT 1",
+        let command = try parseSubcommand(["raw", "--request", "PING", "--request", "INCR x", "--setup", "SELECT 1",
                                         "--reply-skip", "+", "--greeting-lines", "2", "--conns", "3", "--pipeline", "8",
                                         "--watchers", "2", "--watch-setup", "SUBSCRIBE s", "--watch-setup-lines", "6",
                                         "--event-match", "message", "--check-seq"])
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func idlePlanTakesTheIdleOptions() throws {
-        guard case .idle(let options) = try parseCommand(["idle", "--pid", "42", "--conns", "9", "--greeting-lines", "0",
+        guard case .idle(let options) = try parseSubcommand(["idle", "--pid", "42", "--conns", "9", "--greeting-lines", "0",
                                                           "--probe", "PING", "--reply-skip", "+"]) else {
             Issue.record("not idle")
             return

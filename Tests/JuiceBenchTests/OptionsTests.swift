@@ -6,7 +6,7 @@ import Testing
     /// The usage error for `arguments`: its message and subcommand, or nil if they parse.
     func usageError(_ arguments: [String]) -> (message: String, subcommand: String?)? {
         do {
-            _ = try parseCommand(arguments)
+            _ = try parseSubcommand(arguments)
             return nil
         } catch {
             switch error {
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func ordersFlagsInBothSpellingsAndTheCommonOnes() throws {
-        guard case .orders(let o) = try parseCommand(["orders", "--conns", "7", "--pipeline=16", "--juice", "kiwi", "--json",
+        guard case .orders(let o) = try parseSubcommand(["orders", "--conns", "7", "--pipeline=16", "--juice", "kiwi", "--json",
                                                       "--host", "10.0.0.2", "--port=7000", "--duration", "2.5",
                                                       "--warmup", "0", "--drain", "9", "--no-progress",
                                                       "--connect-burst", "3", "--connect-timeout", "4"]) else {
@@ -32,18 +32,18 @@ import Testing
     }
 
     @Test func defaults() throws {
-        guard case .orders(let o) = try parseCommand(["orders"]) else { Issue.record("not orders"); return }
+        guard case .orders(let o) = try parseSubcommand(["orders"]) else { Issue.record("not orders"); return }
         #expect(o.connections == 50 && o.pipeline == 1 && o.juice == "mango-kiwi")
         #expect(o.common.endpoint.description == "127.0.0.1:7878")
         #expect(o.common.warmup == 1 && o.common.duration == 5 && o.common.drain == 3 && !o.common.json && o.common.progress)
-        guard case .fanout(let f) = try parseCommand(["fanout"]) else { Issue.record("not fanout"); return }
+        guard case .fanout(let f) = try parseSubcommand(["fanout"]) else { Issue.record("not fanout"); return }
         #expect(f.watchers == 1000 && f.juice == "mango-kiwi")
-        guard case .events(let e) = try parseCommand(["events"]) else { Issue.record("not events"); return }
+        guard case .events(let e) = try parseSubcommand(["events"]) else { Issue.record("not events"); return }
         #expect(e.fanout.watchers == 1000 && e.httpPort == 7879 && e.fanout.juice == "mango-kiwi" && e.common.endpoint.port == 7878)
     }
 
     @Test func eventsTakesStreamsTheHTTPPortAndTheCommonOptions() throws {
-        guard case .events(let e) = try parseCommand(["events", "--streams", "30", "--http-port=8080", "--port", "9000",
+        guard case .events(let e) = try parseSubcommand(["events", "--streams", "30", "--http-port=8080", "--port", "9000",
                                                       "--juice", "kiwi", "--duration", "2", "--json"]) else {
             Issue.record("not events")
             return
@@ -56,14 +56,14 @@ import Testing
     /// (the run looks for the process listening on the port).
     @Test func theServerPidIsTakenByTheLoadSubcommands() throws {
         for arguments in [["orders"], ["fanout"], ["events"], ["raw", "--request", "PING"]] {
-            let plan = loadPlan(try parseCommand(arguments + ["--server-pid", "4242"]))
-            let defaultPlan = loadPlan(try parseCommand(arguments))
+            let plan = loadPlan(try parseSubcommand(arguments + ["--server-pid", "4242"]))
+            let defaultPlan = loadPlan(try parseSubcommand(arguments))
             #expect(plan?.common.serverPid == 4242, "\(arguments)")
             #expect(defaultPlan != nil && defaultPlan?.common.serverPid == nil, "\(arguments)")
         }
     }
 
-    func loadPlan(_ command: Command) -> LoadPlan? {
+    func loadPlan(_ command: Subcommand) -> LoadPlan? {
         switch command {
         case .orders(let o): return .orders(o)
         case .fanout(let o): return .fanout(o)
@@ -74,29 +74,29 @@ import Testing
     }
 
     @Test func idleStreamsGoToTheHTTPPort() throws {
-        guard case .idle(let o) = try parseCommand(["idle", "--pid", "7", "--streams", "50", "--http-port", "8081"]) else {
+        guard case .idle(let o) = try parseSubcommand(["idle", "--pid", "7", "--streams", "50", "--http-port", "8081"]) else {
             Issue.record("not idle")
             return
         }
         #expect(o.eventStreams && o.connections == 50 && o.httpPort == 8081)
         #expect(IdlePlan(o).streamEndpoint?.description == "127.0.0.1:8081")
-        guard case .idle(let lines) = try parseCommand(["idle", "--pid", "7"]) else { Issue.record("not idle"); return }
+        guard case .idle(let lines) = try parseSubcommand(["idle", "--pid", "7"]) else { Issue.record("not idle"); return }
         #expect(!lines.eventStreams && IdlePlan(lines).streamEndpoint == nil)
     }
 
     @Test func helpForTheToolAndForEachSubcommand() throws {
         for arguments in [["--help"], ["-h"], ["help"]] {
-            guard case .help(nil) = try parseCommand(arguments) else { Issue.record("\(arguments)"); continue }
+            guard case .help(nil) = try parseSubcommand(arguments) else { Issue.record("\(arguments)"); continue }
         }
         for name in subcommandNames {
-            guard case .help(name?) = try parseCommand(["help", name]) else { Issue.record("help \(name)"); continue }
-            guard case .help(name?) = try parseCommand([name, "--conns", "3", "--help"]) else { Issue.record("\(name) --help"); continue }
+            guard case .help(name?) = try parseSubcommand(["help", name]) else { Issue.record("help \(name)"); continue }
+            guard case .help(name?) = try parseSubcommand([name, "--conns", "3", "--help"]) else { Issue.record("\(name) --help"); continue }
             #expect(usageText(for: name).hasPrefix("usage: juice-bench \(name)"))
             // chaos starts its own server, history writes files: no --host/--port, no load options.
             #expect(name == "chaos" || name == "history" || usageText(for: name).contains("--port N"), "\(name) help lacks the common options")
         }
         #expect(usageText(for: nil).hasPrefix("usage: juice-bench <subcommand>"))
-        guard case .selfTest = try parseCommand(["self-test"]) else { Issue.record("self-test"); return }
+        guard case .selfTest = try parseSubcommand(["self-test"]) else { Issue.record("self-test"); return }
     }
 
     @Test(arguments: [

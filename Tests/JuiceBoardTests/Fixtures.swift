@@ -3,7 +3,7 @@ import Foundation
 import JuiceCore
 
 /// The server's default menu, as the wire shows it. Names are hard-coded here, in tests only.
-enum Wire {
+enum ServerLines {
     static let hello = "EVENT HELLO juice-server 1.0.0 protocol=1 type HELP for commands"
     static let menu = "OK MENU strawberry=strawberry:16 banana=banana:2 kiwi=kiwi:3 pineapple=pineapple:2 strawberry-banana=strawberry:10+banana:1 mango=mango:3 mango-kiwi=mango:2+kiwi:1"
     static let aliases = "OK MENU ALIASES fruit:strawberry=딸기 fruit:banana=바나나 fruit:pineapple=파인애플 fruit:kiwi=키위 fruit:mango=망고 juice:strawberry=딸기쥬스 juice:banana=바나나쥬스 juice:kiwi=키위쥬스 juice:pineapple=파인애플쥬스 juice:strawberry-banana=딸바쥬스 juice:mango=망고쥬스 juice:mango-kiwi=망키쥬스"
@@ -24,10 +24,10 @@ let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 func syncedSession(seq: Int = 0, values: [Int] = [10, 10, 10, 10, 10], aliases: Bool = true) -> BoardSession {
     var session = BoardSession(serverAddress: "127.0.0.1:7878")
     session.connectionOpened()
-    _ = session.receive(Wire.hello, now: t0)
-    _ = session.receive(Wire.menu, now: t0)
-    _ = session.receive(aliases ? Wire.aliases : "ERR UNKNOWN_COMMAND no aliases here", now: t0)
-    _ = session.receive(Wire.stock(seq: seq, values), now: t0)
+    _ = session.receive(ServerLines.hello, now: t0)
+    _ = session.receive(ServerLines.menu, now: t0)
+    _ = session.receive(aliases ? ServerLines.aliases : "ERR UNKNOWN_COMMAND no aliases here", now: t0)
+    _ = session.receive(ServerLines.stock(seq: seq, values), now: t0)
     return session
 }
 
@@ -39,9 +39,9 @@ func values(_ session: BoardSession) -> [Int] {
 /// A board state for rendering tests: the default menu, the given stock, connected.
 func renderState(_ values: [Int], seq: Int = 7, lastChange: Date? = Date(timeIntervalSince1970: 12 * 3600 + 34 * 60 + 56)) -> BoardState {
     var state = BoardState()
-    state.menu = WireReader.menu(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
-    state.aliases = Aliases.parse(fields: ServerLine.fields(of: Wire.aliases, dropping: 3))
-    state.replaceStock(with: StockUpdate(seq: seq, values: Array(zip(Wire.fruits, values)).map { ($0.0, $0.1) }))
+    state.menu = WireReader.menu(fields: ServerLine.fields(of: ServerLines.menu, dropping: 2))!
+    state.aliases = Aliases.parse(fields: ServerLine.fields(of: ServerLines.aliases, dropping: 3))
+    state.replaceStock(with: StockUpdate(seq: seq, values: Array(zip(ServerLines.fruits, values)).map { ($0.0, $0.1) }))
     state.lastChange = lastChange
     state.connection = .connected
     state.serverAddress = "127.0.0.1:7878"

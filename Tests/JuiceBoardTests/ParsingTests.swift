@@ -1,10 +1,11 @@
 import Testing
 @testable import JuiceBoard
+import JuiceScreen
 import JuiceCore
 
 @Suite(.onOwnThreads) struct ParsingTests {
     @Test func menuRecipesInMenuOrder() throws {
-        let line = ServerLine.parse(Wire.menu + "\r")
+        let line = ServerLine.parse(ServerLines.menu + "\r")
         guard case .ok(let verb, let fields) = line else { Issue.record("not OK: \(line)"); return }
         #expect(verb == "MENU")
         let menu = try #require(WireReader.menu(fields: fields))
@@ -56,7 +57,7 @@ import JuiceCore
     }
 
     @Test func otherLines() {
-        #expect(ServerLine.parse(Wire.hello) == .hello("juice-server 1.0.0 protocol=1 type HELP for commands"))
+        #expect(ServerLine.parse(ServerLines.hello) == .hello("juice-server 1.0.0 protocol=1 type HELP for commands"))
         #expect(ServerLine.parse("EVENT BYE shutting down") == .bye("shutting down"))
         #expect(ServerLine.parse("ERR UNKNOWN_COMMAND what is FLY") == .err(code: "UNKNOWN_COMMAND", message: "what is FLY"))
         #expect(ServerLine.parse("OK PONG") == .ok(verb: "PONG", fields: []))
@@ -72,7 +73,7 @@ import JuiceCore
 }
 
 @Suite(.onOwnThreads) struct CanMakeTests {
-    let menu = WireReader.menu(fields: ServerLine.fields(of: Wire.menu, dropping: 2))!
+    let menu = WireReader.menu(fields: ServerLine.fields(of: ServerLines.menu, dropping: 2))!
     func servings(_ juice: String, _ stock: [String: Int]) -> Int {
         menu.servings(of: menu.juices.first { $0.name == juice }!, from: stock)
     }

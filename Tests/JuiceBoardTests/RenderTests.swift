@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JuiceBoard
+import JuiceScreen
 
 /// Whole-screen expectations: every line, exactly.
 @Suite(.onOwnThreads) struct RenderTests {
@@ -9,10 +10,21 @@ import Testing
 
     func bar(_ n: Int) -> String { String(repeating: "█", count: n) }
 
+    /// The board of the default menu with `values` in stock (strawberry sold out, mango low),
+    /// on a terminal of `columns` x `rows`.
+    func render(_ values: [Int] = [0, 9, 10, 8, 2], columns: Int, rows: Int, _ options: RenderOptions) -> [String] {
+        BoardRenderer.render(renderState(values), size: TerminalSize(columns: columns, rows: rows), options: options)
+    }
+
+    /// A whole screen of `rows`: `body`, blank lines below it, the status line last.
+    func fullScreen(_ body: [String], rows: Int, status: String) -> [String] {
+        body + Array(repeating: "", count: rows - 1 - body.count) + [status]
+    }
+
     @Test func wideTerminalEnglish() {
         // strawberry sold out; mango below the 3 its thirstiest recipe needs.
-        let screen = BoardRenderer.render(renderState([0, 9, 10, 8, 2]), size: TerminalSize(columns: 60, rows: 24), options: plain)
-        let expected = [
+        let screen = render(columns: 60, rows: 24, plain)
+        let expected = fullScreen([
             " JUICE BOARD",
             "",
             " FRUITS            stock",
@@ -30,14 +42,12 @@ import Testing
             " strawberry-banana     0 unavailable",
             " mango                 0 unavailable",
             " mango-kiwi            1",
-        ] + Array(repeating: "", count: 6) + [
-            " connected  127.0.0.1:7878  seq 7  last change 12:34:56",
-        ]
+        ], rows: 24, status: " connected  127.0.0.1:7878  seq 7  last change 12:34:56")
         #expect(screen == expected)
     }
 
     @Test func koreanNamesAlignByDisplayWidth() {
-        let screen = BoardRenderer.render(renderState([0, 9, 10, 8, 2]), size: TerminalSize(columns: 50, rows: 19), options: korean)
+        let screen = render(columns: 50, rows: 19, korean)
         // The longest label, "strawberry-banana 딸바쥬스", is 26 columns (Hangul counts 2).
         let expected = [
             " JUICE BOARD",
@@ -70,8 +80,8 @@ import Testing
     }
 
     @Test func narrowTerminalCutsNamesNotNumbers() {
-        let screen = BoardRenderer.render(renderState([0, 9, 10, 8, 2]), size: TerminalSize(columns: 30, rows: 24), options: plain)
-        let expected = [
+        let screen = render(columns: 30, rows: 24, plain)
+        let expected = fullScreen([
             " JUICE BOARD",
             "",
             " FRUITS     stock",
@@ -89,14 +99,12 @@ import Testing
             " strawberr…     0 unavailable",
             " mango          0 unavailable",
             " mango-kiwi     1",
-        ] + Array(repeating: "", count: 6) + [
-            " connected seq 7 12:34:56",
-        ]
+        ], rows: 24, status: " connected seq 7 12:34:56")
         #expect(screen == expected)
     }
 
     @Test func narrowKoreanCutsInsideWideCharactersCleanly() {
-        let screen = BoardRenderer.render(renderState([0, 9, 10, 8, 2]), size: TerminalSize(columns: 34, rows: 13), options: korean)
+        let screen = render(columns: 34, rows: 13, korean)
         // Names get 14 columns; a Hangul syllable that would straddle the edge is dropped
         // and the gap padded, so the numbers stay in one column.
         let expected = [
@@ -158,7 +166,7 @@ import Testing
 
     @Test func coloursMarkLowSoldOutAndUnavailable() {
         let colour = RenderOptions(language: .english, color: true, timeZone: utc)
-        let screen = BoardRenderer.render(renderState([0, 9, 10, 8, 2]), size: TerminalSize(columns: 60, rows: 24), options: colour)
+        let screen = render(columns: 60, rows: 24, colour)
         let esc = "\u{1B}["
         #expect(screen[3] == " strawberry        " + esc + "1;31m    0" + esc + "0m " + esc + "1;31mSOLD OUT" + esc + "0m")
         #expect(screen[7] == " mango             " + esc + "33m    2" + esc + "0m " + esc + "33m" + bar(6) + esc + "0m" + esc + "33m low" + esc + "0m")
@@ -166,11 +174,11 @@ import Testing
         #expect(screen[14].hasSuffix(esc + "2;31munavailable" + esc + "0m"))
         // Colour never changes what is shown: stripped, it is the plain screen.
         let stripped = screen.map(ScreenDiff.stripEscapes)
-        #expect(stripped == BoardRenderer.render(renderState([0, 9, 10, 8, 2]), size: TerminalSize(columns: 60, rows: 24), options: plain))
+        #expect(stripped == render(columns: 60, rows: 24, plain))
     }
 
     @Test func barsScaleToTheLargestStock() {
-        let screen = BoardRenderer.render(renderState([1000, 500, 1, 0, 250]), size: TerminalSize(columns: 60, rows: 24), options: plain)
+        let screen = render([1000, 500, 1, 0, 250], columns: 60, rows: 24, plain)
         #expect(screen[3] == " strawberry         1000 " + bar(31))
         #expect(screen[4] == " banana              500 " + bar(16))
         #expect(screen[5] == " pineapple             1 " + bar(1) + " low") // any stock shows at least one cell

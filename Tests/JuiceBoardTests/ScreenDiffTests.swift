@@ -1,5 +1,6 @@
 import Testing
 @testable import JuiceBoard
+import JuiceScreen
 
 @Suite(.onOwnThreads) struct ScreenDiffTests {
     let begin = "\u{1B}[?2026h", end = "\u{1B}[?2026l", esc = "\u{1B}["

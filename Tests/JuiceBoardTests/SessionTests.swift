@@ -11,9 +11,9 @@ import JuiceCore
         var session = session
         session.connectionLost(attempt: 1)
         session.connectionOpened()
-        _ = session.receive(Wire.hello, now: t0)
-        _ = session.receive(Wire.menu, now: t0)
-        _ = session.receive(Wire.aliases, now: t0)
+        _ = session.receive(ServerLines.hello, now: t0)
+        _ = session.receive(ServerLines.menu, now: t0)
+        _ = session.receive(ServerLines.aliases, now: t0)
         return session
     }
 
@@ -21,12 +21,12 @@ import JuiceCore
         var session = BoardSession(serverAddress: "127.0.0.1:7878")
         session.connectionOpened()
         #expect(session.state.connection == .connecting)
-        #expect(session.receive(Wire.hello, now: t0).commands == ["MENU", "MENU ALIASES", "STOCK"])
-        #expect(session.receive(Wire.menu, now: t0).commands == [])
-        _ = session.receive(Wire.aliases, now: t0)
-        let out = session.receive(Wire.stock(seq: 4, [10, 9, 8, 7, 6]), now: t0)
+        #expect(session.receive(ServerLines.hello, now: t0).commands == ["MENU", "MENU ALIASES", "STOCK"])
+        #expect(session.receive(ServerLines.menu, now: t0).commands == [])
+        _ = session.receive(ServerLines.aliases, now: t0)
+        let out = session.receive(ServerLines.stock(seq: 4, [10, 9, 8, 7, 6]), now: t0)
         #expect(out.changes.map(PlainFormat.line) == ["seq=4 strawberry=10 banana=9 pineapple=8 kiwi=7 mango=6"])
-        #expect(session.state.fruits == Wire.fruits)
+        #expect(session.state.fruits == ServerLines.fruits)
         #expect(session.state.menu?.juices.count == 7)
         #expect(session.state.aliases.fruit["kiwi"] == ["키위"])
         #expect(session.state.connection == .connected)
@@ -50,15 +50,22 @@ import JuiceCore
         #expect(session.state.seq == 1)
     }
 
+    @Test func anEventNamingAFruitTheBoardDidNotKnowAppendsIt() {
+        var session = syncedSession()
+        let out = session.receive("EVENT STOCK seq=1 durian=4 kiwi=9", now: t0)
+        #expect(out.changes.map(PlainFormat.line) == ["seq=1 strawberry=10 banana=10 pineapple=10 kiwi=9 mango=10 durian=4"])
+        #expect(session.state.fruits == ServerLines.fruits + ["durian"])
+    }
+
     @Test func eventsInterleavedWithStartupRepliesAreNotLostOrDoubled() {
         var session = BoardSession()
         session.connectionOpened()
-        _ = session.receive(Wire.hello, now: t0)
+        _ = session.receive(ServerLines.hello, now: t0)
         _ = session.receive("EVENT STOCK seq=1 kiwi=9", now: t0)   // before any reply
-        _ = session.receive(Wire.menu, now: t0)
+        _ = session.receive(ServerLines.menu, now: t0)
         _ = session.receive("EVENT STOCK seq=2 kiwi=8", now: t0)   // between replies
-        _ = session.receive(Wire.aliases, now: t0)
-        var out = session.receive(Wire.stock(seq: 2, [10, 10, 10, 8, 10]), now: t0)
+        _ = session.receive(ServerLines.aliases, now: t0)
+        var out = session.receive(ServerLines.stock(seq: 2, [10, 10, 10, 8, 10]), now: t0)
         #expect(out.changes.map(\.seq) == [2]) // 1 and 2 are inside the snapshot
         out = session.receive("EVENT STOCK seq=2 kiwi=8", now: t0)   // a repeat: ignored
         #expect(out.changes.isEmpty)
@@ -70,11 +77,11 @@ import JuiceCore
     @Test func anEventNewerThanTheSnapshotHeldBackIsApplied() {
         var session = BoardSession()
         session.connectionOpened()
-        _ = session.receive(Wire.hello, now: t0)
-        _ = session.receive(Wire.menu, now: t0)
-        _ = session.receive(Wire.aliases, now: t0)
+        _ = session.receive(ServerLines.hello, now: t0)
+        _ = session.receive(ServerLines.menu, now: t0)
+        _ = session.receive(ServerLines.aliases, now: t0)
         _ = session.receive("EVENT STOCK seq=6 kiwi=3", now: t0)
-        let out = session.receive(Wire.stock(seq: 5, [10, 10, 10, 4, 10]), now: t0)
+        let out = session.receive(ServerLines.stock(seq: 5, [10, 10, 10, 4, 10]), now: t0)
         #expect(out.changes.map(\.seq) == [5, 6])
         #expect(values(session) == [10, 10, 10, 3, 10])
     }
@@ -85,12 +92,12 @@ import JuiceCore
         #expect(session.state.connection == .reconnecting(attempt: 1))
         #expect(!session.isSynced)
         session.connectionOpened()
-        #expect(session.receive(Wire.hello, now: t0).commands == ["MENU", "MENU ALIASES", "SINCE 3"])
+        #expect(session.receive(ServerLines.hello, now: t0).commands == ["MENU", "MENU ALIASES", "SINCE 3"])
         // A live event that arrives before OK SINCE: applying it now would make 4 look like a
         // duplicate later; it must wait for the replay.
         #expect(session.receive("EVENT STOCK seq=5 kiwi=5", now: t0).changes.isEmpty)
-        #expect(session.receive(Wire.menu, now: t0).commands == []) // menu unchanged: no STOCK
-        _ = session.receive(Wire.aliases, now: t0)
+        #expect(session.receive(ServerLines.menu, now: t0).commands == []) // menu unchanged: no STOCK
+        _ = session.receive(ServerLines.aliases, now: t0)
         var seen: [Int] = []
         for line in ["OK SINCE 3 5", "EVENT STOCK seq=4 kiwi=6", "EVENT STOCK seq=5 kiwi=5",
                      "EVENT STOCK seq=5 kiwi=5", "EVENT STOCK seq=6 banana=1"] {
@@ -104,7 +111,7 @@ import JuiceCore
     @Test func sinceBeyondHistoryGetsAFullSnapshotThatReplacesTheState() {
         var session = reconnectedAwaitingSince(syncedSession(seq: 3))
         _ = session.receive("OK SINCE 3 20000", now: t0)
-        let out = session.receive(Wire.fullEvent(seq: 20000, [1, 2, 3, 4, 5]), now: t0)
+        let out = session.receive(ServerLines.fullEvent(seq: 20000, [1, 2, 3, 4, 5]), now: t0)
         #expect(out.changes.map(PlainFormat.line) == ["seq=20000 strawberry=1 banana=2 pineapple=3 kiwi=4 mango=5"])
         #expect(session.receive("EVENT STOCK seq=20001 kiwi=0", now: t0).changes.map(\.seq) == [20001])
     }
@@ -112,7 +119,7 @@ import JuiceCore
     @Test func aWipedStoreBelowOurSeqIsTakenAsTheNewTruth() {
         var session = reconnectedAwaitingSince(syncedSession(seq: 30, values: [0, 0, 0, 0, 0]))
         _ = session.receive("OK SINCE 30 2", now: t0)
-        var out = session.receive(Wire.fullEvent(seq: 2, [10, 10, 10, 8, 6]), now: t0)
+        var out = session.receive(ServerLines.fullEvent(seq: 2, [10, 10, 10, 8, 6]), now: t0)
         #expect(out.changes.map(\.seq) == [2])
         #expect(session.state.seq == 2)
         #expect(values(session) == [10, 10, 10, 8, 6])
@@ -124,7 +131,7 @@ import JuiceCore
 
     @Test func aLiveEventListingEveryFruitReplacesTheState() {
         var session = syncedSession(seq: 3)
-        let out = session.receive(Wire.fullEvent(seq: 4, [1, 1, 1, 1, 1]), now: t0)
+        let out = session.receive(ServerLines.fullEvent(seq: 4, [1, 1, 1, 1, 1]), now: t0)
         #expect(out.changes.map(\.seq) == [4])
         #expect(values(session) == [1, 1, 1, 1, 1])
     }
@@ -133,7 +140,7 @@ import JuiceCore
         var session = syncedSession(seq: 3)
         session.connectionLost(attempt: 1)
         session.connectionOpened()
-        #expect(session.receive(Wire.hello, now: t0).commands == ["MENU", "MENU ALIASES", "SINCE 3"])
+        #expect(session.receive(ServerLines.hello, now: t0).commands == ["MENU", "MENU ALIASES", "SINCE 3"])
         let newMenu = "OK MENU plum=plum:2 kiwi=kiwi:3"
         #expect(session.receive(newMenu, now: t0).commands == ["STOCK"])
         _ = session.receive("OK MENU ALIASES fruit:plum=자두 fruit:kiwi=키위 juice:plum= juice:kiwi=", now: t0)
@@ -150,7 +157,7 @@ import JuiceCore
     @Test func aServerWithoutSinceFallsBackToStock() {
         var session = reconnectedAwaitingSince(syncedSession(seq: 3))
         #expect(session.receive("ERR UNKNOWN_COMMAND SINCE", now: t0).commands == ["STOCK"])
-        let out = session.receive(Wire.stock(seq: 9, [1, 2, 3, 4, 5]), now: t0)
+        let out = session.receive(ServerLines.stock(seq: 9, [1, 2, 3, 4, 5]), now: t0)
         #expect(out.changes.map(\.seq) == [9])
         #expect(session.isSynced)
     }
@@ -159,7 +166,7 @@ import JuiceCore
         var session = syncedSession()
         #expect(session.receive("EVENT BYE shutting down", now: t0).disconnect)
         session.connectionOpened()
-        _ = session.receive(Wire.hello, now: t0)
+        _ = session.receive(ServerLines.hello, now: t0)
         #expect(session.receive("OK PONG", now: t0).disconnect) // MENU was asked, not PING
     }
 
@@ -175,7 +182,7 @@ import JuiceCore
         let out = session.receive("EVENT STOCK seq=7 kiwi=1", now: t0)
         #expect(out.commands == ["STOCK"])
         _ = session.receive("EVENT STOCK seq=8 kiwi=0", now: t0) // held until the STOCK reply
-        let fresh = session.receive(Wire.stock(seq: 7, [9, 9, 9, 1, 9]), now: t0)
+        let fresh = session.receive(ServerLines.stock(seq: 7, [9, 9, 9, 1, 9]), now: t0)
         #expect(fresh.changes.map(\.seq) == [7, 8])
         #expect(values(session) == [9, 9, 9, 0, 9])
     }
@@ -186,17 +193,17 @@ import JuiceCore
     @Test func greetingTwiceDoesNotRestartTheSequence() {
         var session = BoardSession()
         session.connectionOpened()
-        #expect(session.receive(Wire.hello, now: t0).commands == ["MENU", "MENU ALIASES", "STOCK"])
-        #expect(session.receive(Wire.hello, now: t0).commands.isEmpty)
-        _ = session.receive(Wire.menu, now: t0)
-        _ = session.receive(Wire.aliases, now: t0)
-        let base = session.receive(Wire.stock(seq: 4, [10, 9, 8, 7, 6]), now: t0)
+        #expect(session.receive(ServerLines.hello, now: t0).commands == ["MENU", "MENU ALIASES", "STOCK"])
+        #expect(session.receive(ServerLines.hello, now: t0).commands.isEmpty)
+        _ = session.receive(ServerLines.menu, now: t0)
+        _ = session.receive(ServerLines.aliases, now: t0)
+        let base = session.receive(ServerLines.stock(seq: 4, [10, 9, 8, 7, 6]), now: t0)
         #expect(!base.disconnect, "\(base.note ?? "")")
         #expect(base.changes.map(\.seq) == [4])
         let syncedOnce = session.isSynced
         #expect(syncedOnce)
 
-        let again = session.receive(Wire.hello, now: t0)
+        let again = session.receive(ServerLines.hello, now: t0)
         #expect(again.commands.isEmpty && !again.disconnect && again.changes.isEmpty)
         let stillSynced = session.isSynced
         #expect(stillSynced)

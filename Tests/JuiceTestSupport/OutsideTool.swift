@@ -69,7 +69,8 @@ public struct OutsideTool: Sendable {
         onPath("shellcheck") != nil
     }
 
-    public static let tmux = OutsideTool(name: "tmux", install: "apt-get install tmux") { onPath("tmux") != nil }
+    /// tmux, found where `TmuxSession` runs it from.
+    public static let tmux = OutsideTool(name: "tmux", install: "apt-get install tmux") { TmuxSession.path != nil }
 
     /// Node.js, whose `node --check` parses the pages' scripts: a syntax error in one would
     /// otherwise show only in a browser, as a page that does nothing.

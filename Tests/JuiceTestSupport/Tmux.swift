@@ -1,8 +1,8 @@
 import Foundation
 
 /// A full-screen program driven in a detached tmux session: keys in (`send-keys`), the screen out
-/// (`capture-pane`). Tests that need it skip, saying why, when tmux is not installed, and fail
-/// instead when JUICE_REQUIRE_TOOLS=1 (CI sets it so a missing tool cannot pass silently).
+/// (`capture-pane`). Tests that need it are marked `.requires(.tmux)` (`OutsideTool`): they skip,
+/// saying why, when tmux is not installed, and fail instead when JUICE_REQUIRE_TOOLS=1.
 /// Each session has a tmux server of its own (`-L`), started by its first command and ended by
 /// `kill()`, as on a fresh machine: nothing is shared with a developer's tmux or another test.
 public final class TmuxSession: @unchecked Sendable {
@@ -11,8 +11,6 @@ public final class TmuxSession: @unchecked Sendable {
 
     public static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
-    public static var available: Bool { path != nil }
-    public static var required: Bool { ProcessInfo.processInfo.environment["JUICE_REQUIRE_TOOLS"] == "1" }
 
     /// Starts `command` (already shell-quoted words) in a new session of `columns` x `rows`.
     public init(_ command: String, columns: Int = 100, rows: Int = 30) throws {

@@ -22,3 +22,35 @@ func pairTill(_ server: ExecutableServer, token: String, configHome: String) asy
     let paired = try await device.pair(code: String(code))
     try TillCredentialFile.write(paired.credential, to: TillCredentialFile.defaultPath(environment: ["XDG_CONFIG_HOME": configHome]))
 }
+
+/// A juice-server with a manager token, its data in `work`/data, and a till paired with it
+/// (`pairTill`) whose credential juice-till finds with `XDG_CONFIG_HOME=work/config`: a server
+/// with a token takes orders only from paired tills.
+struct ShopWithPairedTill {
+    static let token = "s3cret"
+    let work: String
+    let arguments: [String]
+    let environment = ["JUICE_MANAGER_TOKEN": ShopWithPairedTill.token]
+    let server: ExecutableServer
+
+    init(work: String) async throws {
+        self.work = work
+        arguments = ["--data", work + "/data"]
+        server = try ExecutableServer(arguments, environment: environment)
+        try await pairTill(server, token: Self.token, configHome: work + "/config")
+    }
+
+    /// The server again, on its data and its port, once `server` was stopped.
+    func restart() throws -> ExecutableServer {
+        try ExecutableServer.restart(arguments, port: server.port, environment: environment)
+    }
+
+    /// The shell command that runs the paired till full screen (no colours) on the server's
+    /// port, its state and credential under `work`; `token` sets JUICE_MANAGER_TOKEN for it, in
+    /// env's words (["-u", "JUICE_MANAGER_TOKEN"] unsets it).
+    func tillCommand(id: String, token: [String]) -> String {
+        (["env"] + token + ["XDG_STATE_HOME=" + work + "/state", "XDG_CONFIG_HOME=" + work + "/config", "TERM=xterm",
+                            TillTests.till, "--port", String(server.port), "--till-id", id, "--no-color"])
+            .map(Executables.shellQuoted).joined(separator: " ")
+    }
+}

@@ -1,5 +1,5 @@
 import Testing
-import JuiceBoard
+import JuiceScreen
 import JuiceClient
 import JuiceCore
 import JuiceTill

@@ -58,19 +58,15 @@ import JuiceTill
     /// Full screen in tmux: order by key and see the count drop; `7x2` orders two; with the
     /// server stopped an order waits ("offline: 1 order waiting") and lands once after the restart;
     /// `r` restocks, asking for the manager token when the server wants one.
-    @Test(.enabled(if: TmuxSession.available || TmuxSession.required, "tmux is not installed"), .timeLimit(.minutes(3)))
+    @Test(.requires(.tmux), .timeLimit(.minutes(3)))
     func tillInTmuxSellsByKeyAndAcrossARestart() async throws {
-        try #require(TmuxSession.available, "JUICE_REQUIRE_TOOLS=1 but tmux is not installed")
+        try OutsideTool.tmux.require()
         let work = temporaryDirectory("juice-till-tmux")
         defer { removeTemporary(work) }
-        let arguments = ["--data", work + "/data"], token = ["JUICE_MANAGER_TOKEN": "s3cret"]
-        var server = try ExecutableServer(arguments, environment: token)
-        // A server with a token sells only to paired tills: this one was paired before it starts.
-        try await pairTill(server, token: "s3cret", configHome: work + "/config")
-        let command = ["env", "-u", "JUICE_MANAGER_TOKEN", "XDG_STATE_HOME=" + work + "/state", "XDG_CONFIG_HOME=" + work + "/config",
-                       "TERM=xterm", Self.till,
-                       "--port", String(server.port), "--till-id", "tmux1", "--no-color"].map(Executables.shellQuoted).joined(separator: " ")
-        let pane = try TmuxSession(command)
+        // The till was paired before it starts.
+        let shop = try await ShopWithPairedTill(work: work)
+        var server = shop.server
+        let pane = try TmuxSession(shop.tillCommand(id: "tmux1", token: ["-u", "JUICE_MANAGER_TOKEN"]))
         defer { pane.kill() }
         let settled4 = await settles { Self.mangoKiwiCount(pane.screen) == "5" }
         #expect(settled4, "screen:\n\(pane.screen)")
@@ -90,7 +86,7 @@ import JuiceTill
         pane.type("7")
         let settled9 = await settles { pane.screen.contains("offline: 1 order waiting") }
         #expect(settled9, "screen:\n\(pane.screen)")
-        server = try ExecutableServer.restart(arguments, port: server.port, environment: token)
+        server = try shop.restart()
         let settled10 = await settles { Self.mangoKiwiCount(pane.screen) == "1" }
         #expect(settled10, "screen:\n\(pane.screen)")
         let settled11 = await settles { pane.screen.contains("made mango-kiwi 1") }
@@ -104,7 +100,7 @@ import JuiceTill
         pane.type("5\r")
         let settled12 = await settles { pane.screen.contains("manager token:") }
         #expect(settled12, "screen:\n\(pane.screen)")
-        pane.type("s3cret\r")
+        pane.type(ShopWithPairedTill.token + "\r")
         let settled13 = await settles { pane.screen.contains("restocked kiwi +5: 11") }
         #expect(settled13, "screen:\n\(pane.screen)")
 
@@ -156,19 +152,16 @@ import JuiceTill
     /// restock asks for one, as the server reads it); after an out-of-stock, `r` restocks the
     /// short fruit; `q` with an order waiting prints its warning after the screen is restored
     /// and exits 1.
-    @Test(.enabled(if: TmuxSession.available || TmuxSession.required, "tmux is not installed"), .timeLimit(.minutes(3)))
+    @Test(.requires(.tmux), .timeLimit(.minutes(3)))
     func tillStartedOfflineRestocksTheShortFruitAndQuitsWithAWarning() async throws {
-        try #require(TmuxSession.available, "JUICE_REQUIRE_TOOLS=1 but tmux is not installed")
+        try OutsideTool.tmux.require()
         let work = temporaryDirectory("juice-till-tmux-quit")
         defer { removeTemporary(work) }
-        let arguments = ["--data", work + "/data"], token = ["JUICE_MANAGER_TOKEN": "s3cret"]
-        let down = try ExecutableServer(arguments, environment: token)
         // Paired while the server was up (the pairing is on its disk): it sells once it is back.
-        try await pairTill(down, token: "s3cret", configHome: work + "/config")
+        let shop = try await ShopWithPairedTill(work: work)
+        let down = shop.server
         down.stop()
-        let till = ["env", "JUICE_MANAGER_TOKEN=", "XDG_STATE_HOME=" + work + "/state", "XDG_CONFIG_HOME=" + work + "/config",
-                    "TERM=xterm", Self.till,
-                    "--port", String(down.port), "--till-id", "tmux2", "--no-color"].map(Executables.shellQuoted).joined(separator: " ")
+        let till = shop.tillCommand(id: "tmux2", token: ["JUICE_MANAGER_TOKEN="])
         // The pane outlives the till, so what it printed on leaving and its status stay on screen.
         // It waits on a tmux channel ($TMUX: the pane's own server) that the test signals when
         // done: a signal would not end it (the test's children may have signals blocked, and
@@ -182,7 +175,7 @@ import JuiceTill
         pane.type("7\r")
         #expect(await settles { pane.screen.contains("not sold: no menu yet") }, "screen:\n\(pane.screen)")
 
-        let server = try ExecutableServer.restart(arguments, port: down.port, environment: token)
+        let server = try shop.restart()
         #expect(await settles { Self.mangoKiwiCount(pane.screen) == "5" }, "screen:\n\(pane.screen)")
         #expect(try await client(server).stats().ordersServed == 0, "the key pressed offline was sold")
         pane.type("7x6")
@@ -192,7 +185,7 @@ import JuiceTill
         #expect(await settles { pane.screen.contains("restock mango by how many?") }, "screen:\n\(pane.screen)")
         pane.type("4\r")
         #expect(await settles { pane.screen.contains("manager token:") }, "screen:\n\(pane.screen)")
-        pane.type("s3cret\r")
+        pane.type(ShopWithPairedTill.token + "\r")
         #expect(await settles { pane.screen.contains("restocked mango +4: 14") }, "screen:\n\(pane.screen)")
 
         server.stop()
