@@ -78,7 +78,7 @@ import Testing
         #expect(!files.isEmpty)
         for file in files {
             let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
-            #expect(!text.contains("@testable"), "\(file) uses @testable")
+            #expect(!text.contains("@testable import"), "\(file) uses @testable")
             for part in ["OutputPath", "FanOut", "FlushPasses", "CatchUpPump", "ConnectionHost", ".outbox", "assumeIsolated"] {
                 #expect(!text.contains(part), "\(file) reaches past the seam: \(part)")
             }
