@@ -27,20 +27,45 @@ package enum Command: Sendable, Equatable {
     case tills(TillsRequest)
     case quit
 
+    /// The part of it the store answers (a read, a write, a catch-up, the tills), or nil for
+    /// one the connection answers itself (HELP, PING, MENU, EVENTS, AUTH, TILL, QUIT).
+    package var storeCommand: StoreCommand? {
+        switch self {
+        case .stock(let fruit): return .stock(fruit: fruit)
+        case .order(let request): return .order(request)
+        case .restock(let fruit, let amount, let key): return .restock(fruit: fruit, amount: amount, key: key)
+        case .set(let fruit, let amount, let key): return .set(fruit: fruit, amount: amount, key: key)
+        case .since(let after, let store): return .since(after, store: store)
+        case .stats: return .stats
+        case .report(let day): return .report(day: day)
+        case .pair(let code): return .pair(code: code)
+        case .tills(let request): return .tills(request)
+        case .help, .ping, .menu, .menuAliases, .events, .auth, .till, .quit: return nil
+        }
+    }
+}
+
+/// The store's language: what `FruitStore.run` takes, and all it takes. The line protocol's
+/// parser makes it from a line (`Command.storeCommand`); HTTP and other codecs make it from
+/// their own requests. A session's own verbs (AUTH, EVENTS, QUIT, ...) are not in it, so the
+/// store cannot be handed one.
+package enum StoreCommand: Sendable, Equatable {
+    case stock(fruit: Int?)
+    case order(OrderRequest)
+    case restock(fruit: Int, amount: Int, key: String? = nil)
+    case set(fruit: Int, amount: Int, key: String? = nil)
+    case since(UInt64, store: String? = nil)
+    case stats
+    case report(day: Int32?)
+    case pair(code: String)
+    case tills(TillsRequest)
+
     /// The idempotency key of a write, if it carries one.
     package var key: String? {
         switch self {
         case .order(let request): return request.key
         case .restock(_, _, let key), .set(_, _, let key): return key
         default: return nil
-        }
-    }
-
-    /// Commands the `FruitStore` answers; the rest are answered by the connection itself.
-    package var needsStore: Bool {
-        switch self {
-        case .stock, .order, .restock, .set, .since, .stats, .report, .pair, .tills: return true
-        case .help, .ping, .menu, .menuAliases, .events, .auth, .till, .quit: return false
         }
     }
 }

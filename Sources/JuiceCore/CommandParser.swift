@@ -149,7 +149,7 @@ package final class CommandParser: Sendable {
 
     /// An ORDER from values already read (HTTP's JSON body), refused with the same codes and
     /// messages as the line `ORDER <juice> <count> [key=<key>]` (the key already checked).
-    package func order(juice name: String, count: Int, key: String?) -> Result<Command, ProtocolError> {
+    package func order(juice name: String, count: Int, key: String?) -> Result<StoreCommand, ProtocolError> {
         var name = name
         return name.withUTF8 { bytes in
             guard let juice = menu.juiceIndex(UnsafeRawBufferPointer(bytes)) else {
@@ -163,7 +163,7 @@ package final class CommandParser: Sendable {
     }
 
     /// A RESTOCK or SET from values already read (HTTP's JSON body), refused as its line would be.
-    package func stockWrite(_ verb: Verb, fruit name: String, amount: Int, key: String?) -> Result<Command, ProtocolError> {
+    package func stockWrite(_ verb: Verb, fruit name: String, amount: Int, key: String?) -> Result<StoreCommand, ProtocolError> {
         precondition(verb == .restock || verb == .set, "RESTOCK or SET")
         var name = name
         return name.withUTF8 { bytes in

@@ -64,7 +64,7 @@ package actor FruitStore {
     /// group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
     /// that needs them. Returns the journal position the answers wait for and the changes to
     /// broadcast once they are queued.
-    package func run(_ commands: some Sequence<Command>, peer: String, role: ClientRole = .anonymous, group: String? = nil,
+    package func run(_ commands: some Sequence<StoreCommand>, peer: String, role: ClientRole = .anonymous, group: String? = nil,
              answer: (StoreOutcome) -> Void) -> RunEnd {
         var client = ClientOf(peer: peer, role: role, group: group)
         for command in commands { answer(apply(command, client: &client)) }
@@ -75,7 +75,7 @@ package actor FruitStore {
         return end
     }
 
-    private func apply(_ command: Command, client: inout ClientOf) -> StoreOutcome {
+    private func apply(_ command: StoreCommand, client: inout ClientOf) -> StoreOutcome {
         switch command {
         case .order(let request):
             // A revoked till's writes are refused, its retries too: nothing from it applies.
@@ -106,8 +106,6 @@ package actor FruitStore {
             return .stats(ledger, journal: journal?.counts)
         case .report(let day):
             return .report(report(day: day))
-        case .help, .ping, .menu, .menuAliases, .events, .auth, .till, .quit:
-            preconditionFailure("\(command) is not a store command")
         }
     }
 

@@ -32,7 +32,7 @@ package final class LineProtocol: ServedProtocol, @unchecked Sendable {
     /// The buffers every line client's run borrows in turn (the loop runs one at a time).
     package struct Scratch {
         package var out: [UInt8] = []
-        package var commands: [Command] = []
+        package var commands: [StoreCommand] = []
         /// A reply buffer past this is not kept.
         package static let keptBytes = 64 * 1024
     }

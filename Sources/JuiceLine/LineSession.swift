@@ -75,7 +75,7 @@ package final class LineSession: ConnectionSession {
     /// for, the changes to broadcast, and the store commands not yet run.
     private struct Batch {
         var reply = Reply()
-        var commands: [Command] = []
+        var commands: [StoreCommand] = []
     }
 
     /// Runs the lines in `bytes` in order until the turn is over, the pending output reaches the
@@ -108,7 +108,8 @@ package final class LineSession: ConnectionSession {
                 let closing = Int(state.authFailures) >= SessionCommands.maxAuthFailures
                 Wire.tooManyAuthFailures(retryIn: seconds, closing: closing).append(to: &batch.reply.bytes)
                 if closing { link.stopReading() }
-            case .command(let command) where command.needsStore:
+            case .command(let line) where line.storeCommand != nil:
+                let command = line.storeCommand!
                 batch.commands.append(command)
                 // A SINCE that starts a catch-up ends its run: what follows waits for it. So
                 // does a REPORT, which may be computed: the turn is over after one (`FairTurn`).
@@ -166,7 +167,7 @@ package final class LineSession: ConnectionSession {
         guard !batch.commands.isEmpty else { return }
         // Moved out, not copied: after the run it is the only reference again, so clearing it
         // keeps its storage.
-        var commands: [Command] = []
+        var commands: [StoreCommand] = []
         swap(&commands, &batch.commands)
         defer {
             commands.removeAll(keepingCapacity: true)
@@ -241,7 +242,7 @@ package final class LineSession: ConnectionSession {
     }
 }
 
-private extension Command {
+private extension StoreCommand {
     /// Whether the store run ends after it: a SINCE's catch-up, or a REPORT's computation.
     var endsStoreRun: Bool {
         switch self {

@@ -45,7 +45,7 @@ package struct SessionLink {
     /// Runs store commands in order, each outcome worded into `reply` as it is decided; the
     /// reply then waits for the journal position the run reached, and the changes it made are
     /// broadcast after it (`answer`).
-    package func run(_ commands: [Command], role: ClientRole = .anonymous, group: String? = nil,
+    package func run(_ commands: [StoreCommand], role: ClientRole = .anonymous, group: String? = nil,
                      into reply: inout Reply, word: (StoreOutcome, inout [UInt8]) -> Void) {
         let peer = conn.peer
         // nonisolated(unsafe): we are on the loop, which the store runs on (`assumeIsolated`

@@ -157,7 +157,7 @@ final class JSONLinesSession: ConnectionSession {
     }
 
     /// `{"order":"mango","count":2,"key":"k"}` or `{"stock":true}`.
-    private func command(_ line: [UInt8]) -> Result<Command, ProtocolError> {
+    private func command(_ line: [UInt8]) -> Result<StoreCommand, ProtocolError> {
         guard case .success(let value) = JSONReader.parse(line), case .object = value else {
             return .failure(ProtocolError(.badRequest, "one JSON object per line"))
         }

@@ -185,8 +185,8 @@ extension ParserTests {
         let store: [Command] = [.stock(fruit: nil), order(0), .restock(fruit: 0, amount: 1), .set(fruit: 0, amount: 0), .since(0), .stats,
                                 .report(day: nil), .pair(code: "K7QF-M2XP"), .tills(.list)]
         let connection: [Command] = [.help, .ping, .menu, .menuAliases, .events(on: true), .auth(token: []), .till(credential: "1-x"), .quit]
-        #expect(store.allSatisfy { $0.needsStore })
-        #expect(!connection.contains { $0.needsStore })
+        #expect(store.allSatisfy { $0.storeCommand != nil })
+        #expect(!connection.contains { (command: Command) in command.storeCommand != nil })
         #expect(Verb.allCases.filter(\.needsManager) == [.restock, .set, .report, .tills])
     }
 }

@@ -23,14 +23,14 @@ final class TestClock: Sendable {
 
 extension FruitStore {
     /// Runs commands, their outcomes unread.
-    func runAll(_ commands: [Command]) {
+    func runAll(_ commands: [StoreCommand]) {
         _ = run(commands, peer: "") { _ in }
     }
 }
 
 /// Lost sales and orders per minute: counted by the store, kept across restarts and compaction.
 @Suite(.onOwnThreads) struct SalesTests {
-    static func order(_ juice: Int, _ count: Int = 1, key: String? = nil) -> Command {
+    static func order(_ juice: Int, _ count: Int = 1, key: String? = nil) -> StoreCommand {
         .order(OrderRequest(juice: juice, count: count, key: key))
     }
 

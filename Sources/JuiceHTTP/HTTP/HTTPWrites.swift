@@ -45,7 +45,7 @@ package struct HTTPWrites {
             || type?.split(separator: ";").first?.filter({ $0 != " " && $0 != "\t" }).lowercased() == "application/json" else {
             return Outcome(response: WriteAnswer.refusal(.unsupportedMediaType, .badRequest, "the body must be JSON: Content-Type: application/json"))
         }
-        let command: Command
+        let command: StoreCommand
         switch self.command(request) {
         case .success(let made): command = made
         case .failure(let refused): return Outcome(response: refused.response)
@@ -67,7 +67,7 @@ package struct HTTPWrites {
 
     /// The body as its twin's command: `{"juice":"mango-kiwi","count":2}` with
     /// `Idempotency-Key: till7-41` is `ORDER mango-kiwi 2 key=till7-41`.
-    private func command(_ request: HTTPRequest) -> Result<Command, Refused> {
+    private func command(_ request: HTTPRequest) -> Result<StoreCommand, Refused> {
         let body: JSONValue
         switch JSONReader.parse(request.body) {
         case .success(let value): body = value

@@ -24,7 +24,7 @@ package struct TillRoutes {
     /// token. Returns the answer, the journal position it waits for, and the till it paired or
     /// revoked.
     package func answer(_ request: HTTPRequest, presence: TillPresence) -> (HTTPResponse, lsn: UInt64, paired: TillID?, revoked: TillID?) {
-        let command: Command
+        let command: StoreCommand
         if request.method == "GET" || request.method == "HEAD" {
             command = .tills(.list)
         } else {
@@ -59,7 +59,7 @@ package struct TillRoutes {
         }
     }
 
-    private static func command(_ request: HTTPRequest) -> Result<Command, ProtocolError> {
+    private static func command(_ request: HTTPRequest) -> Result<StoreCommand, ProtocolError> {
         guard case .success(let body) = JSONReader.parse(request.body), case .object = body else {
             return .failure(ProtocolError(.badRequest, "the body must be a JSON object"))
         }
