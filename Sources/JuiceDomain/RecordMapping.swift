@@ -1,5 +1,4 @@
 import JuiceCore
-import JuiceDomain
 import JuicePlatform
 import JuiceLog
 
