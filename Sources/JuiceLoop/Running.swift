@@ -234,8 +234,9 @@ package final class Running: ConnectionHost {
 
     // MARK: Shutdown
 
-    /// Stops accepting and tells every client the server is going: each gets `EVENT BYE`
-    /// after the replies it is owed (held until `gate` is durable), then closes.
+    /// Stops accepting and tells every client the server is going, in its protocol's words (the
+    /// line protocol's `EVENT BYE`), after the replies it is owed (held until `gate` is
+    /// durable); then each closes.
     package func beginDrain(byeAfter lsn: UInt64) {
         accepting = false
         // A protocol that answers while draining keeps its listener until the end (HTTP:
