@@ -4,8 +4,9 @@ import JuiceLog
 
 /// Where the store's changes are kept (the journal's group commit, in JuiceStorage). The store
 /// decides what is recorded and when to compact; the journal how, and when it is on disk. A
-/// protocol, so the domain names no file and no thread.
-package protocol ChangeJournal: AnyObject, Sendable {
+/// protocol, so the domain names no file and no thread. It runs on the loop with the store (not
+/// Sendable: the store holds it as its own state).
+package protocol ChangeJournal: AnyObject {
     /// The position of the last record appended, and of the last one on disk.
     var lastLSN: UInt64 { get }
     var durableLSN: UInt64 { get }
@@ -13,6 +14,8 @@ package protocol ChangeJournal: AnyObject, Sendable {
     var journalBytes: Int { get }
     /// Records and bytes written, syncs (for STATS and /metrics).
     var counts: JournalCounts { get }
+    /// Told (on the loop) each time a write is durable, with the position now durable.
+    var whenDurable: ((UInt64) -> Void)? { get set }
     /// Why no change is taken now (a full disk), or nil.
     var readOnly: String? { get }
     /// Whether a compaction may start now (none running, none refused a moment ago).

@@ -19,8 +19,8 @@ package actor FruitStore {
     /// The changes of the run under way (`run`), to broadcast once its answers are queued.
     private var changes: [StockEvent] = []
     /// The journal's group commit (nil in memory): records go there, and it says how far they are
-    /// on disk (to the durability gate directly: `Running` wires it).
-    package nonisolated let journal: (any ChangeJournal)?
+    /// on disk (to the durability gate directly: `Server.start` wires it, `whenDurable`).
+    package let journal: (any ChangeJournal)?
     /// The journal size past which the store compacts it (`--journal-max-bytes`).
     private let compactAfter: Int
     /// The position of the last record appended to the journal, and of the last one on disk.

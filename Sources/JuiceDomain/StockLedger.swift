@@ -73,10 +73,8 @@ package struct StockLedger: Sendable {
         seq += 1
         ordersServed += 1
         sold[request.juice] += UInt64(request.count)
-        let change = Change(seq: seq, kind: .order(request), touched: touched)
         history.orderServed(juice: request.juice, count: request.count, touched: touched, at: now)
-        if let key = request.key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), in: scope) }
-        return .applied(change)
+        return applied(Change(seq: seq, kind: .order(request), touched: touched), key: request.key, in: scope, at: now)
     }
 
     /// A keyed RESTOCK: applied once per key, as an order is. A refused one (OVER_LIMIT) is not
@@ -91,10 +89,9 @@ package struct StockLedger: Sendable {
         guard let plain = restock(fruit: fruit, amount: amount) else {
             return .overLimit(fruit: fruit, stock: stock[fruit], adding: amount)
         }
-        let change = Change(seq: plain.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.restocked(fruit: fruit, amount: amount, at: now)
-        if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), in: scope) }
-        return .applied(change)
+        return applied(Change(seq: plain.seq, kind: .restock(fruit: fruit, amount: amount, key: key), touched: plain.touched),
+                       key: key, in: scope, at: now)
     }
 
     /// A keyed SET: applied once per key.
@@ -106,8 +103,14 @@ package struct StockLedger: Sendable {
         let asked = KeyMemory.Request.set(fruit: fruit, amount: amount)
         if let key, let settled = settledKey(key, asked, scope: scope, now: now) { return settled }
         let plain = set(fruit: fruit, amount: amount)
-        let change = Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched)
         history.set(fruit: fruit, to: amount, at: now)
+        return applied(Change(seq: plain.seq, kind: .set(fruit: fruit, amount: amount, key: key), touched: plain.touched),
+                       key: key, in: scope, at: now)
+    }
+
+    /// A write's change, applied: its outcome, remembered under its key (if it has one) so that
+    /// a retry gets the same answer.
+    private mutating func applied(_ change: Change, key: String?, in scope: KeyMemory.Scope, at now: Int64) -> WriteOutcome {
         if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), in: scope) }
         return .applied(change)
     }

@@ -7,8 +7,8 @@ import JuiceLog
 /// of descriptors. A level-triggered listener would spin on the pending connection at EMFILE,
 /// so accepting pauses (waiting connections stay in the backlog) and resumes when a client
 /// closes or after 100 ms, whichever comes first.
-package final class Acceptor: @unchecked Sendable {
-    // @unchecked: loop-confined; every method runs on the loop queue.
+package final class Acceptor {
+    // Loop-confined, not Sendable: every method and handler runs on the loop queue.
     package let port: Int
     private let socket: Socket
     private let source: DispatchSourceRead

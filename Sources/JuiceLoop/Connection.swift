@@ -10,7 +10,8 @@ import JuiceLog
 /// drained output and closing. Fields are ordered so the small ones pack together: an idle
 /// connection's size is the server's memory per client.
 package final class Connection: @unchecked Sendable {
-    // @unchecked: loop-confined, like the store it reaches (they share the loop's executor).
+    // @unchecked: loop-confined (the loop and the sessions it calls); Sendable only so that a
+    // session may capture it in the store's `assumeIsolated` closures, which run on the loop too.
     /// Where a connection is in its life. Input is read only while `open`. Only the
     /// connection's own methods move it (`endInput`, `stopInput`, `markClosed`).
     package enum Phase: UInt8, Equatable {

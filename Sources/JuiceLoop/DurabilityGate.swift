@@ -7,7 +7,7 @@ import JuiceLog
 /// In memory (no journal) everything is durable at once: every position waited for is 0.
 ///
 /// The journal tells the gate itself (`GroupCommit.whenDurable` is `durable(upTo:)`, wired by
-/// `Running`), and the gate tells whoever waits: the released connections (written at once),
+/// `Server.start`), and the gate tells whoever waits: the released connections (written at once),
 /// the fan-out, then a draining server.
 package final class DurabilityGate {
     /// The journal is on disk up to here.

@@ -60,8 +60,8 @@ package final class FanOut {
         resume(conn, from: from, catchUp: catchUp)
     }
 
-    /// `EVENTS ON` / `EVENTS OFF`; on at accept for a protocol whose clients listen from the
-    /// start; off once it is closed.
+    /// Live events on or off for `conn` (the line protocol's `EVENTS ON` / `EVENTS OFF`); on at
+    /// accept for a protocol whose clients listen from the start; off once it is closed.
     package func setEvents(_ conn: Connection, on: Bool) {
         guard on != conn.eventsOn else { return }
         if on {

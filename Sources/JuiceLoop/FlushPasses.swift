@@ -10,8 +10,8 @@ import JuiceLog
 ///
 /// A connection is also queued here for its next turn (`FairTurn`): the pass then tells it
 /// its output drained, and it goes on.
-package final class FlushPasses: @unchecked Sendable {
-    // @unchecked: loop-confined; every method runs on `queue` (the loop).
+package final class FlushPasses {
+    // Loop-confined, not Sendable: every method runs on `queue` (the loop).
     private let queue: DispatchQueue
     private let output: OutputPath
     /// Connections with output queued, or a turn owed, since the last pass.
@@ -39,7 +39,7 @@ package final class FlushPasses: @unchecked Sendable {
         guard !passScheduled, !dirty.isEmpty else { return }
         passScheduled = true
         // Later on the same queue: reads already queued are handled first.
-        queue.async { [weak self] in self?.pass() }
+        queue.later { [weak self] in self?.pass() }
     }
 
     private func pass() {

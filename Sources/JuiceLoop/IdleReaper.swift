@@ -6,8 +6,8 @@ import JuiceLog
 /// The loop's once-a-second chores: probation deadlines (`everySecond`), and closing anonymous
 /// connections that showed no life for `--idle-timeout` seconds (`reap`), checked a quarter as
 /// often as the timeout (at least once a second).
-package final class IdleReaper: @unchecked Sendable {
-    // @unchecked: loop-confined; the timer fires on the loop queue.
+package final class IdleReaper {
+    // Loop-confined, not Sendable: the timer fires on the loop queue.
     private let timer: DispatchSourceTimer
     /// The idle timeout; nil: off.
     package let seconds: Int?

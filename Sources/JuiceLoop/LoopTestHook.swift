@@ -2,6 +2,7 @@ import Dispatch
 import JuiceCore
 import JuicePlatform
 import JuiceLog
+import Synchronization
 
 /// Lets a test hang the loop on cue, to show that the systemd watchdog's pings come from the
 /// loop itself and stop when it hangs. Debug builds only (what `swift test` runs), like
@@ -14,20 +15,23 @@ import JuiceLog
 package enum LoopTestHook {
     #if DEBUG
     private static let trigger: String? = getenv("JUICE_TEST_BLOCK_LOOP").map { String(cString: $0) }
-    /// Kept for the life of the process (the hook is armed once).
-    nonisolated(unsafe) private static var timer: DispatchSourceTimer?
+    /// Kept for the life of the process (the hook is armed once, by the first server started).
+    private static let timer = Mutex<DispatchSourceTimer?>(nil)
 
     package static func install(on loop: DispatchQueue) {
-        guard let trigger, timer == nil else { return }
-        let source = DispatchSource.makeTimerSource(queue: loop)
-        source.schedule(deadline: .now(), repeating: .milliseconds(50))
-        source.setEventHandler {
-            guard access(trigger, F_OK) == 0 else { return }
-            Log.lifecycle("test hook: blocking the loop")
-            while true { sleep(3600) }
+        guard let trigger else { return }
+        timer.withLock { timer in
+            guard timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: loop)
+            source.schedule(deadline: .now(), repeating: .milliseconds(50))
+            source.setEventHandler {
+                guard access(trigger, F_OK) == 0 else { return }
+                Log.lifecycle("test hook: blocking the loop")
+                while true { sleep(3600) }
+            }
+            source.resume()
+            timer = source
         }
-        source.resume()
-        timer = source
     }
     #else
     @inline(__always) package static func install(on loop: DispatchQueue) {}

@@ -50,7 +50,7 @@ package final class OutputPath {
         bytes.withUnsafeBytes { send(conn, $0, after: lsn) }
     }
 
-    /// Queues a shared event line. Returns true if it waits for the next flush pass, so that
+    /// Queues a shared event, in the connection's protocol's words. Returns true if it waits for the next flush pass, so that
     /// several events for one display go out in one send; a display with a burst queued is
     /// written to at once, so its outbox holds only what its socket would not take.
     package func enqueue(_ conn: Connection, _ line: [UInt8]) -> Bool {

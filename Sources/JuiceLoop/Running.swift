@@ -7,11 +7,11 @@ import JuiceLog
 /// the output path, the fan-out and the idle reaper, wired together. It lives in
 /// `Server.State.running`/`.draining` and only ever runs on the loop.
 ///
-/// It knows no protocol by name: each listener's protocol (`ServedProtocol`, listed in
-/// `ServerConfig.protocols`) makes a session for each connection it accepts, and everything
+/// It knows no protocol by name: each listener's protocol (a `ServedProtocol`, made from its
+/// `LoopListing`) makes a session for each connection it accepts, and everything
 /// around them — sockets, output path, fan-out, durability gate, closing — is shared.
-package final class Running: ConnectionHost, @unchecked Sendable {
-    // @unchecked: loop-confined; created on and only touched from the loop queue.
+package final class Running: ConnectionHost {
+    // Loop-confined, not Sendable: created on and only touched from the loop queue.
 
     package struct Listener {
         package let name: String
@@ -234,8 +234,9 @@ package final class Running: ConnectionHost, @unchecked Sendable {
 
     // MARK: Shutdown
 
-    /// Stops accepting and tells every client the server is going: each gets `EVENT BYE`
-    /// after the replies it is owed (held until `gate` is durable), then closes.
+    /// Stops accepting and tells every client the server is going, in its protocol's words (the
+    /// line protocol's `EVENT BYE`), after the replies it is owed (held until `gate` is
+    /// durable); then each closes.
     package func beginDrain(byeAfter lsn: UInt64) {
         accepting = false
         // A protocol that answers while draining keeps its listener until the end (HTTP:

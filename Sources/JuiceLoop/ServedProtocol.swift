@@ -5,7 +5,7 @@ import JuiceLog
 
 /// A protocol the server speaks, as the loop sees it: what it sends a client it turns away, how
 /// it words a stock change, and a session for each connection it accepts. The loop knows no
-/// protocol by name: each registers itself with a `ProtocolListing`.
+/// protocol by name: each comes to it as a `LoopListing`, which makes it.
 package protocol ServedProtocol: AnyObject {
     /// Named in connect log lines ("connect 10.0.0.7:5000 (HTTP)"); empty for none.
     var logName: String { get }

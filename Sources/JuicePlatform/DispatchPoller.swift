@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,8 +18,9 @@ import Darwin
 /// - the descriptor must stay open until both sources' cancel handlers have run (closing it
 ///   earlier lets the number be reused while libdispatch still has it registered), so it is
 ///   closed by the last cancel handler, never by the caller.
-public final class DispatchPoller: ClientPoller, @unchecked Sendable {
-    // @unchecked: every method and every handler runs on `queue`, the loop's serial queue.
+public final class DispatchPoller: ClientPoller {
+    // Loop-confined, not Sendable: every method and every handler runs on `queue`, the loop's
+    // serial queue.
     private let queue: DispatchQueue
     private var clients: [UInt64: Client] = [:]
     private var ready: [(id: UInt64, readable: Bool, writable: Bool)] = []
@@ -121,19 +123,18 @@ public final class DispatchPoller: ClientPoller, @unchecked Sendable {
     }
 }
 
-/// Closes a descriptor once every Dispatch source on it has finished cancelling.
-private final class DescriptorCloser: @unchecked Sendable {
-    // @unchecked: the cancel handlers that touch `left` all run on the same serial queue.
+/// Closes a descriptor once every Dispatch source on it has finished cancelling. Its cancel
+/// handlers all run on the loop's queue; the count is atomic anyway, so nothing depends on that.
+private final class DescriptorCloser: Sendable {
     private let fd: Int32
-    private var left: Int
+    private let left: Atomic<Int>
 
     init(fd: Int32, sources: Int) {
         self.fd = fd
-        left = sources
+        left = Atomic(sources)
     }
 
     func sourceCancelled() {
-        left -= 1
-        if left == 0 { Platform.close(fd) }
+        if left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { Platform.close(fd) }
     }
 }

@@ -4,8 +4,7 @@ import Dispatch
 /// the `FruitStore` and `Server` actors run on it too, so a read handler reaches the store
 /// with `assumeIsolated` — no thread hop, no Task per line, replies in request order — while
 /// the compiler still checks that nothing else touches actor state.
-public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
-    // @unchecked: the only stored property is an immutable DispatchQueue, which is thread-safe.
+public final class LoopExecutor: SerialExecutor, Sendable {
     public let queue: DispatchQueue
 
     public init(label: String = "juice-server.loop") {

@@ -20,10 +20,12 @@ import JuiceLog
 /// lack of room does not: the file is grown ahead of need, and while that fails the store is
 /// read-only (`refusal`, see `JournalRoom`), retrying every second.
 ///
-/// Everything here but the journal thread's jobs runs on the loop (`loop`), where the store calls it.
-package final class GroupCommit: ChangeJournal, @unchecked Sendable {
-    // @unchecked: every `var` is touched only on the loop queue (the store's executor): the
-    // journal thread gets copies of what it needs and reports back with `loop.async`.
+/// Everything here but the journal thread's jobs runs on the loop (`loop`), where the store calls
+/// it; it is made there too.
+package final class GroupCommit: ChangeJournal {
+    // Loop-confined, not Sendable: the journal thread's jobs get only what is Sendable (the
+    // file, the thread, copies of values) and report back on the loop, carrying the group
+    // commit in a `LoopBound`, which is read only there.
     private let file: JournalFile
     private let snapshotPath: String
     private let directory: String
@@ -39,7 +41,7 @@ package final class GroupCommit: ChangeJournal, @unchecked Sendable {
     private var pending: [UInt8] = []
     private var writing = false
     /// Told (on the loop) each time a write is durable, with the position now durable: the
-    /// durability gate, wired by `Running`, releases what waited for it.
+    /// durability gate, wired by `Server.start`, releases what waited for it.
     package var whenDurable: ((UInt64) -> Void)?
     /// The journal's free preallocated room, and whether the store is read-only.
     private var room: JournalRoom
@@ -55,9 +57,11 @@ package final class GroupCommit: ChangeJournal, @unchecked Sendable {
 
     /// Over a journal that holds `journalBytes` of good records up to position `lsn`. It grows
     /// the file here, at start, so the first change finds room; on a full disk it starts
-    /// read-only (and retries). `recordBound` is the biggest record a change can write.
+    /// read-only (and retries). `recordBound` is the biggest record a change can write. Made on
+    /// the loop (`loop.sync` before it runs anything else will do).
     package init(file: JournalFile, snapshotPath: String, directory: String, lsn: UInt64, journalBytes: Int,
          recordBound: Int = 4096, loop: DispatchQueue) throws(StorageError) {
+        dispatchPrecondition(condition: .onQueue(loop))
         self.file = file
         self.snapshotPath = snapshotPath
         self.directory = directory
@@ -72,10 +76,7 @@ package final class GroupCommit: ChangeJournal, @unchecked Sendable {
             failure = error
         }
         room = JournalRoom(recordBound: recordBound, free: file.free)
-        if let failure {
-            // Nothing runs on the loop yet: this is as good as being there.
-            grown(failure: failure)
-        }
+        if let failure { grown(failure: failure) }
     }
 
     /// Nil if a change may be applied now, else why not (`ERR READ_ONLY <reason>`). The store
@@ -109,30 +110,36 @@ package final class GroupCommit: ChangeJournal, @unchecked Sendable {
         handedLSN = upTo
         room.handOver(bytes.count)
         let mark = room.handed
-        thread.async { self.write(bytes, upTo: upTo, mark: mark) }
+        thread.async { [file, thread, back = onLoop] in
+            GroupCommit.write(bytes, upTo: upTo, mark: mark, to: file, on: thread, reportingTo: back)
+        }
     }
+
+    /// This group commit, for a journal-thread job to report back to on the loop.
+    private var onLoop: LoopBound<GroupCommit> { LoopBound(self, on: loop) }
 
     /// On the journal thread: writes the group and syncs it. The records land in preallocated
     /// room, so the write fails for lack of room only where growing did not reserve it (a
     /// copy-on-write file system; a compaction's regrowth that failed). Their changes are applied
     /// and their replies held: it retries every second, and the store is read-only meanwhile.
     /// The room the write left is reported with the durability, in the one hop back to the loop.
-    private func write(_ bytes: [UInt8], upTo lsn: UInt64, mark: Int) {
+    private static func write(_ bytes: [UInt8], upTo lsn: UInt64, mark: Int, to file: JournalFile, on thread: JournalThread,
+                              reportingTo journal: LoopBound<GroupCommit>) {
         do throws(StorageError) { try file.append(bytes) } catch {
             guard error.isOutOfRoom else { error.stopServer() }
             let reason = error.readOnlyReason("cannot write the journal")
-            loop.async { self.log(self.room.writeFailed(reason)) }
-            thread.async(after: 1) { self.write(bytes, upTo: lsn, mark: mark) }
+            journal.async { $0.log($0.room.writeFailed(reason)) }
+            thread.async(after: 1) { write(bytes, upTo: lsn, mark: mark, to: file, on: thread, reportingTo: journal) }
             return
         }
         let free = file.free
         JournalTestHook.beforeSync()
         do throws(StorageError) { try file.sync() } catch { error.stopServer() }
         JournalTestHook.afterSync()
-        loop.async {
-            self.room.reported(mark: mark, free: free)
-            self.log(self.room.wrote())
-            self.written(upTo: lsn)
+        journal.async {
+            $0.room.reported(mark: mark, free: free)
+            $0.log($0.room.wrote())
+            $0.written(upTo: lsn)
         }
     }
 
@@ -152,13 +159,13 @@ package final class GroupCommit: ChangeJournal, @unchecked Sendable {
     private func grow(leaving wanted: Int) {
         room.growing = true
         let mark = room.handed
-        thread.async { [file, loop] in
+        thread.async { [file, back = onLoop] in
             let failure = GroupCommit.grow(file, leaving: wanted)
             let free = file.free
-            loop.async {
-                self.room.growing = false
-                self.room.reported(mark: mark, free: free)
-                self.grown(failure: failure)
+            back.async {
+                $0.room.growing = false
+                $0.room.reported(mark: mark, free: free)
+                $0.grown(failure: failure)
             }
         }
     }
@@ -178,7 +185,7 @@ package final class GroupCommit: ChangeJournal, @unchecked Sendable {
     private func grown(failure: StorageError?) {
         if let failure {
             log(room.growthFailed(failure.readOnlyReason("cannot grow the journal")))
-            loop.asyncAfter(deadline: .now() + .seconds(1)) { self.retryGrowth() }
+            loop.asyncAfter(deadline: .now() + .seconds(1)) { [back = onLoop] in back.value.retryGrowth() }
         } else {
             log(room.grew())
             growIfDue()
@@ -219,22 +226,22 @@ package final class GroupCommit: ChangeJournal, @unchecked Sendable {
         let covered = journalBytes
         let seq = ledger.seq
         let mark = room.handed
-        thread.async { [file, snapshotPath, directory, loop] in
+        thread.async { [file, snapshotPath, directory, back = onLoop] in
             do throws(StorageError) {
                 try Snapshot.write(snapshot, to: snapshotPath, directory: directory)
             } catch {
                 guard error.isOutOfRoom else { StorageError.compaction(error).stopServer() }
-                loop.async { self.compactionSkipped(error) }
+                back.async { $0.compactionSkipped(error) }
                 return
             }
             do throws(StorageError) { try file.reset() } catch { StorageError.compaction(error).stopServer() }
             // The reset gave the preallocation back: grow again, as at start.
             let failure = GroupCommit.grow(file, leaving: JournalFile.chunk)
             let free = file.free
-            loop.async {
-                self.compacted(coveredBytes: covered, seq: seq, snapshotBytes: snapshot.count)
-                self.room.reported(mark: mark, free: free)
-                self.grown(failure: failure)
+            back.async {
+                $0.compacted(coveredBytes: covered, seq: seq, snapshotBytes: snapshot.count)
+                $0.room.reported(mark: mark, free: free)
+                $0.grown(failure: failure)
             }
         }
     }

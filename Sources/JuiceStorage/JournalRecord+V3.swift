@@ -146,14 +146,7 @@ extension JournalRecord {
             switch String(decoding: f.tokens[4], as: UTF8.self) {
             case "applied":
                 try f.count(atLeast: 9)
-                guard let write = KeyedWrite(rawValue: String(decoding: f.tokens[6], as: UTF8.self)) else {
-                    throw Defect("'\(Fields.shown(f.tokens[6]))' is not ORDER, RESTOCK or SET")
-                }
-                let number = switch write {
-                case .order: try f.int(8, "count", 1...Limits.maxOrderCount)
-                case .restock: try f.int(8, "amount", 1...Limits.maxStock)
-                case .set: try f.int(8, "value", 0...Limits.maxStock)
-                }
+                let (write, number) = try f.keyedWrite(6, number: 8)
                 outcome = .applied(seq: try f.number(5, "seq", counter), write: write, name: try f.name(7), number: number,
                                    touched: f.tokens.count > 9 ? try f.values(from: 9) : [])
             case "short":

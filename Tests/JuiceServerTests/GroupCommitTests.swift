@@ -94,7 +94,10 @@ final class JournalFixture {
 
     init() throws {
         let file = try JournalFile(path: dir + "/journal", directory: dir, validLength: 0)
-        journal = try GroupCommit(file: file, snapshotPath: dir + "/snapshot", directory: dir, lsn: 0, journalBytes: 0, loop: loop)
+        // Made on its loop, as the server makes it.
+        journal = try loop.sync { [dir, loop] in
+            try GroupCommit(file: file, snapshotPath: dir + "/snapshot", directory: dir, lsn: 0, journalBytes: 0, loop: loop)
+        }
         loop.sync { [journal, durable] in journal.whenDurable = { durable.add($0) } }
     }
 

@@ -16,8 +16,8 @@ import JuiceHTTP
 ///
 /// Each ping also refreshes `STATUS=` when the seq moved, so `systemctl status` shows where the
 /// store is.
-public final class ServiceWatchdog: @unchecked Sendable {
-    // @unchecked: after init, touched only on the loop queue (the timer's handler).
+public final class ServiceWatchdog {
+    // Not Sendable: after init, touched only on the loop queue (the timer's handler).
     private let timer: DispatchSourceTimer
     private var statusSeq: UInt64
 

@@ -30,20 +30,16 @@ public actor Server {
 
     package let config: ServerConfig
     package let store: FruitStore
-    /// The journal's group commit (nil in memory): it tells the loop's durability gate how far
-    /// the disk is.
-    private let journal: GroupCommit?
     private var state = State.idle
     private let startedAt = DispatchTime.now().uptimeNanoseconds
     private let recoveredLSN: UInt64
     /// The data directory's lock, released when the server stops.
     private var lockFD: Int32
 
-    /// Builds a server over a store (opened by `Storage` or fresh in memory). Call `start()`.
-    package init(config: ServerConfig, executor: LoopExecutor, store: FruitStore, journal: GroupCommit? = nil, durableLSN: UInt64,
-                 lockFD: Int32) {
+    /// Builds a server over a store (opened by `Storage` or fresh in memory, its journal's group
+    /// commit in it). Call `start()`.
+    package init(config: ServerConfig, executor: LoopExecutor, store: FruitStore, durableLSN: UInt64, lockFD: Int32) {
         self.config = config
-        self.journal = journal
         self.lockFD = lockFD
         self.executor = executor
         self.store = store
@@ -62,8 +58,11 @@ public actor Server {
         }
         let running = try Running(config: config.loop, listings: listings, seq: store.assumeIsolated { $0.ledger.seq },
                                   durableLSN: recoveredLSN, queue: executor.queue)
-        // The durable path: the journal tells the gate, which releases held replies and events.
-        journal?.whenDurable = { [weak gate = running.gate] lsn in gate?.durable(upTo: lsn) }
+        // The durable path: the journal (nil in memory) tells the gate how far the disk is, and
+        // the gate releases held replies and events. The journal is the store's, the gate the
+        // server's: both on the loop, which `LoopBound` checks (the compiler sees two actors).
+        let durable = LoopBound({ [weak gate = running.gate] (lsn: UInt64) in gate?.durable(upTo: lsn) }, on: executor.queue)
+        store.assumeIsolated { $0.journal?.whenDurable = { durable.value($0) } }
         running.onClose = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
         running.gate.afterDurable = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
         running.start()

@@ -1,0 +1,38 @@
+import Dispatch
+
+/// A value that belongs to one serial queue (the loop's), carried through a `@Sendable` closure
+/// that brings it back there: a job handed to another thread that reports on the loop, or a
+/// job queued for later on the loop itself. Its type need not be Sendable, and is not made so
+/// for the sake of one hop: the value is made on the queue and read only there, both checked.
+public struct LoopBound<Value>: @unchecked Sendable {
+    // @unchecked: `held` is made and read only on `queue` (checked on both), so no two threads
+    // ever touch it; anywhere else the struct only carries it.
+    private let held: Value
+    private let queue: DispatchQueue
+
+    public init(_ value: Value, on queue: DispatchQueue) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        held = value
+        self.queue = queue
+    }
+
+    /// The value; only on its queue.
+    public var value: Value {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return held
+    }
+
+    /// Runs `body` with the value on its queue, after what is queued there (from any thread).
+    public func async(_ body: @escaping @Sendable (Value) -> Void) {
+        queue.async { body(value) }
+    }
+}
+
+extension DispatchQueue {
+    /// Runs `job` later on this queue, called from code that runs on it now: the loop's way to
+    /// do something after what is already queued (a flush pass after the reads that wait).
+    /// What `job` captures stays on the queue (`LoopBound`), so it need not be Sendable.
+    public func later(_ job: @escaping () -> Void) {
+        LoopBound(job, on: self).async { $0() }
+    }
+}
