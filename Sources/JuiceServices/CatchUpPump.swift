@@ -57,8 +57,8 @@ package final class CatchUpPump {
         guard var catchUp = conn.catchUp else { return }
         let limit = conn.eventsOn ? max(catchUp.through, fanOut.lastBroadcastSeq) : catchUp.through
         let encode = fanOut.encoders[Int(conn.listener)]
-        // The store lends the changes (shared arrays, no copy); they are worded here, up to a
-        // piece's worth.
+        // The store copies out a piece's worth of changes (values, at most `maxChanges`); they
+        // are worded here, for this connection's protocol.
         let first = catchUp.next
         let changes = store.assumeIsolated { $0.history.touched(from: first, through: min(limit, first + CatchUpPump.maxChanges - 1)) }
         var out: [UInt8] = []

@@ -3,9 +3,11 @@ import JuiceDomain
 import JuicePlatform
 import JuiceLog
 
-/// The reply text a `K` record keeps for a remembered key (PROTOCOL.md, Storage), read back into
-/// the outcome it says: encoded once when a snapshot is written (`Wire.replyLine(to:)`), decoded
-/// once when it is read, so the key memory itself holds values, never text.
+/// The reply text a version-1 or version-2 `K` record kept for a remembered key (PROTOCOL.md,
+/// Storage), read back into the outcome it says, so an older data directory opens. Nothing
+/// writes it any more: a version-3 `K` record keeps the outcome as typed fields
+/// (`JournalRecord.KeyOutcome`), so the disk format depends on no protocol's wording. The key
+/// memory itself holds values, never text.
 package enum RecordedReply {
     /// The outcome of `text` (`OK ORDER mango 1 seq=3 mango=7`, `ERR OUT_OF_STOCK needs banana=2
     /// has banana=1`, `OK RESTOCK seq=2 kiwi=13`, `OK SET seq=3 kiwi=2`) for the write `request`
