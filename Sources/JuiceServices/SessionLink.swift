@@ -8,10 +8,14 @@ import JuiceLoop
 /// (`turn`, `pendingOutput`, `yieldTurn`, `pumpCatchUp`), and end (`stopReading`, `finish`,
 /// `close`). The loop's parts themselves (output path, fan-out, flush passes, catch-up pump,
 /// host) are internal to JuiceServices: a protocol cannot reach past this.
-package struct SessionLink {
-    // unowned(unsafe): a session lives inside its connection (nothing else holds it, so the
-    // connection outlives the link), and the services live as long as the server; a checked
-    // unowned reference cost a retain per use on the hot path.
+///
+/// A class, made once per connection: a session passes it around and closures capture it, and
+/// a struct holding the server's services would be copied (a retain for each of their
+/// references) every time.
+package final class SessionLink {
+    // unowned(unsafe): the link lives in its connection's session (and, for one request, in
+    // HTTPProtocol.routing), so the connection outlives it; a checked unowned reference cost a
+    // retain per use on the hot path.
     private unowned(unsafe) let conn: Connection
     private let loop: LoopServices
 
@@ -26,8 +30,6 @@ package struct SessionLink {
     package var peer: String { conn.peer }
     /// The connection's id, unique for the server's life.
     package var id: UInt64 { conn.id }
-    /// Whether this link is for `other`'s connection.
-    package func isSame(as other: SessionLink) -> Bool { conn === other.conn }
     /// It will read no more and closes once its output is out.
     package var isFinishing: Bool { conn.isFinishing }
     package var isClosed: Bool { conn.isClosed }
