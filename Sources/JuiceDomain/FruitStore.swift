@@ -63,8 +63,9 @@ package actor FruitStore {
     /// loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are its
     /// group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
     /// that needs them. Returns the journal position the answers wait for and the changes to
-    /// broadcast once they are queued.
-    package func run(_ commands: some Sequence<StoreCommand>, peer: String, role: ClientRole = .anonymous, group: String? = nil,
+    /// broadcast once they are queued. An array, not any sequence: a generic call from another
+    /// module runs unspecialized, and every protocol calls this from its own.
+    package func run(_ commands: [StoreCommand], peer: String, role: ClientRole = .anonymous, group: String? = nil,
              answer: (StoreOutcome) -> Void) -> RunEnd {
         var client = ClientOf(peer: peer, role: role, group: group)
         for command in commands { answer(apply(command, client: &client)) }

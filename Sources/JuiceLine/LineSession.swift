@@ -207,6 +207,8 @@ package final class LineSession: ConnectionSession {
         }
         if case .till(let till) = role { line.loop.tills.seen(till) }
         for till in revoked { link.closeConnections(of: till) }
+        // It revoked the till it is itself: it closes too, once this answer is out.
+        if let mine = state.till, revoked.contains(mine) { link.stopReading() }
     }
 
     /// `TILL <credential>`: checked against the store's tills; this connection is that till from

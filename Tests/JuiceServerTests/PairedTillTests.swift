@@ -96,6 +96,19 @@ struct PairedTillTests {
         server.stop()
     }
 
+    /// A connection that revokes the till it is itself signed in as (no token: it is the manager
+    /// too) gets its answer and then closes, like every other connection of that till. After the
+    /// seam's first cut it stayed open, still known, refusing its own writes.
+    @Test func revokingTheTillItIsSignedInAsClosesThatConnectionToo() throws {
+        let server = try ExecutableServer(["--in-memory"])
+        let both = try Self.quiet(server)
+        let made = try both.command("TILLS NEW Self")
+        let code = String(made.split(separator: " ")[3].dropFirst(5))
+        #expect(try both.command("PAIR \(code)").hasPrefix("OK PAIR till=1 "))
+        #expect(try both.command("TILLS REVOKE 1").hasPrefix("OK TILLS REVOKE till=1 "))
+        #expect(both.waitClosed(), "still open after revoking its own till")
+    }
+
     @Test func revokingClosesTheTillsConnectionsAndRefusesItFromThenOn() throws {
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
         let manager = try Self.quiet(server)

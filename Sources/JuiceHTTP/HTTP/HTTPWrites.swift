@@ -52,7 +52,7 @@ package struct HTTPWrites {
         }
         var written: WriteOutcome?
         let end = store.assumeIsolated { store in
-            store.run(CollectionOfOne(command), peer: client.address, role: role) { if case .write(let outcome) = $0 { written = outcome } }
+            store.run([command], peer: client.address, role: role) { if case .write(let outcome) = $0 { written = outcome } }
         }
         guard let written else { preconditionFailure("a write's outcome is a write outcome") }
         return Outcome(response: answers.response(written, keyed: command.key != nil), lsn: end.lsn, events: end.events)

@@ -35,7 +35,7 @@ package struct TillRoutes {
         }
         var result: TillsOutcome?
         let end = store.assumeIsolated { store in
-            store.run(CollectionOfOne(command), peer: "") { if case .tills(let outcome) = $0 { result = outcome } }
+            store.run([command], peer: "") { if case .tills(let outcome) = $0 { result = outcome } }
         }
         guard let result else { preconditionFailure("a tills command answers a tills outcome") }
         switch result {
