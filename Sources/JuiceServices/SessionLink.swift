@@ -65,7 +65,7 @@ package final class SessionLink {
     /// empties it.
     package func answer(_ reply: inout Reply) {
         if !reply.bytes.isEmpty { loop.output.send(conn, reply.bytes, after: reply.lsn) }
-        if !reply.events.isEmpty { loop.host.publish(reply.events) }
+        publish(reply.events)
         reply.bytes.removeAll(keepingCapacity: true)
         reply.events = []
         reply.lsn = 0

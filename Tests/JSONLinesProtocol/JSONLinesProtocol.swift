@@ -129,7 +129,9 @@ final class JSONLinesSession: ConnectionSession {
         var reply = Reply()
         var used = 0
         for byte in bytes {
-            guard input.mayRun(link, replyBytes: reply.bytes.count, turn) else { break }
+            // Asked at a line's first byte: the bytes of a line only wait in `partial`, so the
+            // turn and the budget matter where a line may run, not per byte.
+            guard !partial.isEmpty || input.mayRun(link, replyBytes: reply.bytes.count, turn) else { break }
             used += 1
             guard byte == UInt8(ascii: "\n") else {
                 partial.append(byte)
