@@ -5,12 +5,16 @@ package enum Command: Sendable, Equatable {
     case ping
     case menu
     case menuAliases
+    /// `MENU PRICES`: the currency and each juice's price.
+    case menuPrices
     case stock(fruit: Int?)
     case order(OrderRequest)
     /// `RESTOCK <fruit> <amount> [key=<token>]`
     case restock(fruit: Int, amount: Int, key: String? = nil)
     /// `SET <fruit> <amount> [key=<token>]`
     case set(fruit: Int, amount: Int, key: String? = nil)
+    /// `VOID <sale seq> <reason> [key=<token>]`
+    case void(VoidRequest)
     case events(on: Bool)
     case stats
     /// `REPORT [YYYY-MM-DD]`: one business day's figures (nil: today).
@@ -35,12 +39,13 @@ package enum Command: Sendable, Equatable {
         case .order(let request): return .order(request)
         case .restock(let fruit, let amount, let key): return .restock(fruit: fruit, amount: amount, key: key)
         case .set(let fruit, let amount, let key): return .set(fruit: fruit, amount: amount, key: key)
+        case .void(let request): return .void(request)
         case .since(let after, let store): return .since(after, store: store)
         case .stats: return .stats
         case .report(let day): return .report(day: day)
         case .pair(let code): return .pair(code: code)
         case .tills(let request): return .tills(request)
-        case .help, .ping, .menu, .menuAliases, .events, .auth, .till, .quit: return nil
+        case .help, .ping, .menu, .menuAliases, .menuPrices, .events, .auth, .till, .quit: return nil
         }
     }
 }
@@ -54,6 +59,7 @@ package enum StoreCommand: Sendable, Equatable {
     case order(OrderRequest)
     case restock(fruit: Int, amount: Int, key: String? = nil)
     case set(fruit: Int, amount: Int, key: String? = nil)
+    case void(VoidRequest)
     case since(UInt64, store: String? = nil)
     case stats
     case report(day: Int32?)
@@ -65,6 +71,7 @@ package enum StoreCommand: Sendable, Equatable {
         switch self {
         case .order(let request): return request.key
         case .restock(_, _, let key), .set(_, _, let key): return key
+        case .void(let request): return request.key
         default: return nil
         }
     }
@@ -90,7 +97,7 @@ package enum Verb: String, Sendable, CaseIterable {
     case help = "HELP", ping = "PING", menu = "MENU", stock = "STOCK", order = "ORDER"
     case restock = "RESTOCK", set = "SET", events = "EVENTS", stats = "STATS", since = "SINCE"
     case report = "REPORT", auth = "AUTH", quit = "QUIT"
-    case till = "TILL", pair = "PAIR", tills = "TILLS"
+    case till = "TILL", pair = "PAIR", tills = "TILLS", void = "VOID"
 
     /// Changing stock by hand is the manager's job, and so are reading the day's sales and
     /// looking after the tills.

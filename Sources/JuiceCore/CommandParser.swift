@@ -36,8 +36,8 @@ package final class CommandParser: Sendable {
         if verb.needsManager && !isManager {
             return refuse(.forbidden, "\(verb.rawValue) needs a manager: send AUTH <token> first")
         }
-        if verb == .order && !mayWrite {
-            return refuse(.forbidden, "ORDER needs a paired till: send TILL <credential> first (or PAIR <code> once)")
+        if (verb == .order || verb == .void) && !mayWrite {
+            return refuse(.forbidden, "\(verb.rawValue) needs a paired till: send TILL <credential> first (or PAIR <code> once)")
         }
         let argc = tokens.count - 1
         switch verb {
@@ -52,7 +52,8 @@ package final class CommandParser: Sendable {
         case .menu:
             if argc == 0 { return .command(.menu) }
             if argc == 1 && equalsFolded(tokens[1], Keywords.aliases) { return .command(.menuAliases) }
-            return refuse(.badArgument, "usage: MENU [ALIASES]")
+            if argc == 1 && equalsFolded(tokens[1], Keywords.prices) { return .command(.menuPrices) }
+            return refuse(.badArgument, "usage: MENU [ALIASES | PRICES]")
         case .stock:
             if argc == 0 { return .command(.stock(fruit: nil)) }
             guard argc == 1 else { return refuse(.badArgument, "usage: STOCK [fruit]") }
@@ -94,6 +95,8 @@ package final class CommandParser: Sendable {
             return .command(.auth(token: Array(tokens[1])))
         case .till, .pair, .tills:
             return Self.parseTillVerb(verb, line: text(line), argc: argc)
+        case .void:
+            return parseVoid(tokens)
         }
     }
 
@@ -149,14 +152,14 @@ package final class CommandParser: Sendable {
 
     package static let keyRule = "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -"
 
-    private enum KeyToken {
+    enum KeyToken {
         case key(String)
         case malformed
         case notAKey
     }
 
     /// `key=<token>` (the `key=` in any case).
-    private func keyToken(_ token: UnsafeRawBufferPointer) -> KeyToken {
+    func keyToken(_ token: UnsafeRawBufferPointer) -> KeyToken {
         guard token.count >= 4, equalsFolded(UnsafeRawBufferPointer(rebasing: token[0..<4]), Keywords.key) else { return .notAKey }
         let value = UnsafeRawBufferPointer(rebasing: token[4...])
         return Self.isValidKey(value) ? .key(text(value)) : .malformed
@@ -271,6 +274,7 @@ private enum Keywords {
     package static let host: [UInt8] = Array("host:".utf8)
     package static let http: [UInt8] = Array("http/".utf8)
     package static let aliases: [UInt8] = Array("aliases".utf8)
+    package static let prices: [UInt8] = Array("prices".utf8)
     package static let on: [UInt8] = Array("on".utf8)
     package static let off: [UInt8] = Array("off".utf8)
 }

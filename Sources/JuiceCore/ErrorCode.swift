@@ -17,6 +17,10 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     case revoked = "REVOKED"
     /// HTTP only: a write while the server drains (503; the line protocol sends `EVENT BYE`).
     case shuttingDown = "SHUTTING_DOWN"
+    /// VOID: no sale of today's business day has that seq.
+    case noSuchSale = "NO_SUCH_SALE"
+    /// VOID: the sale was voided already.
+    case alreadyVoided = "ALREADY_VOIDED"
 }
 
 /// A refusal: the code for programs, the message for people. Refusals change nothing.

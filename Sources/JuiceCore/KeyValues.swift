@@ -39,6 +39,7 @@ package enum KeyRequest: Sendable, Equatable {
     case order(juice: Int, count: Int)
     case restock(fruit: Int, amount: Int)
     case set(fruit: Int, amount: Int)
+    case void(sale: UInt64, reason: VoidReason)
 }
 
 /// Why a new key does not fit now.

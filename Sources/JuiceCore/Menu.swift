@@ -23,10 +23,13 @@ public struct Juice: Sendable, Equatable {
     public let name: String
     public let aliases: [String]
     public let recipe: [Ingredient]
-    public init(name: String, aliases: [String] = [], recipe: [Ingredient]) {
+    /// What one costs, in minor units of the menu's currency; nil on a menu without prices.
+    public let price: Int?
+    public init(name: String, aliases: [String] = [], recipe: [Ingredient], price: Int? = nil) {
         self.name = name
         self.aliases = aliases
         self.recipe = recipe
+        self.price = price
     }
 }
 
@@ -41,12 +44,16 @@ public struct Menu: Sendable {
     /// opening. The stock editor fills up to it and the board measures "low" against it; the
     /// store itself never acts on it, so a menu without par runs as before.
     package let par: [Int?]
+    /// The currency of the juices' prices; nil on a menu without prices (then every price is
+    /// nil, and replies, reports and pages leave money out).
+    public let currency: Currency?
     package let fruitNames: NameTable
     package let juiceNames: NameTable
     /// The reply and event fragments of this menu, encoded once by `Wire` (see `WireFragments`).
     package let wire: WireFragments
 
-    public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil, par: [Int?]? = nil) throws(MenuError) {
+    public init(fruits: [Fruit], juices: [Juice], initialStock: [Int?]? = nil, par: [Int?]? = nil,
+                currency: Currency? = nil) throws(MenuError) {
         guard !fruits.isEmpty else { throw MenuError("the menu has no fruits") }
         guard !juices.isEmpty else { throw MenuError("the menu has no juices") }
         var fruitTable = NameTable()
@@ -81,6 +88,7 @@ public struct Menu: Sendable {
                 }
             }
         }
+        try Menu.checkPrices(juices, currency: currency)
         let stock = initialStock ?? Array(repeating: nil, count: fruits.count)
         guard stock.count == fruits.count else { throw MenuError("initial stock must list every fruit") }
         for (i, value) in stock.enumerated() {
@@ -100,9 +108,32 @@ public struct Menu: Sendable {
         self.juices = juices
         self.initialStock = stock
         self.par = pars
+        self.currency = currency
         self.fruitNames = fruitTable
         self.juiceNames = juiceTable
         self.wire = WireFragments(fruits: fruits, juices: juices)
+    }
+
+    /// Prices come all or none: a currency and a price for every juice (0 to `Currency.maxPrice`),
+    /// or neither, so a report never sums priced and unpriced sales.
+    private static func checkPrices(_ juices: [Juice], currency: Currency?) throws(MenuError) {
+        for (i, juice) in juices.enumerated() {
+            let place = "juices[\(i)] \"\(juice.name)\""
+            switch (juice.price, currency) {
+            case (nil, nil): continue
+            case (nil, .some): throw MenuError("\(place): the menu has a currency, so every juice needs a price")
+            case (.some, nil): throw MenuError("\(place): a price needs the menu's currency (e.g. \"currency\": \"KRW\")")
+            case (let price?, .some):
+                guard (0...Currency.maxPrice).contains(price) else {
+                    throw MenuError("\(place): the price must be 0 to \(Currency.maxPrice) minor units, not \(price)")
+                }
+            }
+        }
+    }
+
+    /// The amount of a sale of `count` of juice `juice`, in minor units; nil without prices.
+    package func amount(juice: Int, count: Int) -> Int? {
+        juices[juice].price.map { $0 * count }
     }
 
     /// Every name must come back out of the wire, the journal and menu.json as the same bytes
@@ -137,11 +168,12 @@ public struct Menu: Sendable {
     }
 }
 
-/// Two menus are equal when they list the same fruits, juices, initial stock and par (the name
+/// Two menus are equal when they list the same fruits, juices, initial stock, par and currency (the name
 /// tables and wire fragments are derived from those).
 extension Menu: Equatable {
     public static func == (a: Menu, b: Menu) -> Bool {
         a.fruits == b.fruits && a.juices == b.juices && a.initialStock == b.initialStock && a.par == b.par
+            && a.currency == b.currency
     }
 }
 
@@ -163,18 +195,19 @@ extension Menu {
         ]
         let (strawberry, banana, pineapple, kiwi, mango) = (0, 1, 2, 3, 4)
         let juices = [
-            Juice(name: "strawberry", aliases: ["딸기쥬스"], recipe: [Ingredient(fruit: strawberry, amount: 16)]),
-            Juice(name: "banana", aliases: ["바나나쥬스"], recipe: [Ingredient(fruit: banana, amount: 2)]),
-            Juice(name: "kiwi", aliases: ["키위쥬스"], recipe: [Ingredient(fruit: kiwi, amount: 3)]),
-            Juice(name: "pineapple", aliases: ["파인애플쥬스"], recipe: [Ingredient(fruit: pineapple, amount: 2)]),
+            Juice(name: "strawberry", aliases: ["딸기쥬스"], recipe: [Ingredient(fruit: strawberry, amount: 16)], price: 6_000),
+            Juice(name: "banana", aliases: ["바나나쥬스"], recipe: [Ingredient(fruit: banana, amount: 2)], price: 4_000),
+            Juice(name: "kiwi", aliases: ["키위쥬스"], recipe: [Ingredient(fruit: kiwi, amount: 3)], price: 4_500),
+            Juice(name: "pineapple", aliases: ["파인애플쥬스"], recipe: [Ingredient(fruit: pineapple, amount: 2)], price: 4_500),
             Juice(name: "strawberry-banana", aliases: ["딸바쥬스"],
-                  recipe: [Ingredient(fruit: strawberry, amount: 10), Ingredient(fruit: banana, amount: 1)]),
-            Juice(name: "mango", aliases: ["망고쥬스"], recipe: [Ingredient(fruit: mango, amount: 3)]),
+                  recipe: [Ingredient(fruit: strawberry, amount: 10), Ingredient(fruit: banana, amount: 1)], price: 5_500),
+            Juice(name: "mango", aliases: ["망고쥬스"], recipe: [Ingredient(fruit: mango, amount: 3)], price: 5_000),
             Juice(name: "mango-kiwi", aliases: ["망키쥬스"],
-                  recipe: [Ingredient(fruit: mango, amount: 2), Ingredient(fruit: kiwi, amount: 1)]),
+                  recipe: [Ingredient(fruit: mango, amount: 2), Ingredient(fruit: kiwi, amount: 1)], price: 5_500),
         ]
         do {
-            return try Menu(fruits: fruits, juices: juices)
+            // Prices in won, as a juice stand in Seoul charges (README, "The menu").
+            return try Menu(fruits: fruits, juices: juices, currency: Currency(code: "KRW"))
         } catch {
             fatalError("the standard menu is invalid: \(error)")
         }

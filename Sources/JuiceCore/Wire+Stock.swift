@@ -19,7 +19,9 @@ package struct WireFragments: Sendable {
 extension Wire {
     private static let seqFragment: [UInt8] = Array(" seq=".utf8)
 
-    /// `OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8`, `OK RESTOCK seq=2 kiwi=15`, `OK SET seq=3 kiwi=2`.
+    /// `OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000`, `OK RESTOCK seq=2 kiwi=15`, `OK SET seq=3 kiwi=2`,
+    /// `OK VOID mango-kiwi 2 seq=4 mango=8 kiwi=9 sale=1 amount=11000 reason=wrong-juice`; a sale
+    /// its key remembers as voided ends with ` voided=<the void's seq>`.
     /// Without `lineEnd` it is the form a keyed order is remembered in (`KeyMemory`).
     package static func appendReply(for change: Change, menu: Menu, to out: inout [UInt8], lineEnd: Bool = true) {
         switch change.kind {
@@ -30,8 +32,30 @@ extension Wire {
             out.append(ascii: "OK RESTOCK")
         case .set:
             out.append(ascii: "OK SET")
+        case .void(_, let juice, let count):
+            out.append(ascii: "OK VOID ")
+            out.append(menu.juices[juice].name)
+            out.append(ascii: " ")
+            out.append(decimal: count)
         }
         appendValues(seq: change.seq, change.touched, menu: menu, to: &out)
+        if case .void(let request, _, _) = change.kind {
+            out.append(ascii: " sale=")
+            out.append(decimal: request.sale)
+        }
+        // Money last, so a reader that knows no prices reads the line as before (PROTOCOL.md).
+        if let amount = change.amount {
+            out.append(ascii: " amount=")
+            out.append(decimal: amount)
+        }
+        if case .void(let request, _, _) = change.kind {
+            out.append(ascii: " reason=")
+            out.append(request.reason.rawValue)
+        }
+        if let voided = change.voidedBy {
+            out.append(ascii: " voided=")
+            out.append(decimal: voided)
+        }
         if lineEnd { out.appendLineEnd() }
     }
 
@@ -99,6 +123,7 @@ extension Wire {
         case .order(let juice, let count): "ORDER \(menu.juices[juice].name) \(count)"
         case .restock(let fruit, let amount): "RESTOCK \(menu.fruits[fruit].name) \(amount)"
         case .set(let fruit, let amount): "SET \(menu.fruits[fruit].name) \(amount)"
+        case .void(let sale, let reason): "VOID \(sale) \(reason.rawValue)"
         }
         return ProtocolError(.keyReused, "key '\(key)' was used for \(first)")
     }

@@ -32,6 +32,22 @@ extension Wire {
     /// A revoked till's every write (PROTOCOL.md, "Tills").
     package static let tillRevoked = ProtocolError(.revoked, "this till was removed by the manager; nothing was sold: pair it again")
 
+    /// Why a VOID was not applied, in words.
+    package static func voidRefused(_ refusal: WriteOutcome.VoidRefusal, menu: Menu) -> ProtocolError {
+        switch refusal {
+        case .noSuchSale(let sale):
+            return ProtocolError(.noSuchSale, "no sale of today's business day has seq=\(sale)")
+        case .alreadyVoided(let sale, let by):
+            return ProtocolError(.alreadyVoided, "sale seq=\(sale) was voided at seq=\(by)")
+        case .notYours(let sale):
+            return ProtocolError(.forbidden, "sale seq=\(sale) was made by another till: ask the manager to void it")
+        case .windowPassed(let sale, let seconds):
+            return ProtocolError(.forbidden, "a till voids its own sales within \(seconds / 60) minutes; sale seq=\(sale) is older: ask the manager")
+        case .overLimit(let sale, let fruit):
+            return ProtocolError(.overLimit, "voiding sale seq=\(sale) would take \(menu.fruits[fruit].name) past the limit of \(Limits.maxStock)")
+        }
+    }
+
     private static let dupWord: [UInt8] = Array(" dup".utf8)
 
     /// The refusal an outcome is (a duplicate's: its first one's), or nil if it applied.
@@ -55,6 +71,8 @@ extension Wire {
             return journalGrowing
         case .tillRevoked:
             return tillRevoked
+        case .voidRefused(let refusal):
+            return voidRefused(refusal, menu: menu)
         }
     }
 }

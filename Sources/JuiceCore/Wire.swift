@@ -7,7 +7,7 @@
 /// `Wire+Stock.swift` the stock replies and events (the hot path) and the stock refusals;
 /// `Wire+Stats.swift` the `STATS` line.
 package enum Wire {
-    package static let commandList = "HELP PING MENU [ALIASES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> [store=<id>] | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | PAIR <code> | TILL <credential> | TILLS [NEW [name] | RENAME <till> <name> | REVOKE <till>] | QUIT"
+    package static let commandList = "HELP PING MENU [ALIASES|PRICES] | STOCK [fruit] | ORDER <juice> [count] [key=<token>] | VOID <sale seq> <reason> [key=<token>] | RESTOCK <fruit> <amount> [key=<token>] | SET <fruit> <amount> [key=<token>] | EVENTS ON|OFF | SINCE <seq> [store=<id>] | STATS | REPORT [YYYY-MM-DD] | AUTH <token> | PAIR <code> | TILL <credential> | TILLS [NEW [name] | RENAME <till> <name> | REVOKE <till>] | QUIT"
 
     /// The greeting, an event so that line-matching clients can skip it like any other push.
     /// `store` is the store's id (PROTOCOL.md, SINCE): a client sends it back with `SINCE`.
@@ -67,6 +67,15 @@ package enum Wire {
     /// The MENU and MENU ALIASES replies as bytes with CRLF (the server encodes them once).
     package static func menuReply(_ menu: Menu) -> [UInt8] { line(menuLine(menu)) }
     package static func menuAliasesReply(_ menu: Menu) -> [UInt8] { line(menuAliasesLine(menu)) }
+    package static func menuPricesReply(_ menu: Menu) -> [UInt8] { line(menuPricesLine(menu)) }
+
+    /// `OK MENU PRICES currency=KRW minor_digits=0 strawberry=6000 ...` (each juice's price in
+    /// minor units, menu order), or `OK MENU PRICES none` for a menu without prices.
+    package static func menuPricesLine(_ menu: Menu) -> String {
+        guard let currency = menu.currency else { return "OK MENU PRICES none" }
+        let prices = menu.juices.map { "\($0.name)=\($0.price ?? 0)" }
+        return "OK MENU PRICES currency=\(currency.code) minor_digits=\(currency.minorDigits) " + prices.joined(separator: " ")
+    }
 
     // MARK: - Errors
 

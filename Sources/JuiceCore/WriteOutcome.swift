@@ -18,6 +18,24 @@ package enum WriteOutcome: Sendable, Equatable {
     case unavailable(Unavailable)
     /// The till that sent it was revoked: nothing is applied, from it, ever again.
     case tillRevoked
+    /// A VOID the store does not apply: nothing changes, and it is not remembered under its key
+    /// (a retry is judged afresh, as an `OVER_LIMIT` RESTOCK's is).
+    case voidRefused(VoidRefusal)
+
+    /// Why a sale cannot be voided.
+    package enum VoidRefusal: Sendable, Equatable {
+        /// No sale of today's business day has that seq (a sale of another day, a RESTOCK's seq,
+        /// or a seq not yet given).
+        case noSuchSale(UInt64)
+        /// Voided already, by the void at `by`.
+        case alreadyVoided(sale: UInt64, by: UInt64)
+        /// Another till's sale: a till voids only its own.
+        case notYours(sale: UInt64)
+        /// A till's own sale, but older than the till's window (`seconds`): the manager's job now.
+        case windowPassed(sale: UInt64, seconds: Int)
+        /// Giving the fruit back would take it past `Limits.maxStock`.
+        case overLimit(sale: UInt64, fruit: Int)
+    }
 
     /// Why a write could not be taken now: the server's state, not the write's fault.
     package enum Unavailable: Sendable, Equatable {
@@ -44,10 +62,11 @@ package enum WriteOutcome: Sendable, Equatable {
             case .order(let request): return .order(juice: request.juice, count: request.count)
             case .restock(let fruit, let amount, _): return .restock(fruit: fruit, amount: amount)
             case .set(let fruit, let amount, _): return .set(fruit: fruit, amount: amount)
+            case .void(let request, _, _): return .void(sale: request.sale, reason: request.reason)
             }
         case .outOfStock(let request, _):
             return .order(juice: request.juice, count: request.count)
-        case .overLimit, .duplicate, .keyReused, .unavailable, .tillRevoked:
+        case .overLimit, .duplicate, .keyReused, .unavailable, .tillRevoked, .voidRefused:
             return nil
         }
     }

@@ -34,6 +34,8 @@ package actor FruitStore {
     private var lostSales: LostSalesAllowance
     /// Reports computed once per change of the history and shared by every client asking.
     private var reports = ReportCache()
+    /// How long a till may void its own sale (`--void-window`).
+    package var voidWindow: Int64 = VoidAuthority.defaultWindowSeconds
     /// Counts the reports computed (not cached): the loop's fair turn ends after one.
     package nonisolated let work = WorkMeter()
     /// `today`, kept from `from` until `end` (unix seconds) at this history version.
@@ -95,6 +97,10 @@ package actor FruitStore {
             }
             if let change = outcome.change { applied(change, at: now, by: client.writer) }
             return .write(outcome)
+        case .void(let request):
+            if client.isRevoked(in: ledger.tills) { return .write(.tillRevoked) }
+            if isNew(request.key, &client), let why = journalRefusal() { return .write(.unavailable(why)) }
+            return .write(void(request, client: &client))
         case .pair(let code):
             return .tills(pair(code: code))
         case .tills(let request):
@@ -155,9 +161,10 @@ package actor FruitStore {
         case .applied(let change):
             minutes.record(served: true, at: now)
             applied(change, at: now, by: writer)
-            if case .till(let till) = writer {
-                ledger.tills.countSale(till: till, juices: request.count, day: ledger.history.calendar.day(at: now))
-            }
+            // Today's sales (what a VOID may name) and the till's day need who sold it: a till
+            // or the manager as itself, an anonymous client as its address group only when
+            // the journal needs it anyway (`writer`), else unknown.
+            ledger.noteSale(change, by: writer, at: now)
         case .outOfStock(_, let had):
             if counted {
                 lostSales.spend(request.count, from: client.host, now: now)
@@ -170,6 +177,16 @@ package actor FruitStore {
         default:
             break
         }
+        return outcome
+    }
+
+    /// VOID: the manager (or anyone, without a token) voids any sale of today; a till only its
+    /// own, within `voidWindow`.
+    private func void(_ request: VoidRequest, client: inout ClientOf) -> WriteOutcome {
+        let now = wallClock(), writer = client.writer
+        let authority: VoidAuthority = if case .till(let till) = client.role { .till(till, windowSeconds: voidWindow) } else { .anySale }
+        let outcome = ledger.void(request, by: writer, authority: authority, at: now)
+        if let change = outcome.change { applied(change, at: now, by: writer) }
         return outcome
     }
 

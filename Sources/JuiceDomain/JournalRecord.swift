@@ -41,9 +41,16 @@ package enum JournalRecord: Sendable, Equatable {
     /// Version 3, snapshot: `3 K @<time> <by> <key> <outcome>`: a remembered key, its scope
     /// and its first outcome as typed fields (no reply text).
     case scopedKey(key: String, by: Writer, outcome: KeyOutcome, time: Int64)
-    /// Version 3, snapshot: `3 Q <YYYY-MM-DD> <till> <orders> <juices>`: a till's sales on one
-    /// business day.
-    case tillDay(day: Int32, till: TillID, orders: UInt64, juices: UInt64)
+    /// Version 3, snapshot: `3 Q <YYYY-MM-DD> <till> <orders> <juices> [<amount> <voids> <voided amount>]`:
+    /// a till's sales on one business day (the money fields written since prices came).
+    case tillDay(day: Int32, till: TillID, sales: TillRegistry.Sales)
+    /// Version 3: `3 V @<time> <lsn> <seq> <sale> <juice> <count> <reason> <key=K or -> <by> <amount or -> <fruit>=<value> ...`:
+    /// a sale voided, its fruit given back.
+    case void(lsn: UInt64, seq: UInt64, sale: UInt64, juice: String, count: Int, reason: VoidReason, key: String?, by: Writer,
+              amount: Int?, returned: [NamedValue], time: Int64)
+    /// Version 3, snapshot: `3 G <YYYY-MM-DD> <seq> @<time> <juice> <count> <by> <amount or -> <key=K or -> <voided seq or ->`:
+    /// one of the business day's sales, which a VOID may still name.
+    case sale(day: Int32, seq: UInt64, juice: String, count: Int, by: Writer, amount: Int?, key: String?, voidedBy: UInt64?, time: Int64)
     // Snapshot records: the whole state at one lsn.
     /// `H <lsn> <seq> <orders_served> <orders_refused>`: first record of a snapshot.
     case header(lsn: UInt64, seq: UInt64, served: UInt64, refused: UInt64)
@@ -84,7 +91,12 @@ package enum JournalRecord: Sendable, Equatable {
     /// A remembered key's first outcome, as the snapshot keeps it: typed fields, no reply text.
     package enum KeyOutcome: Sendable, Equatable {
         /// An applied write: its seq, what it was, and the stock it left.
-        case applied(seq: UInt64, write: KeyedWrite, name: String, number: Int, touched: [NamedValue])
+        /// An order's also its amount and the void that undid it, if any (a `sale` outcome).
+        case applied(seq: UInt64, write: KeyedWrite, name: String, number: Int, touched: [NamedValue], amount: Int? = nil,
+                     voidedBy: UInt64? = nil)
+        /// A VOID applied: its seq, the sale, why, the sale's juice and count, the money given
+        /// back, and the stock it left.
+        case voided(seq: UInt64, sale: UInt64, reason: VoidReason, juice: String, count: Int, amount: Int?, touched: [NamedValue])
         /// An order refused for stock, and what each recipe fruit had then.
         case short(juice: String, count: Int, had: [NamedValue])
     }
@@ -111,7 +123,7 @@ package enum JournalRecord: Sendable, Equatable {
         switch self {
         case .order(let lsn, _, _, _, _, _, _, _, _), .refusal(let lsn, _, _, _, _, _, _, _, _), .restock(let lsn, _, _, _, _, _, _, _),
              .set(let lsn, _, _, _, _, _, _), .header(let lsn, _, _, _), .tillPaired(let lsn, _, _, _, _),
-             .tillRenamed(let lsn, _, _, _), .tillRevoked(let lsn, _, _):
+             .tillRenamed(let lsn, _, _, _), .tillRevoked(let lsn, _, _), .void(let lsn, _, _, _, _, _, _, _, _, _, _):
             return lsn
         default:
             return nil
@@ -121,7 +133,8 @@ package enum JournalRecord: Sendable, Equatable {
     /// The store's seq after the change, for the records of applied changes.
     package var seq: UInt64? {
         switch self {
-        case .order(_, let seq, _, _, _, _, _, _, _), .restock(_, let seq, _, _, _, _, _, _), .set(_, let seq, _, _, _, _, _):
+        case .order(_, let seq, _, _, _, _, _, _, _), .restock(_, let seq, _, _, _, _, _, _), .set(_, let seq, _, _, _, _, _),
+             .void(_, let seq, _, _, _, _, _, _, _, _, _):
             return seq
         default:
             return nil
@@ -140,7 +153,7 @@ package enum JournalRecord: Sendable, Equatable {
              .restock(_, _, _, _, _, _, let time, _), .set(_, _, _, _, _, let time, _):
             return time
         case .rememberedKey(_, _, _, _, _, let time), .tillPaired(_, _, _, _, let time), .tillRenamed(_, _, _, let time),
-             .tillRevoked(_, _, let time), .scopedKey(_, _, _, let time):
+             .tillRevoked(_, _, let time), .scopedKey(_, _, _, let time), .void(_, _, _, _, _, _, _, _, _, _, let time):
             return time
         default:
             return nil

@@ -108,6 +108,15 @@ package struct KeyMemory: Sendable {
 
     package subscript(key: String, in scope: Scope) -> Entry? { entries[scope.stored(key)]?.entry }
 
+    /// A sale this key answered was voided by the void at `seq`: its retry now says so. The
+    /// key keeps its place and its age (only its answer gains the void).
+    package mutating func markVoided(_ key: String, in scope: Scope, by seq: UInt64) {
+        let stored = scope.stored(key)
+        guard let held = entries[stored], case .applied(var change) = held.entry.first else { return }
+        change.voidedBy = seq
+        entries[stored] = Held(entry: Entry(first: .applied(change), at: held.entry.time), serial: held.serial)
+    }
+
     /// Nil if a new key in `scope` fits now, else why not. Forgets the keys that aged out
     /// first. In the shared namespace only those ever make room; in a till's own, its oldest
     /// key is forgotten to make room for its newest.

@@ -14,12 +14,15 @@ extension JournalRecord {
         switch change.kind {
         case .order(let request):
             self = .order(lsn: lsn, seq: change.seq, juice: menu.juices[request.juice].name, count: request.count,
-                          key: request.key, left: left, time: time, by: by)
+                          key: request.key, left: left, time: time, by: by, amount: change.amount)
         case .restock(let fruit, let amount, let key):
             self = .restock(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, amount: amount, total: left[0].value,
                             key: key, time: time, by: by)
         case .set(let fruit, let amount, let key):
             self = .set(lsn: lsn, seq: change.seq, fruit: menu.fruits[fruit].name, value: amount, key: key, time: time, by: by)
+        case .void(let request, let juice, let count):
+            self = .void(lsn: lsn, seq: change.seq, sale: request.sale, juice: menu.juices[juice].name, count: count,
+                         reason: request.reason, key: request.key, by: by, amount: change.amount, returned: left, time: time)
         }
     }
 
@@ -40,19 +43,28 @@ extension JournalRecord {
     package init(refusing request: OrderRequest, had: [Int], lsn: UInt64, menu: Menu, time: Int64, counted: Bool, by: Writer) {
         let recipe = menu.juices[request.juice].recipe
         self = .refusal(lsn: lsn, juice: menu.juices[request.juice].name, count: request.count, key: request.key,
-                        had: zip(recipe, had).map { NamedValue(menu.fruits[$0.0.fruit].name, $0.1) }, time: time, counted: counted, by: by)
+                        had: zip(recipe, had).map { NamedValue(menu.fruits[$0.0.fruit].name, $0.1) }, time: time, counted: counted, by: by,
+                        amount: menu.amount(juice: request.juice, count: request.count))
     }
 
     /// What replaying this journal record does under `menu`; nil for a snapshot record.
     package func replayStep(under menu: Menu) -> ReplayStep? {
         switch self {
-        case let .order(_, seq, juice, count, key, left, _, _, _):
+        case let .order(_, seq, juice, count, key, left, _, _, amount):
             guard let j = menu.juiceIndex(juice) else { return .skippedChange(seq: seq, order: true) }
             let touched = left.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
-            return .change(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched))
-        case let .refusal(_, juice, count, key, had, _, counted, _, _):
+            return .change(Change(seq: seq, kind: .order(OrderRequest(juice: j, count: count, key: key)), touched: touched, amount: amount))
+        case let .refusal(_, juice, count, key, had, _, counted, _, amount):
             guard let j = menu.juiceIndex(juice) else { return .skippedRefusal(counted: counted) }
-            return .refusal(OrderRequest(juice: j, count: count, key: key), have: JournalRecord.had(had, byRecipeOf: j, menu), counted: counted)
+            return .refusal(OrderRequest(juice: j, count: count, key: key), have: JournalRecord.had(had, byRecipeOf: j, menu),
+                            amount: amount, counted: counted)
+        case let .void(_, seq, sale, juice, count, reason, key, _, amount, returned, _):
+            // A void's fruit values are the stock it left, as a change's are; a fruit gone from
+            // the menu is skipped, as in every record.
+            guard let j = menu.juiceIndex(juice) else { return .skippedChange(seq: seq, order: false) }
+            let touched = returned.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
+            return .change(Change(seq: seq, kind: .void(VoidRequest(sale: sale, reason: reason, key: key), juice: j, count: count),
+                                  touched: touched, amount: amount))
         case let .restock(_, seq, fruit, amount, total, key, _, _):
             guard let f = menu.fruitIndex(fruit) else { return .skippedChange(seq: seq, order: false) }
             return .change(Change(seq: seq, kind: .restock(fruit: f, amount: amount, key: key), touched: [FruitValue(fruit: f, value: total)]))
@@ -83,11 +95,15 @@ extension JournalRecord {
             let touched = named(change.touched)
             switch change.kind {
             case .order(let r):
-                return .applied(seq: change.seq, write: .order, name: menu.juices[r.juice].name, number: r.count, touched: touched)
+                return .applied(seq: change.seq, write: .order, name: menu.juices[r.juice].name, number: r.count, touched: touched,
+                                amount: change.amount, voidedBy: change.voidedBy)
             case .restock(let fruit, let amount, _):
                 return .applied(seq: change.seq, write: .restock, name: menu.fruits[fruit].name, number: amount, touched: touched)
             case .set(let fruit, let amount, _):
                 return .applied(seq: change.seq, write: .set, name: menu.fruits[fruit].name, number: amount, touched: touched)
+            case .void(let request, let juice, let count):
+                return .voided(seq: change.seq, sale: request.sale, reason: request.reason, juice: menu.juices[juice].name,
+                               count: count, amount: change.amount, touched: touched)
             }
         case .outOfStock(let request, let have):
             // A fruit the record did not list (`Int.max`) is left out, as it was.
@@ -106,7 +122,7 @@ extension JournalRecord {
             values.compactMap { v in menu.fruitIndex(v.name).map { FruitValue(fruit: $0, value: v.value) } }
         }
         switch outcome {
-        case let .applied(seq, write, name, number, values):
+        case let .applied(seq, write, name, number, values, amount, voidedBy):
             let kind: Change.Kind
             switch write {
             case .order:
@@ -119,7 +135,11 @@ extension JournalRecord {
                 guard let f = menu.fruitIndex(name) else { return nil }
                 kind = .set(fruit: f, amount: number, key: key)
             }
-            return .applied(Change(seq: seq, kind: kind, touched: touched(values)))
+            return .applied(Change(seq: seq, kind: kind, touched: touched(values), amount: amount, voidedBy: voidedBy))
+        case let .voided(seq, sale, reason, juice, count, amount, values):
+            guard let j = menu.juiceIndex(juice) else { return nil }
+            return .applied(Change(seq: seq, kind: .void(VoidRequest(sale: sale, reason: reason, key: key), juice: j, count: count),
+                                   touched: touched(values), amount: amount))
         case let .short(juice, count, had):
             guard let j = menu.juiceIndex(juice) else { return nil }
             return .outOfStock(OrderRequest(juice: j, count: count, key: key), have: Self.had(had, byRecipeOf: j, menu))
@@ -133,7 +153,7 @@ package enum ReplayStep {
     case change(Change)
     /// An order refused for stock: it counts as refused and as lost sales (unless `counted` is
     /// false), and its key is remembered. `have` is each recipe fruit's recorded stock.
-    case refusal(OrderRequest, have: [Int], counted: Bool)
+    case refusal(OrderRequest, have: [Int], amount: Int?, counted: Bool)
     /// A change about a juice or fruit the menu no longer has: it still takes its seq.
     case skippedChange(seq: UInt64, order: Bool)
     /// A refusal of a juice the menu no longer has: it still counts as refused (if counted).

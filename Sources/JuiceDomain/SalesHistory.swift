@@ -25,9 +25,9 @@ package struct SalesHistory: Sendable {
     package static let datable: ClosedRange<Int64> =
         (JournalRecord.times.lowerBound + 2 * 86_400)...(JournalRecord.times.upperBound - 2 * 86_400)
 
-    /// One slot's counters, flat: `[served, refused, sold×J, lost×J, short×F, used×F,
-    /// restocked×F, sets×F, ranOut×F]` (J juices and F fruits of the menu). One array per hour
-    /// is what keeps 400 days of a busy shop in a few megabytes.
+    /// One slot's counters, flat: `[served, refused]`, then each per-juice kind (J values) and
+    /// each per-fruit kind (F values) in `Kind` order (J juices and F fruits of the menu). One
+    /// array per hour is what keeps 400 days of a busy shop in a few megabytes.
     package struct Counters: Sendable, Equatable {
         package let juices: Int
         package let fruits: Int
@@ -36,11 +36,21 @@ package struct SalesHistory: Sendable {
         package init(juices: Int, fruits: Int) {
             self.juices = juices
             self.fruits = fruits
-            values = Array(repeating: 0, count: 2 + 2 * juices + 5 * fruits)
+            values = Array(repeating: 0, count: 2 + Kind.juiceKinds.count * juices + Kind.fruitKinds.count * fruits)
         }
 
+        /// A counter's kind. Money kinds count minor units of the menu's currency, as each sale
+        /// or refusal recorded its amount (a later price never changes them).
         package enum Kind: Int, CaseIterable, Sendable {
             case sold, lost, short, used, restocked, sets, ranOut
+            /// Per juice: the money its sales took (before voids), and the money its refusals lost.
+            case takings, lostRevenue
+            /// Per juice: juices voided, sales voided, and the money voids gave back. A voided sale
+            /// still counts in `sold` and `takings`: a void is its own column, never a negative sale.
+            case voided, voids, voidedAmount
+            /// Per fruit: the money lost by refusals the fruit was short in (a refusal short in two
+            /// fruits counts in full for each: which fruit cost the most).
+            case shortRevenue
 
             /// The letter a snapshot `Y` record writes before a name: `s:mango=3`.
             package var letter: Character {
@@ -52,10 +62,25 @@ package struct SalesHistory: Sendable {
                 case .restocked: "a"
                 case .sets: "e"
                 case .ranOut: "o"
+                case .takings: "m"
+                case .lostRevenue: "n"
+                case .voided: "v"
+                case .voids: "x"
+                case .voidedAmount: "w"
+                case .shortRevenue: "p"
                 }
             }
 
-            package var perJuice: Bool { self == .sold || self == .lost }
+            package static let juiceKinds: [Kind] = [.sold, .lost, .takings, .lostRevenue, .voided, .voids, .voidedAmount]
+            package static let fruitKinds: [Kind] = [.short, .used, .restocked, .sets, .ranOut, .shortRevenue]
+
+            package var perJuice: Bool { Kind.juiceKinds.contains(self) }
+
+            /// Where its values start in `values`, per `juices` and `fruits` of the menu.
+            fileprivate func base(juices: Int, fruits: Int) -> Int {
+                if let i = Kind.juiceKinds.firstIndex(of: self) { return 2 + i * juices }
+                return 2 + Kind.juiceKinds.count * juices + Kind.fruitKinds.firstIndex(of: self)! * fruits
+            }
 
             package init?(letter: Character) {
                 guard let kind = Kind.allCases.first(where: { $0.letter == letter }) else { return nil }
@@ -74,11 +99,21 @@ package struct SalesHistory: Sendable {
 
         private func index(_ kind: Kind, _ i: Int) -> Int {
             switch kind {
+            // The two an order moves, without a table lookup (the order hot path).
             case .sold: return 2 + i
             case .lost: return 2 + juices + i
-            default: return 2 + 2 * juices + (kind.rawValue - Kind.short.rawValue) * fruits + i
+            default: return kind.base(juices: juices, fruits: fruits) + i
             }
         }
+
+        /// The sum of a per-juice kind over every juice (a day's takings, say).
+        package func total(_ kind: Kind) -> UInt64 {
+            let start = kind.base(juices: juices, fruits: fruits), width = kind.perJuice ? juices : fruits
+            return values[start..<start + width].reduce(0, &+)
+        }
+
+        /// Takings after voids, in minor units (a void counts in its sale's hour, so never below 0).
+        package var netTakings: Int64 { Int64(bitPattern: total(.takings) &- total(.voidedAmount)) }
 
         package subscript(kind: Kind, i: Int) -> UInt64 {
             get { values[index(kind, i)] }
@@ -125,22 +160,36 @@ package struct SalesHistory: Sendable {
 
     // MARK: - Recording
 
-    package mutating func orderServed(juice: Int, count: Int, touched: [FruitValue], at time: Int64) {
+    package mutating func orderServed(juice: Int, count: Int, touched: [FruitValue], amount: Int? = nil, at time: Int64) {
         let recipe = menu.juices[juice].recipe
         update(at: time) { c in
             c.served += 1
             c[.sold, juice] += UInt64(count)
+            if let amount { c[.takings, juice] += UInt64(amount) }
             for ingredient in recipe { c[.used, ingredient.fruit] += UInt64(ingredient.amount * count) }
             for t in touched where t.value == 0 { c[.ranOut, t.fruit] += 1 }
         }
     }
 
     /// A counted refusal: `short` lists the recipe fruits that were short.
-    package mutating func orderRefused(juice: Int, count: Int, short: [Int], at time: Int64) {
+    package mutating func orderRefused(juice: Int, count: Int, short: [Int], amount: Int? = nil, at time: Int64) {
         update(at: time) { c in
             c.refused += 1
             c[.lost, juice] += UInt64(count)
             for fruit in short { c[.short, fruit] += 1 }
+            if let amount {
+                c[.lostRevenue, juice] += UInt64(amount)
+                for fruit in short { c[.shortRevenue, fruit] += UInt64(amount) }
+            }
+        }
+    }
+
+    /// A sale voided, counted in the hour of the sale (`time`): its juices, and its money given back.
+    package mutating func voided(juice: Int, count: Int, amount: Int?, at time: Int64) {
+        update(at: time) { c in
+            c[.voided, juice] += UInt64(count)
+            c[.voids, juice] += 1
+            if let amount { c[.voidedAmount, juice] += UInt64(amount) }
         }
     }
 

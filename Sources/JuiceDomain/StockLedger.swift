@@ -8,9 +8,9 @@ import JuiceLog
 /// unit-tested directly and replayed from the journal at startup.
 package struct StockLedger: Sendable {
     package let menu: Menu
-    package private(set) var stock: [Int]
-    /// The number of applied changes (successful ORDER, RESTOCK, SET) since the store was new.
-    package private(set) var seq: UInt64 = 0
+    package internal(set) var stock: [Int]
+    /// The number of applied changes (successful ORDER, RESTOCK, SET, VOID) since the store was new.
+    package internal(set) var seq: UInt64 = 0
     package private(set) var ordersServed: UInt64 = 0
     package private(set) var ordersRefused: UInt64 = 0
     /// Juices sold, per juice of the menu.
@@ -19,7 +19,9 @@ package struct StockLedger: Sendable {
     package private(set) var lost: [UInt64]
     /// Refused orders each fruit was short in (one per order, whatever the count), per fruit.
     package private(set) var short: [UInt64]
-    package private(set) var keys: KeyMemory
+    package internal(set) var keys: KeyMemory
+    /// Today's sales, which a VOID may name (`DaySales`).
+    package internal(set) var sales = DaySales()
     /// The paired tills, their sales per day, and the pairing codes waiting (`TillRegistry`).
     package var tills = TillRegistry()
     /// The shop's days and hours, from the times of the changes (`SalesHistory`).
@@ -57,9 +59,11 @@ package struct StockLedger: Sendable {
         let asked = KeyMemory.Request.order(juice: request.juice, count: request.count)
         if let key = request.key, let settled = settledKey(key, asked, scope: scope, now: now) { return settled }
         let juice = menu.juices[request.juice]
+        // The price now, kept with the sale: a later menu never changes what it took.
+        let amount = menu.amount(juice: request.juice, count: request.count)
         if juice.recipe.contains(where: { stock[$0.fruit] < $0.amount * request.count }) {
             let have = juice.recipe.map { stock[$0.fruit] }
-            if countingRefusal() { countRefusal(request, have: have, at: now) }
+            if countingRefusal() { countRefusal(request, have: have, amount: amount, at: now) }
             let refused = WriteOutcome.outOfStock(request, have: have)
             if let key = request.key { keys.remember(key, KeyMemory.Entry(first: refused, at: now), in: scope) }
             return refused
@@ -73,8 +77,8 @@ package struct StockLedger: Sendable {
         seq += 1
         ordersServed += 1
         sold[request.juice] += UInt64(request.count)
-        history.orderServed(juice: request.juice, count: request.count, touched: touched, at: now)
-        return applied(Change(seq: seq, kind: .order(request), touched: touched), key: request.key, in: scope, at: now)
+        history.orderServed(juice: request.juice, count: request.count, touched: touched, amount: amount, at: now)
+        return applied(Change(seq: seq, kind: .order(request), touched: touched, amount: amount), key: request.key, in: scope, at: now)
     }
 
     /// A keyed RESTOCK: applied once per key, as an order is. A refused one (OVER_LIMIT) is not
@@ -110,14 +114,14 @@ package struct StockLedger: Sendable {
 
     /// A write's change, applied: its outcome, remembered under its key (if it has one) so that
     /// a retry gets the same answer.
-    private mutating func applied(_ change: Change, key: String?, in scope: KeyMemory.Scope, at now: Int64) -> WriteOutcome {
+    mutating func applied(_ change: Change, key: String?, in scope: KeyMemory.Scope, at now: Int64) -> WriteOutcome {
         if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: now), in: scope) }
         return .applied(change)
     }
 
     /// What a key already decides: a retry's first answer, a key used for something else, or
     /// no room for a new key. Nil: a new key that fits.
-    private mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, scope: KeyMemory.Scope, now: Int64) -> WriteOutcome? {
+    mutating func settledKey(_ key: String, _ asked: KeyMemory.Request, scope: KeyMemory.Scope, now: Int64) -> WriteOutcome? {
         if let seen = keys[key, in: scope] {
             guard seen.request == asked else { return .keyReused(key: key, first: seen.request) }
             return .duplicate(of: seen.first)
@@ -189,13 +193,18 @@ extension StockLedger {
             ordersServed += 1
             sold[request.juice] += UInt64(request.count)
             key = request.key
-            if let time { history.orderServed(juice: request.juice, count: request.count, touched: change.touched, at: time) }
+            if let time {
+                history.orderServed(juice: request.juice, count: request.count, touched: change.touched, amount: change.amount, at: time)
+            }
         case .restock(let fruit, let amount, let keyed):
             key = keyed
             if let time { history.restocked(fruit: fruit, amount: amount, at: time) }
         case .set(let fruit, let amount, let keyed):
             key = keyed
             if let time { history.set(fruit: fruit, to: amount, at: time) }
+        case .void(let request, _, _):
+            key = request.key
+            noteVoid(change, at: time)
         }
         if let key { keys.remember(key, KeyMemory.Entry(first: .applied(change), at: keyTime), in: scope) }
     }
@@ -218,7 +227,7 @@ extension StockLedger {
     /// The lost-sales counters of a refusal: the order, its juices (`count` of them), and one
     /// order short for each recipe fruit whose stock was below what the order needed. The same
     /// rule live and on replay, so a restart rebuilds the same counters from `R` records.
-    private mutating func countRefusal(_ request: OrderRequest, have: [Int], at time: Int64?) {
+    private mutating func countRefusal(_ request: OrderRequest, have: [Int], amount: Int?, at time: Int64?) {
         ordersRefused += 1
         lost[request.juice] += UInt64(request.count)
         var shortFruits: [Int] = []
@@ -226,7 +235,7 @@ extension StockLedger {
             short[ingredient.fruit] += 1
             shortFruits.append(ingredient.fruit)
         }
-        if let time { history.orderRefused(juice: request.juice, count: request.count, short: shortFruits, at: time) }
+        if let time { history.orderRefused(juice: request.juice, count: request.count, short: shortFruits, amount: amount, at: time) }
     }
 
     /// Snapshot values of the lost-sales counters.
@@ -249,9 +258,10 @@ extension StockLedger {
     /// `have` is the stock of each fruit of the juice's current recipe, in recipe order, as
     /// recorded; `Int.max` for a fruit the record does not list (the recipe changed since), which
     /// is then not counted as short.
-    package mutating func replayRefusal(_ request: OrderRequest, have: [Int], counted: Bool = true, at time: Int64? = nil,
+    /// `amount`: the sale it lost, as recorded (nil: no prices then).
+    package mutating func replayRefusal(_ request: OrderRequest, have: [Int], amount: Int? = nil, counted: Bool = true, at time: Int64? = nil,
                                        keyTime: Int64 = 0, scope: KeyMemory.Scope = .shared(address: nil)) {
-        if counted { countRefusal(request, have: have, at: time) }
+        if counted { countRefusal(request, have: have, amount: amount, at: time) }
         guard let key = request.key else { return }
         keys.remember(key, KeyMemory.Entry(first: .outOfStock(request, have: have), at: keyTime), in: scope)
     }

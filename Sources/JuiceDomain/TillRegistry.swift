@@ -23,10 +23,15 @@ package struct TillRegistry: Sendable {
     package struct Sales: Sendable, Equatable {
         package var orders: UInt64 = 0
         package var juices: UInt64 = 0
-        package init(orders: UInt64 = 0, juices: UInt64 = 0) {
-            self.orders = orders
-            self.juices = juices
+        /// Money taken, in minor units, before voids; the sales voided and the money they gave back.
+        package var amount: UInt64 = 0
+        package var voids: UInt64 = 0
+        package var voidedAmount: UInt64 = 0
+        package init(orders: UInt64 = 0, juices: UInt64 = 0, amount: UInt64 = 0, voids: UInt64 = 0, voidedAmount: UInt64 = 0) {
+            (self.orders, self.juices, self.amount, self.voids, self.voidedAmount) = (orders, juices, amount, voids, voidedAmount)
         }
+        /// What the till took, voids given back.
+        package var takings: Int64 { Int64(bitPattern: amount &- voidedAmount) }
     }
 
     /// What a presented credential is.
@@ -125,9 +130,9 @@ package struct TillRegistry: Sendable {
         case let .tillRevoked(_, id, time):
             guard let i = tills.firstIndex(where: { $0.id == id }), tills[i].isActive else { return false }
             tills[i].revokedAt = time
-        case let .tillDay(day, id, orders, juices):
+        case let .tillDay(day, id, sales):
             guard till(id) != nil, days[day]?[id] == nil else { return false }
-            days[day, default: [:]][id] = Sales(orders: orders, juices: juices)
+            days[day, default: [:]][id] = sales
         default:
             return false
         }
@@ -139,11 +144,24 @@ package struct TillRegistry: Sendable {
     package static let maxTillID: TillID = 1_000_000
 
     /// A sale by till `id` on business `day`.
-    package mutating func countSale(till id: TillID, juices: Int, day: Int32) {
-        var sales = days[day, default: [:]][id, default: Sales()]
-        sales.orders += 1
-        sales.juices += UInt64(juices)
-        days[day, default: [:]][id] = sales
+    package mutating func countSale(till id: TillID, juices: Int, amount: Int? = nil, day: Int32) {
+        update(till: id, day: day) { sales in
+            sales.orders += 1
+            sales.juices += UInt64(juices)
+            sales.amount += UInt64(amount ?? 0)
+        }
+    }
+
+    /// A sale by till `id` on business `day` voided.
+    package mutating func countVoid(till id: TillID, amount: Int?, day: Int32) {
+        update(till: id, day: day) { sales in
+            sales.voids += 1
+            sales.voidedAmount += UInt64(amount ?? 0)
+        }
+    }
+
+    private mutating func update(till id: TillID, day: Int32, _ change: (inout Sales) -> Void) {
+        change(&days[day, default: [:]][id, default: Sales()])
         if days.count > Self.keptDays, let oldest = days.keys.min() { days.removeValue(forKey: oldest) }
     }
 
@@ -159,7 +177,7 @@ package struct TillRegistry: Sendable {
         }
         for day in days.keys.sorted() {
             for (id, sales) in days[day]!.sorted(by: { $0.key < $1.key }) {
-                records.append(.tillDay(day: day, till: id, orders: sales.orders, juices: sales.juices))
+                records.append(.tillDay(day: day, till: id, sales: sales))
             }
         }
         return records

@@ -53,12 +53,14 @@ package final class SessionCommands {
     private let helpLine: [UInt8]
     private let menuLine: [UInt8]
     private let menuAliasesLine: [UInt8]
+    private let menuPricesLine: [UInt8]
 
     package init(menu: Menu, auth: ManagerAuth) {
         self.auth = auth
         helpLine = Wire.help
         menuLine = Wire.menuReply(menu)
         menuAliasesLine = Wire.menuAliasesReply(menu)
+        menuPricesLine = Wire.menuPricesReply(menu)
     }
 
     package func answer(_ command: Command, session: inout SessionState, peer: String, to out: inout [UInt8]) -> Outcome {
@@ -71,6 +73,8 @@ package final class SessionCommands {
             out.append(contentsOf: menuLine)
         case .menuAliases:
             out.append(contentsOf: menuAliasesLine)
+        case .menuPrices:
+            out.append(contentsOf: menuPricesLine)
         case .events(let on):
             out.append(contentsOf: Wire.eventsReply(on: on))
             return .events(on: on)

@@ -17,7 +17,8 @@ import JuiceLog
 ///     3 X @<time> <lsn> <till>
 ///     3 K @<time> <by> <key> applied <seq> ORDER|RESTOCK|SET <name> <number> <fruit>=<value> ...
 ///     3 K @<time> <by> <key> short <juice> <count> <fruit>=<had> ...
-///     3 Q <YYYY-MM-DD> <till> <orders> <juices>
+///     3 Q <YYYY-MM-DD> <till> <orders> <juices> [<amount> <voids> <voided amount>]
+///     3 V, 3 G and the K outcomes `sale` and `void`: money (`JournalRecord+Money.swift`)
 ///
 /// `<by>` is who made the write (`Writer.field`: `till:3`, `manager`, `addr:10.0.0.7`, `-`);
 /// `<amount>` a sale's or a lost sale's price in the currency's minor unit, `-` without prices.
@@ -45,15 +46,16 @@ extension JournalRecord {
         case let .tillRevoked(lsn, till, time):
             return "3 X \(Self.v3Stamp(time)) \(lsn) \(till)"
         case let .scopedKey(key, by, outcome, time):
-            let rest = switch outcome {
-            case let .applied(seq, write, name, number, touched):
-                "applied \(seq) \(write.rawValue) \(name) \(number)" + Self.values(touched)
-            case let .short(juice, count, had):
-                "short \(juice) \(count)" + Self.values(had)
+            return "3 K \(Self.v3Stamp(time)) \(by.field) \(key) " + Self.outcomeFields(outcome)
+        case let .tillDay(day, till, sales):
+            let date = BusinessCalendar.dateText(day)
+            // The money fields only where there is money: a day without reads as it did before prices.
+            guard sales.amount == 0 && sales.voids == 0 && sales.voidedAmount == 0 else {
+                return "3 Q \(date) \(till) \(sales.orders) \(sales.juices) \(sales.amount) \(sales.voids) \(sales.voidedAmount)"
             }
-            return "3 K \(Self.v3Stamp(time)) \(by.field) \(key) " + rest
-        case let .tillDay(day, till, orders, juices):
-            return "3 Q \(BusinessCalendar.dateText(day)) \(till) \(orders) \(juices)"
+            return "3 Q \(date) \(till) \(sales.orders) \(sales.juices)"
+        case .void, .sale:
+            return moneyPayload
         default:
             return nil
         }
@@ -77,7 +79,7 @@ extension JournalRecord {
         case .order(_, _, _, _, _, _, _, let by, _), .refusal(_, _, _, _, _, _, _, let by, _), .restock(_, _, _, _, _, _, _, let by),
              .set(_, _, _, _, _, _, let by):
             return by
-        case .scopedKey(_, let by, _, _):
+        case .scopedKey(_, let by, _, _), .void(_, _, _, _, _, _, _, let by, _, _, _):
             return by
         default:
             return nil
@@ -96,12 +98,14 @@ extension JournalRecord {
         let f = Fields(tokens)
         switch f.tag {
         case "Q":
-            try f.count(exactly: 5)
-            guard let day = BusinessCalendar.day(ofDate: String(decoding: f.tokens[1], as: UTF8.self)) else {
-                throw Defect("'\(Fields.shown(f.tokens[1]))' is not a date YYYY-MM-DD")
+            guard f.tokens.count == 5 || f.tokens.count == 8 else { throw Defect("a Q record has 5 or 8 fields, not \(f.tokens.count)") }
+            var sales = TillRegistry.Sales(orders: try f.number(3, "orders", 0...maxCounter), juices: try f.number(4, "juices", 0...maxCounter))
+            if f.tokens.count == 8 {
+                sales.amount = try f.number(5, "amount", 0...maxCounter)
+                sales.voids = try f.number(6, "voids", 0...maxCounter)
+                sales.voidedAmount = try f.number(7, "voided amount", 0...sales.amount)
             }
-            return .tillDay(day: day, till: try f.till(2), orders: try f.number(3, "orders", 0...maxCounter),
-                            juices: try f.number(4, "juices", 0...maxCounter))
+            return .tillDay(day: try f.date(1), till: try f.till(2), sales: sales)
         default:
             break
         }
@@ -152,10 +156,14 @@ extension JournalRecord {
             case "short":
                 outcome = .short(juice: try f.name(5), count: try f.int(6, "count", 1...Limits.maxOrderCount),
                                  had: f.tokens.count > 7 ? try f.values(from: 7) : [])
+            case "sale", "void":
+                outcome = try Self.moneyOutcome(f)
             default:
-                throw Defect("'\(Fields.shown(f.tokens[4]))' is neither applied nor short")
+                throw Defect("'\(Fields.shown(f.tokens[4]))' is none of applied, short, sale, void")
             }
             return .scopedKey(key: key, by: by, outcome: outcome, time: time)
+        case "V", "G":
+            return try Self.parseMoney(f, time: time)
         default:
             throw Defect("unknown version-3 record kind '\(Fields.shown(f.tokens[0]))'")
         }

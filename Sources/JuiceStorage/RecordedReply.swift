@@ -27,6 +27,8 @@ package enum RecordedReply {
         case .set(let fruit, let amount):
             guard words.count >= 2, words[0] == "OK", words[1] == "SET" else { return nil }
             return applied(words.dropFirst(2), .set(fruit: fruit, amount: amount, key: key), menu: menu)
+        case .void:
+            return nil  // voids came with version 3, whose keys are typed fields, never reply text
         }
     }
 

@@ -104,7 +104,8 @@ package struct Recovery {
             case .scopedKey(let key, let by, _, _): (5, by.field + " " + key)
             case .tillPaired(_, let till, _, _, _): (7, "P\(till)")
             case .tillRevoked(_, let till, _): (7, "X\(till)")
-            case .tillDay(let day, let till, _, _): (8, "\(day) \(till)")
+            case .tillDay(let day, let till, _): (8, "\(day) \(till)")
+            case .sale(_, let seq, _, _, _, _, _, _, _): (9, "\(seq)")
             // An hour is its start, day and offset: after a change of --timezone or --day-starts,
             // two calendars' hours may start at one moment, each keeping its own day and offset.
             case .hour(let start, let day, let utcOffset, _, _, _): (6, "\(start) \(BusinessCalendar.dateText(day)) \(utcOffset)")
@@ -114,7 +115,7 @@ package struct Recovery {
                 kindRank = rank
                 names.removeAll(keepingCapacity: true)
             } else if rank > 0 && rank < kindRank {
-                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K, Y, P, Q")
+                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K, Y, P, Q, G")
             }
             if rank > 0 && !names.insert(name).inserted {
                 throw Recovery.corrupt(.snapshot, file.path, at: offset, "a second record for '\(name)' of the same kind")
@@ -145,6 +146,11 @@ package struct Recovery {
             case .scopedKey(let key, let by, let outcome, let time):
                 if let first = JournalRecord.firstOutcome(outcome, key: key, menu: menu) {
                     ledger.restoreKey(key, KeyMemory.Entry(first: first, at: time), in: by.keyScope)
+                }
+            case .sale(let day, let seq, let juice, let count, let by, let amount, let key, let voidedBy, let time):
+                if let j = menu.juiceIndex(juice) {
+                    ledger.restoreSale(DaySales.Sale(seq: seq, juice: j, count: count, amount: amount, by: by, time: time, key: key,
+                                                     voidedBy: voidedBy), day: day)
                 }
             case .tillPaired, .tillRevoked, .tillDay:
                 guard ledger.tills.apply(record) else {
@@ -221,11 +227,9 @@ package struct Recovery {
             switch record.replayStep(under: menu) {
             case .change(let change)?:
                 apply(change, at: record.time, keyTime: keyTime, scope: scope)
-                if case .order(let request) = change.kind, case .till(let till)? = record.writer, let time = record.time {
-                    ledger.tills.countSale(till: till, juices: request.count, day: ledger.history.calendar.day(at: time))
-                }
-            case .refusal(let request, let have, let counted)?:
-                ledger.replayRefusal(request, have: have, counted: counted, at: record.time, keyTime: keyTime, scope: scope)
+                if let time = record.time { ledger.noteSale(change, by: record.writer ?? .unknown, at: time) }
+            case .refusal(let request, let have, let amount, let counted)?:
+                ledger.replayRefusal(request, have: have, amount: amount, counted: counted, at: record.time, keyTime: keyTime, scope: scope)
             case .skippedChange(let seq, let order)?:
                 ledger.skip(toSeq: seq, order: order)
             case .skippedRefusal(let counted)?:

@@ -4,7 +4,7 @@ import JuicePlatform
 import JuiceLog
 
 /// The whole state at one journal position, as records: `H`, then `F`, `D`, `L`, `T`, `K`, `Y`, and
-/// the tills' `P`, `X` and `Q` (version 3),
+/// the tills' `P`, `X` and `Q` and today's sales `G` (version 3),
 /// then `E` counting the records before it (PROTOCOL.md, Storage). Written when a store is
 /// created, after a menu change, and by each compaction (see `GroupCommit`); always whole, with
 /// `AtomicFile`, so recovery takes any damage in it for corruption, never for a torn write.
@@ -33,6 +33,13 @@ package enum Snapshot {
                                  refused: counters.refused, counts: counts))
         }
         records.append(contentsOf: ledger.tills.snapshotRecords)
+        // Today's sales, which a VOID may still name (after the tills: `G` is the last kind).
+        if let day = ledger.sales.day {
+            for sale in ledger.sales.all {
+                records.append(.sale(day: day, seq: sale.seq, juice: menu.juices[sale.juice].name, count: sale.count, by: sale.by,
+                                     amount: sale.amount, key: sale.key, voidedBy: sale.voidedBy, time: sale.time))
+            }
+        }
         records.append(.end(records: records.count))
         var out: [UInt8] = []
         for record in records { out.append(contentsOf: record.framed()) }
