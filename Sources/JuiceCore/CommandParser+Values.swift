@@ -31,4 +31,13 @@ extension CommandParser {
             return .success(verb == .set ? .set(fruit: fruit, amount: amount, key: key) : .restock(fruit: fruit, amount: amount, key: key))
         }
     }
+
+    /// A VOID from values already read (HTTP's JSON body), refused as its line would be.
+    package func void(sale: Int, reason name: String, key: String?) -> Result<StoreCommand, ProtocolError> {
+        guard sale >= 1 else { return .failure(ProtocolError(.badArgument, "the sale is its seq, a whole number from 1")) }
+        guard let reason = VoidReason(rawValue: name) else {
+            return .failure(ProtocolError(.badArgument, "reason must be one of " + VoidReason.allCases.map(\.rawValue).joined(separator: ", ")))
+        }
+        return .success(.void(VoidRequest(sale: UInt64(sale), reason: reason, key: key)))
+    }
 }

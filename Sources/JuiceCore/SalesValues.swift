@@ -18,9 +18,12 @@ package struct SalesValues: Sendable, Equatable {
     package var perMinute: [MinuteCount]
     /// The journal's group-commit counters; nil without a data directory.
     package var journal: JournalCounts?
+    /// Money since the store was created (zero without prices).
+    package var money = MoneyTotals()
 
     package init(menu: Menu, seq: UInt64, ordersServed: UInt64, ordersRefused: UInt64, stock: [Int], sold: [UInt64],
-                lost: [UInt64], short: [UInt64], perMinute: [MinuteCount], journal: JournalCounts?) {
+                lost: [UInt64], short: [UInt64], perMinute: [MinuteCount], journal: JournalCounts?, money: MoneyTotals = MoneyTotals()) {
+        self.money = money
         self.menu = menu
         self.seq = seq
         self.ordersServed = ordersServed
@@ -58,5 +61,18 @@ package struct MinuteCount: Sendable, Equatable {
         self.start = start
         self.served = served
         self.refused = refused
+    }
+}
+
+/// The store's money since it was created, in minor units of the menu's currency: what sales
+/// took (before voids), what refusals lost, and the voids. Counters that only grow (`/metrics`).
+package struct MoneyTotals: Sendable, Equatable {
+    package var takings: UInt64 = 0
+    package var lostRevenue: UInt64 = 0
+    package var voids: UInt64 = 0
+    package var voidedAmount: UInt64 = 0
+
+    package init(takings: UInt64 = 0, lostRevenue: UInt64 = 0, voids: UInt64 = 0, voidedAmount: UInt64 = 0) {
+        (self.takings, self.lostRevenue, self.voids, self.voidedAmount) = (takings, lostRevenue, voids, voidedAmount)
     }
 }

@@ -27,13 +27,13 @@ package struct DayReport: Sendable {
     package struct TillDay: Sendable, Equatable {
         package let till: TillID
         package let name: String
-        package let orders: UInt64
-        package let juices: UInt64
-        package init(till: TillID, name: String, orders: UInt64, juices: UInt64) {
+        package let sales: TillRegistry.Sales
+        package var orders: UInt64 { sales.orders }
+        package var juices: UInt64 { sales.juices }
+        package init(till: TillID, name: String, sales: TillRegistry.Sales) {
             self.till = till
             self.name = name
-            self.orders = orders
-            self.juices = juices
+            self.sales = sales
         }
     }
 
@@ -53,66 +53,6 @@ package struct DayReport: Sendable {
     /// The label of the first hour a fruit ran out in (a change left it at 0), or nil.
     package func ranOut(fruit: Int) -> String? {
         hours.first { $0.counters[.ranOut, fruit] > 0 }?.slot.label
-    }
-
-    /// `GET /reports/day` (PROTOCOL.md, "Reports"), keys in the contract's order.
-    package var json: String {
-        func juices(_ c: Counters) -> String {
-            JSONText.array(menu.juices.indices.map { j in
-                JSONText.object([("juice", JSONText.string(menu.juices[j].name)), ("sold", JSONText.number(c[.sold, j])),
-                                 ("lost", JSONText.number(c[.lost, j]))])
-            })
-        }
-        let fruits = menu.fruits.indices.map { i in
-            JSONText.object([
-                ("fruit", JSONText.string(menu.fruits[i].name)), ("used", JSONText.number(totals[.used, i])),
-                ("short", JSONText.number(totals[.short, i])), ("restocked", JSONText.number(totals[.restocked, i])),
-                ("sets", JSONText.number(totals[.sets, i])), ("ran_out", ranOut(fruit: i).map(JSONText.string) ?? "null"),
-            ])
-        }
-        let hourList = hours.map { hour in
-            let c = hour.counters
-            func named(_ kind: Counters.Kind) -> String {
-                let names = kind.perJuice ? menu.juices.map(\.name) : menu.fruits.map(\.name)
-                return JSONText.object(names.indices.filter { c[kind, $0] > 0 }.map { (names[$0], JSONText.number(c[kind, $0])) })
-            }
-            return JSONText.object([
-                ("hour", JSONText.string(hour.slot.label)), ("start", JSONText.string(hour.slot.isoStart)),
-                ("orders_served", JSONText.number(c.served)), ("orders_refused", JSONText.number(c.refused)),
-                ("sold", named(.sold)), ("lost", named(.lost)),
-                ("ran_out", JSONText.strings(menu.fruits.indices.filter { c[.ranOut, $0] > 0 }.map { menu.fruits[$0].name })),
-            ])
-        }
-        var restocks: [String] = []
-        for hour in hours {
-            for i in menu.fruits.indices where hour.counters[.restocked, i] > 0 {
-                restocks.append(JSONText.object([("hour", JSONText.string(hour.slot.label)), ("fruit", JSONText.string(menu.fruits[i].name)),
-                                                 ("amount", JSONText.number(hour.counters[.restocked, i]))]))
-            }
-        }
-        let trendList = trend.map { entry in
-            JSONText.object([("date", JSONText.string(BusinessCalendar.dateText(entry.day))),
-                             ("sold", JSONText.number(menu.juices.indices.reduce(UInt64(0)) { $0 + entry.counters[.sold, $1] })),
-                             ("lost", JSONText.number(menu.juices.indices.reduce(UInt64(0)) { $0 + entry.counters[.lost, $1] }))])
-        }
-        return JSONText.object([
-            ("date", JSONText.string(date)), ("weekday", JSONText.string(BusinessCalendar.weekday(day))),
-            ("today", isToday ? "true" : "false"), ("timezone", JSONText.string(calendar.timeZone.identifier)),
-            ("day_starts", JSONText.string(calendar.dayStartText)),
-            ("orders_served", JSONText.number(totals.served)), ("orders_refused", JSONText.number(totals.refused)),
-            ("juices", juices(totals)), ("fruits", JSONText.array(fruits)), ("hours", JSONText.array(hourList)),
-            ("restocks", JSONText.array(restocks)),
-            ("week_before", JSONText.object([
-                ("date", JSONText.string(BusinessCalendar.dateText(day - 7))),
-                ("orders_served", JSONText.number(weekBefore.served)), ("orders_refused", JSONText.number(weekBefore.refused)),
-                ("juices", juices(weekBefore)),
-            ])),
-            ("trend", JSONText.array(trendList)),
-            ("tills", JSONText.array(tills.map { t in
-                JSONText.object([("till", JSONText.number(t.till)), ("name", JSONText.string(t.name)),
-                                 ("orders", JSONText.number(t.orders)), ("juices", JSONText.number(t.juices))])
-            })),
-        ])
     }
 }
 
@@ -143,6 +83,7 @@ extension Wire {
                 out.append(decimal: report.totals[kind, j])
             }
         }
+        appendMoney(report, to: &out)
         // Each paired till that sold that day: its orders and juices (POS "sales by device").
         for till in report.tills {
             out.append(ascii: " till_")
@@ -153,7 +94,37 @@ extension Wire {
             out.append(decimal: Int(till.till))
             out.append(ascii: "_juices=")
             out.append(decimal: till.juices)
+            if report.menu.currency != nil {
+                out.append(ascii: " till_")
+                out.append(decimal: Int(till.till))
+                out.append(ascii: "_takings=")
+                out.append(decimal: Int(till.sales.takings))
+            }
         }
         out.appendLineEnd()
+    }
+
+    /// The voids, and with prices the money: `voids= voided_<juice>=...` always;
+    /// `currency= takings= voided_amount= lost_revenue= takings_<juice>= lost_revenue_<juice>=
+    /// lost_revenue_by_<fruit>=` with prices (`takings`: after voids; minor units).
+    private static func appendMoney(_ report: DayReport, to out: inout [UInt8]) {
+        let totals = report.totals, menu = report.menu
+        func pair(_ name: String, _ value: some BinaryInteger) {
+            out.append(ascii: " ")
+            out.append(name)
+            out.append(ascii: "=")
+            out.append(decimal: Int(value))
+        }
+        pair("voids", totals.total(.voids))
+        for (j, juice) in menu.juices.enumerated() { pair("voided_" + juice.name, totals[.voided, j]) }
+        guard let currency = menu.currency else { return }
+        out.append(ascii: " currency=")
+        out.append(currency.code)
+        pair("takings", totals.netTakings)
+        pair("voided_amount", totals.total(.voidedAmount))
+        pair("lost_revenue", totals.total(.lostRevenue))
+        for (j, juice) in menu.juices.enumerated() { pair("takings_" + juice.name, totals[.takings, j] &- totals[.voidedAmount, j]) }
+        for (j, juice) in menu.juices.enumerated() { pair("lost_revenue_" + juice.name, totals[.lostRevenue, j]) }
+        for (i, fruit) in menu.fruits.enumerated() { pair("lost_revenue_by_" + fruit.name, totals[.shortRevenue, i]) }
     }
 }

@@ -237,7 +237,7 @@ package actor FruitStore {
     package func dayReport(_ history: SalesHistory, day: Int32, today: Int32) -> DayReport {
         var report = history.report(day: day, today: today)
         report.tills = ledger.tills.sales(on: day).sorted { $0.key < $1.key }.map { id, sales in
-            DayReport.TillDay(till: id, name: ledger.tills.till(id)?.name ?? "Till \(id)", orders: sales.orders, juices: sales.juices)
+            DayReport.TillDay(till: id, name: ledger.tills.till(id)?.name ?? "Till \(id)", sales: sales)
         }
         return report
     }
@@ -269,6 +269,6 @@ package actor FruitStore {
         SalesValues(menu: menu, seq: ledger.seq, ordersServed: ledger.ordersServed, ordersRefused: ledger.ordersRefused,
                     stock: ledger.stock, sold: ledger.sold, lost: ledger.lost, short: ledger.short,
                     perMinute: minutes.window(at: wallClock()),
-                    journal: journal?.counts)
+                    journal: journal?.counts, money: ledger.money)
     }
 }

@@ -48,6 +48,9 @@ package enum JournalRecord: Sendable, Equatable {
     /// a sale voided, its fruit given back.
     case void(lsn: UInt64, seq: UInt64, sale: UInt64, juice: String, count: Int, reason: VoidReason, key: String?, by: Writer,
               amount: Int?, returned: [NamedValue], time: Int64)
+    /// Version 3, snapshot: `3 M <takings> <lost revenue> <voids> <voided amount>`: the money since
+    /// the store was created (written only once there is any).
+    case money(MoneyTotals)
     /// Version 3, snapshot: `3 G <YYYY-MM-DD> <seq> @<time> <juice> <count> <by> <amount or -> <key=K or -> <voided seq or ->`:
     /// one of the business day's sales, which a VOID may still name.
     case sale(day: Int32, seq: UInt64, juice: String, count: Int, by: Writer, amount: Int?, key: String?, voidedBy: UInt64?, time: Int64)

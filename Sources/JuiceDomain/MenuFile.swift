@@ -5,13 +5,15 @@ import JuiceLog
 
 /// The shop's own menu as a JSON file (`--menu FILE`, `--print-menu`):
 ///
-///     { "fruits": [ { "name": "kiwi", "aliases": ["키위"], "initial_stock": 10, "par": 40 }, ... ],
-///       "juices": [ { "name": "mango-kiwi", "aliases": ["망키쥬스"],
+///     { "currency": "KRW",
+///       "fruits": [ { "name": "kiwi", "aliases": ["키위"], "initial_stock": 10, "par": 40 }, ... ],
+///       "juices": [ { "name": "mango-kiwi", "aliases": ["망키쥬스"], "price": 5500,
 ///                     "recipe": [ { "fruit": "mango", "amount": 2 }, { "fruit": "kiwi", "amount": 1 } ] }, ... ] }
 ///
 /// Recipes are arrays, not objects, because their order is the order replies list the fruits.
 /// `initial_stock` and `par` are optional; an absent one is left out of the printed file too, so
-/// a menu without them prints as it did before they existed.
+/// a menu without them prints as it did before they existed. So are `currency` (an ISO 4217 code)
+/// and each juice's `price` (a whole number of the currency's minor units: won, cents): all or none.
 package enum MenuFile {
     package struct FileFruit: Codable {
         package var name: String
@@ -49,10 +51,12 @@ package enum MenuFile {
     package struct FileJuice: Codable {
         package var name: String
         package var aliases: [String]?
+        package var price: Int?
         package var recipe: [FileIngredient]
     }
 
     package struct File: Codable {
+        package var currency: String?
         package var fruits: [FileFruit]
         package var juices: [FileJuice]
     }
@@ -99,11 +103,18 @@ package enum MenuFile {
                 }
                 recipe.append(Ingredient(fruit: index, amount: item.amount))
             }
-            juices.append(Juice(name: juice.name, aliases: juice.aliases ?? [], recipe: recipe))
+            juices.append(Juice(name: juice.name, aliases: juice.aliases ?? [], recipe: recipe, price: juice.price))
+        }
+        var currency: Currency?
+        if let code = file.currency {
+            guard let known = Currency(code: code) else {
+                return .failure(MenuError("currency \"\(code)\" is not an ISO 4217 code (three capital letters, e.g. KRW, USD, EUR)"))
+            }
+            currency = known
         }
         do {
             return .success(try Menu(fruits: fruits, juices: juices, initialStock: file.fruits.map(\.initial_stock),
-                                      par: file.fruits.map(\.par)))
+                                      par: file.fruits.map(\.par), currency: currency))
         } catch {
             return .failure(error)
         }
@@ -112,10 +123,11 @@ package enum MenuFile {
     /// The menu as a JSON starting file.
     package static func json(_ menu: Menu) -> String {
         let file = File(
+            currency: menu.currency?.code,
             fruits: menu.fruits.enumerated().map { i, f in
                 FileFruit(name: f.name, aliases: f.aliases, initial_stock: menu.initialStock[i], par: menu.par[i]) },
             juices: menu.juices.map { j in
-                FileJuice(name: j.name, aliases: j.aliases,
+                FileJuice(name: j.name, aliases: j.aliases, price: j.price,
                           recipe: j.recipe.map { FileIngredient(fruit: menu.fruits[$0.fruit].name, amount: $0.amount) }) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

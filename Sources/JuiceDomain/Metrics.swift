@@ -60,6 +60,18 @@ package enum Metrics {
         family("juice_lost_total", "counter", "Juices refused for stock (lost sales), counting each order's count.",
                perJuice(sales.lost))
         family("juice_short_total", "counter", "Orders refused for stock in which this fruit was short.", perFruit(sales.short))
+        // Money, in the currency's minor units (won; cents), labelled with the currency: only
+        // with prices (a menu without them shows no money anywhere).
+        if let currency = menu.currency {
+            let label = [("currency", currency.code)]
+            family("juice_takings_minor_total", "counter", "Money taken by sales, before voids, in the currency's minor units.",
+                   [(label, String(sales.money.takings))])
+            family("juice_lost_revenue_minor_total", "counter", "Money lost to orders refused for stock, in the currency's minor units.",
+                   [(label, String(sales.money.lostRevenue))])
+            family("juice_voided_minor_total", "counter", "Money given back by voided sales, in the currency's minor units.",
+                   [(label, String(sales.money.voidedAmount))])
+        }
+        family("juice_voids_total", "counter", "Sales voided.", [([], String(sales.money.voids))])
         family("juice_fruit_stock", "gauge", "Fruit in stock.", perFruit(sales.stock))
         family("juice_seq", "gauge", "The store's change counter: applied changes since the store was new.",
                [([], String(sales.seq))])

@@ -25,13 +25,29 @@ package enum SalesJSON {
             JSONText.object([("t", JSONText.number(m.start)), ("served", JSONText.number(m.served)),
                              ("refused", JSONText.number(m.refused))])
         }
-        return JSONText.object([
+        var fields: [(String, String)] = [
             ("seq", JSONText.number(sales.seq)),
             ("orders_served", JSONText.number(sales.ordersServed)),
             ("orders_refused", JSONText.number(sales.ordersRefused)),
             ("juices", JSONText.array(juices)),
             ("fruits", JSONText.array(fruits)),
             ("per_minute", JSONText.array(minutes)),
-        ])
+            ("voids", JSONText.number(sales.money.voids)),
+        ]
+        // Money only with prices, in minor units, with the currency to read them by.
+        if let currency = menu.currency {
+            fields += [("currency", CurrencyJSON.object(currency)), ("takings", JSONText.number(sales.money.takings)),
+                       ("lost_revenue", JSONText.number(sales.money.lostRevenue)),
+                       ("voided_amount", JSONText.number(sales.money.voidedAmount))]
+        }
+        return JSONText.object(fields)
+    }
+}
+
+/// A currency as the JSON documents give it: `{"code":"KRW","minor_digits":0}` (a page formats
+/// amounts with `Intl.NumberFormat` and these).
+package enum CurrencyJSON {
+    package static func object(_ currency: Currency) -> String {
+        JSONText.object([("code", JSONText.string(currency.code)), ("minor_digits", JSONText.number(currency.minorDigits))])
     }
 }

@@ -15,7 +15,8 @@ import JuiceLog
 ///
 /// `read_only` is null, or why the store refuses changes (a full disk): the pages show it. A
 /// fruit has `par` only when the menu gives it one, so a menu without par gives the document it
-/// gave before par existed, byte for byte.
+/// gave before par existed, byte for byte. With prices, each juice has `price` (minor units)
+/// and the document ends with `"currency":{"code":"KRW","minor_digits":0}`; without, neither.
 package enum StateJSON {
     package static let contentType = SalesJSON.contentType
 
@@ -32,8 +33,10 @@ package enum StateJSON {
                 JSONText.object([("fruit", JSONText.string(menu.fruits[ingredient.fruit].name)),
                                  ("amount", JSONText.number(ingredient.amount))])
             }
-            return JSONText.object([("name", JSONText.string(juice.name)), ("aliases", JSONText.strings(juice.aliases)),
-                                    ("recipe", JSONText.array(recipe))])
+            var fields = [("name", JSONText.string(juice.name)), ("aliases", JSONText.strings(juice.aliases)),
+                          ("recipe", JSONText.array(recipe))]
+            if let price = juice.price { fields.append(("price", JSONText.number(price))) }
+            return JSONText.object(fields)
         }
         let stockObject = JSONText.object(menu.fruits.indices.map { (menu.fruits[$0].name, JSONText.number(stock[$0])) })
         let canMake = JSONText.object(menu.juices.indices.map { (menu.juices[$0].name, JSONText.number(menu.canMake(juice: $0, stock: stock))) })
@@ -43,6 +46,6 @@ package enum StateJSON {
             ("stock", stockObject),
             ("can_make", canMake),
             ("read_only", readOnly.map(JSONText.string) ?? "null"),
-        ])
+        ] + (menu.currency.map { [("currency", CurrencyJSON.object($0))] } ?? []))
     }
 }

@@ -60,6 +60,8 @@ extension StockLedger {
         guard case .void(let request, let juice, let count) = change.kind else { return }
         let sale = sales.day.flatMap { sales.sale(request.sale, today: $0) }
         sales.markVoided(request.sale, by: change.seq)
+        money.voids += 1
+        money.voidedAmount += UInt64(change.amount ?? 0)
         if let sale, let key = sale.key { keys.markVoided(key, in: sale.by.keyScope, by: change.seq) }
         if let when = sale?.time ?? time {
             history.voided(juice: juice, count: count, amount: change.amount, at: when)

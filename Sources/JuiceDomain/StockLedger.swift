@@ -20,6 +20,8 @@ package struct StockLedger: Sendable {
     /// Refused orders each fruit was short in (one per order, whatever the count), per fruit.
     package private(set) var short: [UInt64]
     package internal(set) var keys: KeyMemory
+    /// Money since the store was created (the snapshot's `3 M`).
+    package internal(set) var money = MoneyTotals()
     /// Today's sales, which a VOID may name (`DaySales`).
     package internal(set) var sales = DaySales()
     /// The paired tills, their sales per day, and the pairing codes waiting (`TillRegistry`).
@@ -77,6 +79,7 @@ package struct StockLedger: Sendable {
         seq += 1
         ordersServed += 1
         sold[request.juice] += UInt64(request.count)
+        if let amount { money.takings += UInt64(amount) }
         history.orderServed(juice: request.juice, count: request.count, touched: touched, amount: amount, at: now)
         return applied(Change(seq: seq, kind: .order(request), touched: touched, amount: amount), key: request.key, in: scope, at: now)
     }
@@ -162,6 +165,11 @@ extension StockLedger {
         stock[fruit] = value
     }
 
+    /// The money totals as a snapshot recorded them.
+    package mutating func restore(money: MoneyTotals) {
+        self.money = money
+    }
+
     package mutating func restore(juice: Int, sold: UInt64) {
         self.sold[juice] = sold
     }
@@ -192,6 +200,7 @@ extension StockLedger {
         case .order(let request):
             ordersServed += 1
             sold[request.juice] += UInt64(request.count)
+            if let amount = change.amount { money.takings += UInt64(amount) }
             key = request.key
             if let time {
                 history.orderServed(juice: request.juice, count: request.count, touched: change.touched, amount: change.amount, at: time)
@@ -230,6 +239,7 @@ extension StockLedger {
     private mutating func countRefusal(_ request: OrderRequest, have: [Int], amount: Int?, at time: Int64?) {
         ordersRefused += 1
         lost[request.juice] += UInt64(request.count)
+        if let amount { money.lostRevenue += UInt64(amount) }
         var shortFruits: [Int] = []
         for (ingredient, had) in zip(menu.juices[request.juice].recipe, have) where had < ingredient.amount * request.count {
             short[ingredient.fruit] += 1

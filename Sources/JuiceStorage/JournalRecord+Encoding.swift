@@ -35,7 +35,7 @@ extension JournalRecord {
                 + counts.map { " \($0.kind.letter):\($0.name)=\($0.value)" }.joined()
         case let .end(records):
             return "E \(records)"
-        case .tillPaired, .tillRenamed, .tillRevoked, .scopedKey, .tillDay, .void, .sale:
+        case .tillPaired, .tillRenamed, .tillRevoked, .scopedKey, .tillDay, .void, .sale, .money:
             preconditionFailure("a version-3 record has a version-3 payload")
         }
     }

@@ -5,11 +5,12 @@ import JuiceDomain
 /// began, so the disk format changed once:
 ///
 ///     3 V @<time> <lsn> <seq> <sale> <juice> <count> <reason> <key=k|-> <by> <amount|-> <fruit>=<value> ...
+///     3 M <takings> <lost revenue> <voids> <voided amount>
 ///     3 G @<time> <YYYY-MM-DD> <seq> <juice> <count> <by> <amount|-> <key=k|-> <voided seq|->
 ///     3 K ... sale <seq> <amount|-> <voided seq|-> <juice> <count> <fruit>=<left> ...
 ///     3 K ... void <seq> <sale> <reason> <amount|-> <juice> <count> <fruit>=<value> ...
 ///
-/// `V` is a void in the journal (a change: it takes a seq); `G` one of the business day's sales
+/// `V` is a void in the journal (a change: it takes a seq); `M` the money totals in the snapshot; `G` one of the business day's sales
 /// in the snapshot (what a VOID may still name); a `K` for an order that has an amount, or was
 /// voided, keeps both (`applied` stays the form of a RESTOCK's, a SET's and an unpriced order's).
 extension JournalRecord {
@@ -22,6 +23,8 @@ extension JournalRecord {
         case let .sale(day, seq, juice, count, by, amount, key, voidedBy, time):
             return "3 G @\(time) \(BusinessCalendar.dateText(day)) \(seq) \(juice) \(count) \(by.field) \(Self.optional(amount)) "
                 + "\(Self.keyField(key)) \(Self.optional(voidedBy))"
+        case let .money(m):
+            return "3 M \(m.takings) \(m.lostRevenue) \(m.voids) \(m.voidedAmount)"
         default:
             return nil
         }
@@ -59,6 +62,13 @@ extension JournalRecord {
         return .voided(seq: try f.number(5, "seq", counter), sale: try f.number(6, "sale", counter), reason: try f.reason(7),
                        juice: try f.name(9), count: try f.int(10, "count", 1...Limits.maxOrderCount), amount: try f.amount(8),
                        touched: try f.values(from: 11))
+    }
+
+    /// `3 M`, which has no time.
+    static func parseMoneyTotals(_ f: Fields) throws(Defect) -> JournalRecord {
+        try f.count(exactly: 5)
+        return .money(MoneyTotals(takings: try f.number(1, "takings", 0...maxCounter), lostRevenue: try f.number(2, "lost revenue", 0...maxCounter),
+                                  voids: try f.number(3, "voids", 0...maxCounter), voidedAmount: try f.number(4, "voided amount", 0...maxCounter)))
     }
 
     /// A `V` or `G` record (after the tag and its time).

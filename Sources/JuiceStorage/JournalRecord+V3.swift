@@ -54,7 +54,7 @@ extension JournalRecord {
                 return "3 Q \(date) \(till) \(sales.orders) \(sales.juices) \(sales.amount) \(sales.voids) \(sales.voidedAmount)"
             }
             return "3 Q \(date) \(till) \(sales.orders) \(sales.juices)"
-        case .void, .sale:
+        case .void, .sale, .money:
             return moneyPayload
         default:
             return nil
@@ -97,6 +97,8 @@ extension JournalRecord {
         let tokens: [ArraySlice<UInt8>] = payload.split(separator: ASCII.space, maxSplits: splits, omittingEmptySubsequences: false)
         let f = Fields(tokens)
         switch f.tag {
+        case "M":
+            return try Self.parseMoneyTotals(f)
         case "Q":
             guard f.tokens.count == 5 || f.tokens.count == 8 else { throw Defect("a Q record has 5 or 8 fields, not \(f.tokens.count)") }
             var sales = TillRegistry.Sales(orders: try f.number(3, "orders", 0...maxCounter), juices: try f.number(4, "juices", 0...maxCounter))

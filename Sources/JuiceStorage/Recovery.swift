@@ -105,7 +105,8 @@ package struct Recovery {
             case .tillPaired(_, let till, _, _, _): (7, "P\(till)")
             case .tillRevoked(_, let till, _): (7, "X\(till)")
             case .tillDay(let day, let till, _): (8, "\(day) \(till)")
-            case .sale(_, let seq, _, _, _, _, _, _, _): (9, "\(seq)")
+            case .money: (9, "M")
+            case .sale(_, let seq, _, _, _, _, _, _, _): (10, "\(seq)")
             // An hour is its start, day and offset: after a change of --timezone or --day-starts,
             // two calendars' hours may start at one moment, each keeping its own day and offset.
             case .hour(let start, let day, let utcOffset, _, _, _): (6, "\(start) \(BusinessCalendar.dateText(day)) \(utcOffset)")
@@ -115,7 +116,7 @@ package struct Recovery {
                 kindRank = rank
                 names.removeAll(keepingCapacity: true)
             } else if rank > 0 && rank < kindRank {
-                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K, Y, P, Q, G")
+                throw Recovery.corrupt(.snapshot, file.path, at: offset, "a record out of the order F, D, L, T, K, Y, P, Q, M, G")
             }
             if rank > 0 && !names.insert(name).inserted {
                 throw Recovery.corrupt(.snapshot, file.path, at: offset, "a second record for '\(name)' of the same kind")
@@ -147,6 +148,8 @@ package struct Recovery {
                 if let first = JournalRecord.firstOutcome(outcome, key: key, menu: menu) {
                     ledger.restoreKey(key, KeyMemory.Entry(first: first, at: time), in: by.keyScope)
                 }
+            case .money(let totals):
+                ledger.restore(money: totals)
             case .sale(let day, let seq, let juice, let count, let by, let amount, let key, let voidedBy, let time):
                 if let j = menu.juiceIndex(juice) {
                     ledger.restoreSale(DaySales.Sale(seq: seq, juice: j, count: count, amount: amount, by: by, time: time, key: key,

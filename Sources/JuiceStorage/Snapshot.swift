@@ -33,7 +33,8 @@ package enum Snapshot {
                                  refused: counters.refused, counts: counts))
         }
         records.append(contentsOf: ledger.tills.snapshotRecords)
-        // Today's sales, which a VOID may still name (after the tills: `G` is the last kind).
+        if ledger.money != MoneyTotals() { records.append(.money(ledger.money)) }
+        // Today's sales, which a VOID may still name (after the tills and the money: `G` is the last kind).
         if let day = ledger.sales.day {
             for sale in ledger.sales.all {
                 records.append(.sale(day: day, seq: sale.seq, juice: menu.juices[sale.juice].name, count: sale.count, by: sale.by,

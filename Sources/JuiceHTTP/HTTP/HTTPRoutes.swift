@@ -8,7 +8,7 @@ import JuiceServices
 /// What each path answers. Public: the board (`/`, `/events`, `/state`) and `/healthz` — the
 /// shop's screens and the load balancer's probe. With a manager token configured, the manager's
 /// data (`/metrics`, `/sales`) needs `Authorization: Bearer <token>`; the dashboard page itself
-/// is public and asks for the token. The writes (`POST /orders`, `/restock`, `/set`) are
+/// is public and asks for the token. The writes (`POST /orders`, `/voids`, `/restock`, `/set`) are
 /// `HTTPWrites`.
 package struct HTTPRoutes {
     package enum Route {
@@ -111,7 +111,7 @@ package struct HTTPRoutes {
         }
         guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, after: 0) }
         guard request.method == "GET" || request.method == "HEAD" else {
-            return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /restock, /set)", headers: HTTPRoutes.allow), after: 0)
+            return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /voids, /restock, /set)", headers: HTTPRoutes.allow), after: 0)
         }
         if isDraining() {
             return .response(.plain(.serviceUnavailable, request.path == "/healthz" ? "shutting down" : "shutting down; try again shortly",
@@ -186,7 +186,7 @@ package struct HTTPRoutes {
     /// paired till or the manager; without one, anyone may order (the shared key namespace).
     private func writer(of request: HTTPRequest, client: RequestClient) -> Result<ClientRole, Refused> {
         let challenge = [("WWW-Authenticate", "Bearer realm=\"juice-server\"")]
-        let managerPath = request.path != "/orders"
+        let managerPath = !HTTPWrites.tillPaths.contains(request.path)
         // A token sent is checked, also beside a till's credential (a wrong one is refused).
         if managerPath || request.header("authorization") != nil {
             if let (message, headers) = bearerRefusal(request, client: client) {

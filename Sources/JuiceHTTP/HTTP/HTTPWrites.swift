@@ -6,7 +6,7 @@ import JuiceLoop
 import JuiceServices
 
 /// The HTTP write routes, each the twin of a line command: `POST /orders` is ORDER,
-/// `POST /restock` RESTOCK and `POST /set` SET. The JSON body becomes the command directly
+/// `POST /voids` VOID, `POST /restock` RESTOCK and `POST /set` SET. The JSON body becomes the command directly
 /// (with the line's names, ranges and refusals: `CommandParser.order`), runs through the same
 /// FruitStore, journal, key memory and broadcast as its twin, and its outcome is answered as
 /// JSON (`WriteAnswer`), sent once durable.
@@ -19,7 +19,9 @@ package struct HTTPWrites {
         package var events: [StockEvent] = []
     }
 
-    package static let paths: Set<String> = ["/orders", "/restock", "/set"]
+    package static let paths: Set<String> = ["/orders", "/voids", "/restock", "/set"]
+    /// The writes a paired till may send (the rest are the manager's).
+    package static let tillPaths: Set<String> = ["/orders", "/voids"]
 
     package let store: FruitStore
     package let parser: CommandParser
@@ -74,6 +76,14 @@ package struct HTTPWrites {
         case .failure(let error): return .failure(Refused(.badRequest, .badRequest, "malformed JSON: \(error.message)"))
         }
         guard case .object = body else { return .failure(Refused(.badRequest, .badRequest, "the body must be a JSON object")) }
+        var key: String?
+        if let value = request.header("idempotency-key") {
+            guard Array(value.utf8).withUnsafeBytes({ CommandParser.isValidKey($0) }) else {
+                return .failure(Refused(.badRequest, .badArgument, "malformed Idempotency-Key: \(CommandParser.keyRule)"))
+            }
+            key = value
+        }
+        if request.path == "/voids" { return void(body, key: key) }
         let isOrder = request.path == "/orders"
         let nameKey = isOrder ? "juice" : "fruit"
         let numberKey = isOrder ? "count" : "amount"
@@ -89,19 +99,23 @@ package struct HTTPWrites {
         }
         guard let number else { return .failure(Refused(.badRequest, .badArgument, "\"\(numberKey)\" is missing")) }
         // Every write takes an idempotency key: a retry is applied once and gets the first answer.
-        var key: String?
-        if let value = request.header("idempotency-key") {
-            guard Array(value.utf8).withUnsafeBytes({ CommandParser.isValidKey($0) }) else {
-                return .failure(Refused(.badRequest, .badArgument, "malformed Idempotency-Key: \(CommandParser.keyRule)"))
-            }
-            key = value
-        }
         let made = switch request.path {
         case "/orders": parser.order(juice: name, count: number, key: key)
         case "/restock": parser.stockWrite(.restock, fruit: name, amount: number, key: key)
         default: parser.stockWrite(.set, fruit: name, amount: number, key: key)
         }
         return made.mapError { Refused(WriteAnswer.status(for: $0.code), $0.code, $0.message) }
+    }
+
+    /// `{"sale":7,"reason":"wrong-juice"}`: `VOID 7 wrong-juice`.
+    private func void(_ body: JSONValue, key: String?) -> Result<StoreCommand, Refused> {
+        guard let sale = body["sale"]?.integer else {
+            return .failure(Refused(.badRequest, .badArgument, "\"sale\" must be the sale's seq, a whole number"))
+        }
+        guard case .string(let reason) = body["reason"] ?? .null else {
+            return .failure(Refused(.badRequest, .badArgument, "\"reason\" must be one of " + VoidReason.allCases.map(\.rawValue).joined(separator: ", ")))
+        }
+        return parser.void(sale: sale, reason: reason, key: key).mapError { Refused(WriteAnswer.status(for: $0.code), $0.code, $0.message) }
     }
 
     /// A name is one token of its twin's line: no spaces, tabs or control characters.

@@ -61,7 +61,7 @@ package struct ReportRoutes {
                     let span = "\(BusinessCalendar.dateText(first))-to-\(BusinessCalendar.dateText(last)).csv"
                     if request.path == "/reports/tills.csv" {
                         let tills = store.ledger.tills
-                        let csv = store.cachedReport(.tillsCSV(first, last), today: today) { _ in .bytes(Array(ReportCSV.tills(tills, from: first, through: last).utf8)) }
+                        let csv = store.cachedReport(.tillsCSV(first, last), today: today) { _ in .bytes(Array(ReportCSV.tills(tills, from: first, through: last, priced: store.menu.currency != nil).utf8)) }
                         return (Self.csv(Self.bytes(csv), filename: "juice-tills-" + span), store.lastLSN)
                     }
                     let csv = store.cachedReport(.daysCSV(first, last), today: today) { .bytes(Array(ReportCSV.days($0, from: first, through: last).utf8)) }

@@ -5,10 +5,11 @@ import JuiceLog
 import JuiceLoop
 import JuiceServices
 
-/// HTTP's words for a write's outcome (`POST /orders`, `/restock`, `/set`): a status and a JSON
+/// HTTP's words for a write's outcome (`POST /orders`, `/voids`, `/restock`, `/set`): a status and a JSON
 /// body, written from the values, the same answer the line protocol gives in its own words:
 ///
-///     {"ok":true,"juice":"mango-kiwi","count":2,"seq":7,"stock":{"mango":6,"kiwi":8},"dup":false}
+///     {"ok":true,"juice":"mango-kiwi","count":2,"seq":7,"stock":{"mango":6,"kiwi":8},"amount":11000,"dup":false}
+///     {"ok":true,"juice":"mango-kiwi","count":2,"sale":7,"reason":"wrong-juice","seq":8,"stock":{"mango":8,"kiwi":9},"amount":11000,"dup":false}
 ///     {"ok":false,"error":"OUT_OF_STOCK","message":"needs strawberry=20 has strawberry=10",
 ///      "needs":{"strawberry":20},"has":{"strawberry":10}}
 ///
@@ -35,7 +36,10 @@ package final class WriteAnswer: Sendable {
             return HTTPResponse(.ok, HTTPResponse.json, body: applied(change, dup: dup, keyed: keyed))
         }
         guard let error = Wire.refusal(first, menu: menu) else { preconditionFailure("an applied write is not a refusal") }
-        let status = WriteAnswer.status(for: error.code)
+        var status = WriteAnswer.status(for: error.code)
+        // A till that may not void this sale is known and signed in: forbidden, not unauthenticated.
+        if case .voidRefused(.notYours) = first { status = .forbidden }
+        if case .voidRefused(.windowPassed) = first { status = .forbidden }
         // A full key memory tells the till when to come back; so does a full disk or a journal
         // still growing (no better figure than a second: it is back as soon as there is room).
         var retryAfter: Int? = status == .serviceUnavailable ? 1 : nil
@@ -61,23 +65,48 @@ package final class WriteAnswer: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(128)
         out.append(ascii: "{\"ok\":true")
-        if case .order(let request) = change.kind {
-            out.append(ascii: ",\"juice\":")
-            out.append(contentsOf: juiceNames[request.juice])
-            out.append(ascii: ",\"count\":")
-            out.append(decimal: request.count)
+        switch change.kind {
+        case .order(let request):
+            appendJuice(request.juice, count: request.count, to: &out)
+        case .void(let request, let juice, let count):
+            appendJuice(juice, count: count, to: &out)
+            out.append(ascii: ",\"sale\":")
+            out.append(decimal: request.sale)
+            out.append(ascii: ",\"reason\":\"")
+            out.append(request.reason.rawValue)
+            out.append(UInt8(ascii: "\""))
+        case .restock, .set:
+            break
         }
         out.append(ascii: ",\"seq\":")
         out.append(decimal: change.seq)
         out.append(ascii: ",\"stock\":")
         JSONText.appendObject(change.touched, key: { fruitKeys[$0.fruit] }, value: { $0.value }, to: &out)
-        if case .order = change.kind {
-            out.append(ascii: dup ? ",\"dup\":true}" : ",\"dup\":false}")
-        } else {
+        if let amount = change.amount {
+            out.append(ascii: ",\"amount\":")
+            out.append(decimal: amount)
+        }
+        if let voided = change.voidedBy {
+            out.append(ascii: ",\"voided\":")
+            out.append(decimal: voided)
+        }
+        if case .restock = change.kind {
             if keyed || dup { out.append(ascii: dup ? ",\"dup\":true" : ",\"dup\":false") }
             out.append(UInt8(ascii: "}"))
+        } else if case .set = change.kind {
+            if keyed || dup { out.append(ascii: dup ? ",\"dup\":true" : ",\"dup\":false") }
+            out.append(UInt8(ascii: "}"))
+        } else {
+            out.append(ascii: dup ? ",\"dup\":true}" : ",\"dup\":false}")
         }
         return out
+    }
+
+    private func appendJuice(_ juice: Int, count: Int, to out: inout [UInt8]) {
+        out.append(ascii: ",\"juice\":")
+        out.append(contentsOf: juiceNames[juice])
+        out.append(ascii: ",\"count\":")
+        out.append(decimal: count)
     }
 
     /// `{"ok":false,"error":CODE,"message":...}`: a refusal before any write ran.
@@ -89,7 +118,8 @@ package final class WriteAnswer: Sendable {
     /// The status for a refusal's code.
     package static func status(for code: ErrorCode) -> HTTPStatus {
         switch code {
-        case .outOfStock, .overLimit, .keyReused: return .conflict
+        case .outOfStock, .overLimit, .keyReused, .alreadyVoided: return .conflict
+        case .noSuchSale: return .notFound
         // A full disk (READ_ONLY) and a journal still growing (BUSY) are the server's state,
         // not the order's fault: 503.
         case .readOnly, .busy: return .serviceUnavailable
