@@ -88,7 +88,7 @@ public struct Menu: Sendable {
                 }
             }
         }
-        try Menu.checkPrices(juices, currency: currency)
+        try Menu.checkPrices(juices, fruits, currency: currency)
         let stock = initialStock ?? Array(repeating: nil, count: fruits.count)
         guard stock.count == fruits.count else { throw MenuError("initial stock must list every fruit") }
         for (i, value) in stock.enumerated() {
@@ -116,7 +116,12 @@ public struct Menu: Sendable {
 
     /// Prices come all or none: a currency and a price for every juice (0 to `Currency.maxPrice`),
     /// or neither, so a report never sums priced and unpriced sales.
-    private static func checkPrices(_ juices: [Juice], currency: Currency?) throws(MenuError) {
+    private static func checkPrices(_ juices: [Juice], _ fruits: [Fruit], currency: Currency?) throws(MenuError) {
+        // A reply lists the stock it left as `<fruit>=<n>` and then the money as `amount=<n>`,
+        // `voided=<seq>`, `sale=<seq>`: with prices, no fruit may take one of those names.
+        if currency != nil, let taken = fruits.first(where: { Menu.moneyWords.contains($0.name.lowercased()) }) {
+            throw MenuError("a menu with prices cannot have a fruit named \"\(taken.name)\": the replies use it for money")
+        }
         for (i, juice) in juices.enumerated() {
             let place = "juices[\(i)] \"\(juice.name)\""
             switch (juice.price, currency) {
@@ -130,6 +135,9 @@ public struct Menu: Sendable {
             }
         }
     }
+
+    /// The words a reply uses after the stock values (`Wire.appendReply`).
+    package static let moneyWords: Set<String> = ["amount", "voided", "sale", "reason"]
 
     /// The amount of a sale of `count` of juice `juice`, in minor units; nil without prices.
     package func amount(juice: Int, count: Int) -> Int? {

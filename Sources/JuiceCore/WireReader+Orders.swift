@@ -10,16 +10,33 @@ extension WireReader {
         package var count: Int
         package var update: StockUpdate
         package var duplicate: Bool
+        /// The sale's amount in minor units (a menu with prices), and the void that undid it
+        /// (a retry of a voided sale's key).
+        package var amount: Int? = nil
+        package var voidedBy: Int? = nil
     }
 
-    /// The fields after `OK ORDER`.
+    /// The fields after `OK ORDER`: the juice, the count, the stock it left, then ` amount=<n>`
+    /// with prices, ` voided=<seq>` for a voided sale, ` dup` for a retry (PROTOCOL.md, "ORDER").
     package static func order(fields: [Substring]) -> OrderReply? {
         var fields = fields[...]
         let duplicate = fields.last == "dup"
         if duplicate { fields = fields.dropLast() }
+        let voidedBy = trailing("voided=", &fields)
+        let amount = trailing("amount=", &fields)
         guard fields.count >= 3, let count = Int(fields[fields.startIndex + 1]),
               let update = StockUpdate.parse(fields: Array(fields.dropFirst(2))) else { return nil }
-        return OrderReply(juice: String(fields[fields.startIndex]), count: count, update: update, duplicate: duplicate)
+        return OrderReply(juice: String(fields[fields.startIndex]), count: count, update: update, duplicate: duplicate,
+                          amount: amount, voidedBy: voidedBy)
+    }
+
+    /// The number of a last field `<name><n>`, taken off the fields; nil (fields as they were) if
+    /// the last field is not one. A menu with prices has no fruit named `amount` or `voided`
+    /// (`Menu`), so a stock value is never read as one.
+    private static func trailing(_ name: String, _ fields: inout ArraySlice<Substring>) -> Int? {
+        guard let last = fields.last, last.hasPrefix(name), let n = Int(last.dropFirst(name.count)), n >= 0 else { return nil }
+        fields = fields.dropLast()
+        return n
     }
 
     /// A refusal for stock: what the order needed of each short fruit and what there was.

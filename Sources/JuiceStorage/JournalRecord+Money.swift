@@ -75,7 +75,7 @@ extension JournalRecord {
     static func parseMoney(_ f: Fields, time: Int64) throws(Defect) -> JournalRecord {
         let counter = 1...maxCounter
         if f.tag == "V" {
-            try f.count(atLeast: 13)
+            try f.count(atLeast: 12)
             let seq = try f.number(3, "seq", counter)
             let sale = try f.number(4, "sale", 1...maxCounter)
             guard sale < seq else { throw Defect("a void of sale \(sale) at seq \(seq): a void comes after its sale") }

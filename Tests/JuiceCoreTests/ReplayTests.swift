@@ -32,7 +32,7 @@ struct ReplayTests {
                     journal.append(.refusal(req, have: have)); refused += 1
                 case .duplicate: duplicates += 1
                 case .keyReused: reused += 1
-                case .unavailable, .overLimit, .tillRevoked: Issue.record("40 keys never fill the key memory; an order is never over the limit, nor a revoked till's")
+                case .unavailable, .overLimit, .tillRevoked, .voidRefused: Issue.record("40 keys never fill the key memory; an order is never over the limit, nor a revoked till's")
                 }
             case 6, 7:
                 let fruit = Int(rng.next() % UInt64(menu.fruits.count))

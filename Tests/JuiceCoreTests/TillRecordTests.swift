@@ -23,7 +23,22 @@ struct TillRecordTests {
                    time: 1_700_000_000),
         .scopedKey(key: "k-9", by: .anonymous(group: "10.0.0.7"), outcome: .short(juice: "kiwi", count: 1, had: []), time: 1),
         .scopedKey(key: "r", by: .manager, outcome: .applied(seq: 5, write: .set, name: "kiwi", number: 0, touched: []), time: 2),
-        .tillDay(day: 20_000, till: 3, orders: 12, juices: 30),
+        .tillDay(day: 20_000, till: 3, sales: TillRegistry.Sales(orders: 12, juices: 30)),
+        .tillDay(day: 20_001, till: 3, sales: TillRegistry.Sales(orders: 12, juices: 30, amount: 66_000, voids: 1, voidedAmount: 5_500)),
+        .scopedKey(key: "k-2", by: .till(3), outcome: .applied(seq: 4, write: .order, name: "mango", number: 1, touched: [.init("mango", 3)],
+                                                             amount: 5_000, voidedBy: 6), time: 1_700_000_000),
+        .scopedKey(key: "k-3", by: .till(3), outcome: .applied(seq: 7, write: .order, name: "mango", number: 1, touched: [.init("mango", 3)],
+                                                             amount: 5_000), time: 1_700_000_000),
+        .scopedKey(key: "v-1", by: .manager, outcome: .voided(seq: 6, sale: 4, reason: .wrongJuice, juice: "mango", count: 1, amount: 5_000,
+                                                             touched: [.init("mango", 4)]), time: 1_700_000_001),
+        .void(lsn: 9, seq: 6, sale: 4, juice: "mango-kiwi", count: 2, reason: .customerLeft, key: "v-2", by: .till(3), amount: 11_000,
+              returned: [.init("mango", 8), .init("kiwi", 9)], time: 1_700_000_002),
+        .void(lsn: 10, seq: 7, sale: 5, juice: "mango", count: 1, reason: .other, key: nil, by: .unknown, amount: nil,
+              returned: [.init("mango", 8)], time: 1_700_000_003),
+        .sale(day: 20_001, seq: 4, juice: "mango", count: 1, by: .till(3), amount: 5_000, key: "k-2", voidedBy: 6, time: 1_700_000_000),
+        .sale(day: 20_001, seq: 5, juice: "mango", count: 1, by: .anonymous(group: "10.0.0.7"), amount: nil, key: nil, voidedBy: nil,
+              time: 1_700_000_000),
+        .money(MoneyTotals(takings: 66_000, lostRevenue: 12_000, voids: 1, voidedAmount: 5_500)),
     ]
 
     @Test("each kind reads back as written", arguments: records)

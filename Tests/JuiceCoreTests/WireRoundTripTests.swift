@@ -56,6 +56,8 @@ struct WireRoundTripTests {
                 #expect(verb == "RESTOCK")
             case .set:
                 #expect(verb == "SET")
+            case .void:
+                Issue.record("no void among the changes")
             }
             let update = try #require(StockUpdate.parse(fields: Array(valueFields)))
             #expect(UInt64(update.seq) == change.seq)
