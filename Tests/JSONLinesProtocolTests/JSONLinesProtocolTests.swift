@@ -40,14 +40,14 @@ import Testing
             #expect(try display.nextEvent() == "EVENT STOCK seq=1 mango=6 kiwi=8")
 
             // A line client's order reaches the JSON-lines clients in their words.
-            #expect(try display.command("ORDER banana") == "OK ORDER banana 1 seq=2 banana=8")
+            #expect(try display.command("ORDER banana") == "OK ORDER banana 1 seq=2 banana=8 amount=4000")
             #expect(try screen.readLine() == #"{"event":"stock","seq":2,"stock":{"banana":8}}"#)
             #expect(try till.readLine() == #"{"event":"stock","seq":2,"stock":{"banana":8}}"#)
 
             // One key memory for all protocols: the retry is a duplicate, whoever sends it.
             try till.send(#"{"order":"mango-kiwi","count":2,"key":"t-1"}"#)
             #expect(try till.readLine() == #"{"ok":true,"seq":1,"stock":{"mango":6,"kiwi":8},"dup":true}"#)
-            #expect(try display.command("ORDER mango-kiwi 2 key=t-1") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 dup")
+            #expect(try display.command("ORDER mango-kiwi 2 key=t-1") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000 dup")
 
             // Refusals in its words; nothing changes.
             try till.send(#"{"order":"mango-kiwi","count":100}"#)

@@ -123,7 +123,7 @@ import Testing
             var menu = try #require(try JSONSerialization.jsonObject(with: Data(printed.output.utf8)) as? [String: Any])
             menu["fruits"] = (menu["fruits"] as? [Any] ?? []) + [["name": "lemon", "aliases": ["레몬"], "initial_stock": 7]]
             menu["juices"] = (menu["juices"] as? [Any] ?? []) + [["name": "lemonade", "aliases": ["레모네이드"],
-                                                                  "recipe": [["fruit": "lemon", "amount": 2]]]]
+                                                                  "price": 3_500, "recipe": [["fruit": "lemon", "amount": 2]]]]
             let menuPath = work + "/menu.json"
             try JSONSerialization.data(withJSONObject: menu).write(to: URL(fileURLWithPath: menuPath))
 

@@ -19,7 +19,7 @@ struct LedgerTests {
 
     @Test("the menu's initial stock wins over the default")
     func menuInitialStock() throws {
-        let menu = try Menu(fruits: Menu.standard.fruits, juices: Menu.standard.juices, initialStock: [1, nil, 0, nil, 1_000_000_000])
+        let menu = try Menu(fruits: Menu.standard.fruits, juices: Menu.standard.juices, initialStock: [1, nil, 0, nil, 1_000_000_000], currency: Menu.standard.currency)
         #expect(StockLedger(menu: menu, initialStock: 7).stock == [1, 7, 0, 7, 1_000_000_000])
     }
 
@@ -28,7 +28,7 @@ struct LedgerTests {
         var l = StockLedger(menu: .standard)
         let outcome = l.order(request(J.mangoKiwi, 2))
         #expect(outcome == .applied(Change(seq: 1, kind: .order(request(J.mangoKiwi, 2)),
-                                           touched: [FruitValue(fruit: F.mango, value: 6), FruitValue(fruit: F.kiwi, value: 8)])))
+                                           touched: [FruitValue(fruit: F.mango, value: 6), FruitValue(fruit: F.kiwi, value: 8)], amount: 11_000)))
         #expect(l.stock == [10, 10, 10, 8, 6])
         #expect(l.seq == 1)
         #expect(l.ordersServed == 1)
@@ -208,7 +208,7 @@ struct LedgerTests {
         _ = l.order(request(J.mango))  // something else happens in between
         let state = LedgerState(l)
         let again = l.order(request(J.mangoKiwi, 2, key: "k-1"))
-        #expect(again.duplicateReply == bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8"))
+        #expect(again.duplicateReply == bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000"))
         #expect(LedgerState(l) == state)
     }
 
@@ -235,7 +235,7 @@ struct LedgerTests {
             return
         }
         #expect(l.order(canonical).change != nil)
-        #expect(l.order(alias).duplicateReply == bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8"))
+        #expect(l.order(alias).duplicateReply == bytes("OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000"))
         #expect(l.stock[F.mango] == 6)
     }
 

@@ -26,7 +26,7 @@ struct MenuFileTests {
 
     @Test("initial stock round-trips")
     func initialStockRoundTrip() throws {
-        let m = try Menu(fruits: Menu.standard.fruits, juices: Menu.standard.juices, initialStock: [5, nil, 0, 1_000_000_000, nil])
+        let m = try Menu(fruits: Menu.standard.fruits, juices: Menu.standard.juices, initialStock: [5, nil, 0, 1_000_000_000, nil], currency: Menu.standard.currency)
         let json = MenuFile.json(m)
         #expect(json.contains("\"initial_stock\""))
         same(try parseMenu(json).get(), m)

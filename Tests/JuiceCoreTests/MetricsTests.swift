@@ -7,8 +7,10 @@ import JuiceStorage
 @Suite("Metrics", .onOwnThreads)
 struct MetricsTests {
     static func values(_ menu: Menu, journal: JournalCounts? = JournalCounts(syncs: 4, records: 9)) -> MetricsValues {
-        MetricsValues(sales: sales(menu, journal: journal), lineClients: 3, eventClients: 2, readOnly: true,
-                      processStartSeconds: 1_763_899_200.25, residentBytes: 7_340_032)
+        var sales = sales(menu, journal: journal)
+        sales.money = MoneyTotals(takings: 51_500, lostRevenue: 12_000, voids: 1, voidedAmount: 5_500)
+        return MetricsValues(sales: sales, lineClients: 3, eventClients: 2, readOnly: true,
+                             processStartSeconds: 1_763_899_200.25, residentBytes: 7_340_032)
     }
 
     @Test("the exposition text, line by line")
@@ -26,7 +28,9 @@ struct MetricsTests {
                      "# TYPE juice_fruit_stock gauge", #"juice_fruit_stock{fruit="strawberry"} 7"#, "juice_seq 12",
                      #"juice_clients{kind="line"} 3"#, #"juice_clients{kind="events"} 2"#, "juice_journal_syncs_total 4",
                      "juice_journal_records_total 9", "process_start_time_seconds 1763899200.25", "# TYPE juice_read_only gauge", "juice_read_only 1",
-                     "process_resident_memory_bytes 7340032"] {
+                     "process_resident_memory_bytes 7340032", "# TYPE juice_takings_minor_total counter",
+                     #"juice_takings_minor_total{currency="KRW"} 51500"#, #"juice_lost_revenue_minor_total{currency="KRW"} 12000"#,
+                     #"juice_voided_minor_total{currency="KRW"} 5500"#, "juice_voids_total 1"] {
             #expect(text.split(separator: "\n").contains(Substring(line)), "no line \(line)")
         }
         #expect(text.hasSuffix("\n") && !text.contains("\r"))
@@ -69,16 +73,25 @@ struct MetricsTests {
             }
         }
         // The client names a counter family without its _total; its samples keep it.
+        // Money families only with prices (the awkward menu has none); the voids always.
+        let money = awkward ? [:] : ["juice_takings_minor": "counter", "juice_lost_revenue_minor": "counter", "juice_voided_minor": "counter"]
         #expect(types == ["juice_orders_served": "counter", "juice_orders_refused": "counter", "juice_sold": "counter",
                           "juice_lost": "counter", "juice_short": "counter", "juice_fruit_stock": "gauge", "juice_seq": "gauge",
                           "juice_clients": "gauge", "juice_read_only": "gauge", "juice_journal_syncs": "counter", "juice_journal_records": "counter",
-                          "process_start_time_seconds": "gauge", "process_resident_memory_bytes": "gauge"])
+                          "process_start_time_seconds": "gauge", "process_resident_memory_bytes": "gauge", "juice_voids": "counter"]
+                .merging(money) { a, _ in a })
         let sales = values.sales
         var expected: [String: Double] = [
             "juice_orders_served_total": 9, "juice_orders_refused_total": 3, "juice_seq": 12,
             "juice_clients|kind=line": 3, "juice_clients|kind=events": 2, "juice_read_only": 1, "juice_journal_syncs_total": 4,
             "juice_journal_records_total": 9, "process_start_time_seconds": 1_763_899_200.25, "process_resident_memory_bytes": 7_340_032,
+            "juice_voids_total": 1,
         ]
+        if !awkward {
+            expected["juice_takings_minor_total|currency=KRW"] = 51_500
+            expected["juice_lost_revenue_minor_total|currency=KRW"] = 12_000
+            expected["juice_voided_minor_total|currency=KRW"] = 5_500
+        }
         for (j, juice) in menu.juices.enumerated() {
             expected["juice_sold_total|juice=\(juice.name)"] = Double(sales.sold[j])
             expected["juice_lost_total|juice=\(juice.name)"] = Double(sales.lost[j])

@@ -53,7 +53,8 @@ struct JSONDocumentTests {
         let body = SalesJSON.body(sales(.standard))
         #expect(body.hasPrefix(#"{"seq":12,"orders_served":9,"orders_refused":3,"juices":[{"name":"strawberry","aliases":["딸기쥬스"],"sold":4,"lost":1},"#))
         #expect(body.contains(#"{"name":"mango-kiwi","aliases":["망키쥬스"],"sold":10,"lost":13}],"fruits":[{"name":"strawberry","aliases":["딸기"],"stock":7,"short":2},"#))
-        #expect(body.hasSuffix(#"{"name":"mango","aliases":["망고"],"stock":11,"short":6}],"per_minute":[{"t":1763900000,"served":3,"refused":1},{"t":1763900060,"served":0,"refused":0}]}"#))
+        #expect(body.hasSuffix(#"{"name":"mango","aliases":["망고"],"stock":11,"short":6}],"per_minute":[{"t":1763900000,"served":3,"refused":1},{"t":1763900060,"served":0,"refused":0}],"#
+                               + #""voids":0,"currency":{"code":"KRW","minor_digits":0},"takings":0,"lost_revenue":0,"voided_amount":0}"#))
         let parsed = try #require(try parsedJSON(body) as? [String: Any])
         #expect((parsed["juices"] as? [Any])?.count == 7 && (parsed["fruits"] as? [Any])?.count == 5)
     }
@@ -76,10 +77,14 @@ struct JSONDocumentTests {
     func stateBody() {
         let body = StateJSON.body(menu: .standard, seq: 3, stock: [15, 10, 0, 7, 5])
         #expect(body == #"{"seq":3,"fruits":[{"name":"strawberry","aliases":["딸기"]},{"name":"banana","aliases":["바나나"]},{"name":"pineapple","aliases":["파인애플"]},{"name":"kiwi","aliases":["키위"]},{"name":"mango","aliases":["망고"]}],"#
-                + #""juices":[{"name":"strawberry","aliases":["딸기쥬스"],"recipe":[{"fruit":"strawberry","amount":16}]},{"name":"banana","aliases":["바나나쥬스"],"recipe":[{"fruit":"banana","amount":2}]},{"name":"kiwi","aliases":["키위쥬스"],"recipe":[{"fruit":"kiwi","amount":3}]},{"name":"pineapple","aliases":["파인애플쥬스"],"recipe":[{"fruit":"pineapple","amount":2}]},{"name":"strawberry-banana","aliases":["딸바쥬스"],"recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}]},{"name":"mango","aliases":["망고쥬스"],"recipe":[{"fruit":"mango","amount":3}]},{"name":"mango-kiwi","aliases":["망키쥬스"],"recipe":[{"fruit":"mango","amount":2},{"fruit":"kiwi","amount":1}]}],"#
+                + #""juices":[{"name":"strawberry","aliases":["딸기쥬스"],"recipe":[{"fruit":"strawberry","amount":16}],"price":6000},{"name":"banana","aliases":["바나나쥬스"],"recipe":[{"fruit":"banana","amount":2}],"price":4000},{"name":"kiwi","aliases":["키위쥬스"],"recipe":[{"fruit":"kiwi","amount":3}],"price":4500},{"name":"pineapple","aliases":["파인애플쥬스"],"recipe":[{"fruit":"pineapple","amount":2}],"price":4500},{"name":"strawberry-banana","aliases":["딸바쥬스"],"recipe":[{"fruit":"strawberry","amount":10},{"fruit":"banana","amount":1}],"price":5500},{"name":"mango","aliases":["망고쥬스"],"recipe":[{"fruit":"mango","amount":3}],"price":5000},{"name":"mango-kiwi","aliases":["망키쥬스"],"recipe":[{"fruit":"mango","amount":2},{"fruit":"kiwi","amount":1}],"price":5500}],"#
                 + #""stock":{"strawberry":15,"banana":10,"pineapple":0,"kiwi":7,"mango":5},"#
-                + #""can_make":{"strawberry":0,"banana":5,"kiwi":2,"pineapple":0,"strawberry-banana":1,"mango":1,"mango-kiwi":2},"read_only":null}"#)
+                + #""can_make":{"strawberry":0,"banana":5,"kiwi":2,"pineapple":0,"strawberry-banana":1,"mango":1,"mango-kiwi":2},"read_only":null,"#
+                + #""currency":{"code":"KRW","minor_digits":0}}"#)
         let readOnly = StateJSON.body(menu: .standard, seq: 3, stock: [15, 10, 0, 7, 5], readOnly: "disk full: \"x\"")
-        #expect(readOnly.hasSuffix(#","read_only":"disk full: \"x\""}"#))
+        #expect(readOnly.hasSuffix(#","read_only":"disk full: \"x\"","currency":{"code":"KRW","minor_digits":0}}"#))
+        // A menu without prices: the document it gave before money, byte for byte.
+        #expect(!StateJSON.body(menu: awkwardMenu, seq: 3, stock: [5, 6]).contains("currency"))
+        #expect(!StateJSON.body(menu: awkwardMenu, seq: 3, stock: [5, 6]).contains("price"))
     }
 }

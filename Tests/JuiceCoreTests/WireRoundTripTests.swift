@@ -49,9 +49,13 @@ struct WireRoundTripTests {
             switch change.kind {
             case .order(let request):
                 #expect(verb == "ORDER")
-                #expect(menu.juiceIndex(String(fields[0])) == request.juice)
-                #expect(Int(fields[1]) == request.count)
-                valueFields = fields.dropFirst(2)
+                // Read as a client does: the money after the stock is its own field.
+                let reply = try #require(WireReader.order(fields: fields))
+                #expect(menu.juiceIndex(reply.juice) == request.juice && reply.count == request.count)
+                #expect(reply.amount == change.amount && reply.amount == menu.amount(juice: request.juice, count: request.count))
+                #expect(WireReader.fruitValues(reply.update, menu: menu) == change.touched)
+                #expect(Wire.replyLine(for: change, menu: menu) + [13, 10] == out)
+                continue
             case .restock:
                 #expect(verb == "RESTOCK")
             case .set:
@@ -166,7 +170,9 @@ struct WireRoundTripTests {
         #expect(Wire.menuAliasesReply(menu) == bytes(Wire.menuAliasesLine(menu) + "\r\n"))
         let aliases = MenuAliases.parse(fields: Array(aliasFields.dropFirst()))
         #expect(aliases.fruitOrder == menu.fruits.map(\.name))
-        #expect(WireReader.menu(fields: menuFields, aliases: aliases) == menu)
+        // MENU and MENU ALIASES carry no prices (MENU PRICES does): the same menu, unpriced.
+        let unpriced = try Menu(fruits: menu.fruits, juices: menu.juices.map { Juice(name: $0.name, aliases: $0.aliases, recipe: $0.recipe) })
+        #expect(WireReader.menu(fields: menuFields, aliases: aliases) == unpriced)
         // The MENU line alone: the same juices and recipes, over the fruits the recipes name.
         let alone = try #require(WireReader.menu(line: Wire.menuLine(menu)))
         #expect(alone.juices.map(\.name) == menu.juices.map(\.name))

@@ -17,15 +17,15 @@ struct WireTests {
     func replies() throws {
         var l = StockLedger(menu: menu)
         let order = try #require(l.order(OrderRequest(juice: J.mangoKiwi, count: 2)).change)
-        #expect(reply(order) == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8\r\n")
-        #expect(reply(order, lineEnd: false) == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")
+        #expect(reply(order) == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000\r\n")
+        #expect(reply(order, lineEnd: false) == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000")
         let restock = try l.restock(fruit: F.kiwi, amount: 7).get()
         #expect(reply(restock) == "OK RESTOCK seq=2 kiwi=15\r\n")
         let set = l.set(fruit: F.kiwi, amount: 2)
         #expect(reply(set) == "OK SET seq=3 kiwi=2\r\n")
         // The canonical name, whatever alias the client used.
         let strawberry = try #require(l.order(OrderRequest(juice: J.strawberryBanana, count: 1, key: "a")).change)
-        #expect(reply(strawberry) == "OK ORDER strawberry-banana 1 seq=4 strawberry=0 banana=9\r\n")
+        #expect(reply(strawberry) == "OK ORDER strawberry-banana 1 seq=4 strawberry=0 banana=9 amount=5500\r\n")
     }
 
     @Test("replies append to what the buffer already holds")
@@ -91,7 +91,7 @@ struct WireTests {
         #expect(Wire.busy.string == "ERR BUSY max clients reached\r\n")
         #expect(Wire.byeEvent.string == "EVENT BYE shutting down\r\n")
         #expect(Wire.help.string == "OK HELP \(Wire.commandList)\r\n")
-        #expect((bytes("OK ORDER banana 1 seq=3 banana=7") + Wire.dupSuffix).string == "OK ORDER banana 1 seq=3 banana=7 dup\r\n")
+        #expect((bytes("OK ORDER banana 1 seq=3 banana=7 amount=4000") + Wire.dupSuffix).string == "OK ORDER banana 1 seq=3 banana=7 amount=4000 dup\r\n")
         var out: [UInt8] = []
         Wire.sinceHeader(after: 57, current: 60, to: &out)
         #expect(out.string == "OK SINCE 57 60\r\n")
@@ -121,7 +121,7 @@ struct WireTests {
         #expect(ErrorCode.allCases.map(\.rawValue) == [
             "UNKNOWN_COMMAND", "UNKNOWN_JUICE", "UNKNOWN_FRUIT", "BAD_ARGUMENT", "OUT_OF_STOCK", "OVER_LIMIT",
             "BAD_REQUEST", "LINE_TOO_LONG", "KEY_REUSED", "FORBIDDEN", "AUTH_FAILED", "BUSY", "READ_ONLY",
-            "REVOKED", "SHUTTING_DOWN",
+            "REVOKED", "SHUTTING_DOWN", "NO_SUCH_SALE", "ALREADY_VOIDED",
         ])
     }
 

@@ -52,7 +52,7 @@ extension HardeningTests {
         #expect(guesser.waitClosed())
         // The right token, on one connection only.
         #expect(cashier.ask("AUTH s3cret") == "OK AUTH")
-        #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8")
+        #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
         #expect(display.nextLine() == .got("EVENT STOCK seq=1 banana=8"))
         #expect(cashier.ask("RESTOCK kiwi 5") == "OK RESTOCK seq=2 kiwi=15")
         #expect(cashier.ask("SET kiwi 3") == "OK SET seq=3 kiwi=3")

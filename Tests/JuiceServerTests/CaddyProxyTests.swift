@@ -46,7 +46,7 @@ import Testing
         let credential = try #require(paired.split(separator: "\"").drop { $0 != "credential" }.dropFirst(2).first, "\(paired)")
         let sale = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1", "-H", "Juice-Till: \(credential)",
                              "-d", #"{"juice":"mango-kiwi","count":2}"#, caddy.url + "/orders"])
-        #expect(sale == #"{"ok":true,"juice":"mango-kiwi","count":2,"seq":1,"stock":{"mango":6,"kiwi":8},"dup":false}"#)
+        #expect(sale == #"{"ok":true,"juice":"mango-kiwi","count":2,"seq":1,"stock":{"mango":6,"kiwi":8},"amount":11000,"dup":false}"#)
         // Sent again with its key (a till that lost the answer): applied once.
         let retry = try curl(["-H", "Content-Type: application/json", "-H", "Idempotency-Key: till1-1", "-H", "Juice-Till: \(credential)",
                               "-d", #"{"juice":"mango-kiwi","count":2}"#, caddy.url + "/orders"])

@@ -78,7 +78,7 @@ import Testing
         try await RunningServer.with { s in
             let c = try s.client()
             try c.send("ORDER banana")
-            #expect(try c.readLine() == "OK ORDER banana 1 seq=1 banana=8")
+            #expect(try c.readLine() == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
             #expect(try c.readLine() == "EVENT STOCK seq=1 banana=8")
         }
     }
@@ -123,7 +123,7 @@ import Testing
             try c.sendRaw(Array("STOCK kiwi\nORDER banana\n".utf8))
             shutdown(c.fd, Int32(SHUT_WR))
             #expect(try c.reply() == "OK STOCK seq=0 kiwi=10")
-            #expect(try c.reply() == "OK ORDER banana 1 seq=1 banana=8")
+            #expect(try c.reply() == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
             #expect(c.closedByServer())
         }
     }

@@ -77,7 +77,7 @@ import Testing
         // Room again: changes are taken without a restart; the refused key is applied once.
         disk.free()
         let retried = Self.onceWritable(cashier, "ORDER banana key=till-1")
-        #expect(retried == "OK ORDER banana 1 seq=\(lastSeq + 1) banana=\(bananas - 2)")
+        #expect(retried == "OK ORDER banana 1 seq=\(lastSeq + 1) banana=\(bananas - 2) amount=4000")
         #expect(try cashier.command("ORDER banana key=till-1") == retried + " dup")
         #expect(try HTTPClient.get(port: http, "/healthz").status == 200)
         #expect(try HTTPClient.get(port: http, "/metrics").text.contains("\njuice_read_only 0\n"))
@@ -103,7 +103,7 @@ import Testing
         let disk = try SmallDisk(megabytes: 16)
         let data = disk.path + "/data"
         var server = try ExecutableServer(["--data", data])
-        #expect(try server.client().command("ORDER banana key=a") == "OK ORDER banana 1 seq=1 banana=8")
+        #expect(try server.client().command("ORDER banana key=a") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
         #expect(server.terminate() == 0)
         let menuBefore = try Self.fileIdentity(data + "/menu.json")
         try disk.fill()
@@ -114,14 +114,14 @@ import Testing
         let c = try server.client()
         #expect(try c.command("ORDER banana") == "ERR READ_ONLY " + Self.reason)
         // A retry of an order the store already holds changes nothing: it gets its reply.
-        #expect(try c.command("ORDER banana key=a") == "OK ORDER banana 1 seq=1 banana=8 dup")
+        #expect(try c.command("ORDER banana key=a") == "OK ORDER banana 1 seq=1 banana=8 amount=4000 dup")
         #expect(try c.command("STOCK banana") == "OK STOCK seq=1 banana=8")
         #expect(try HTTPClient.get(port: server.httpPort, "/healthz").status == 503)
         #expect(try HTTPClient.get(port: server.httpPort, "/state").json()["read_only"] as? String == Self.reason)
         #expect(try Self.fileIdentity(data + "/menu.json") == menuBefore, "menu.json was rewritten")
 
         disk.free()
-        #expect(Self.onceWritable(c, "ORDER banana") == "OK ORDER banana 1 seq=2 banana=6")
+        #expect(Self.onceWritable(c, "ORDER banana") == "OK ORDER banana 1 seq=2 banana=6 amount=4000")
         #expect(try HTTPClient.get(port: server.httpPort, "/healthz").status == 200)
     }
 

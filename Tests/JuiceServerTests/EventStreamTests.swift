@@ -63,9 +63,9 @@ import Testing
         #expect(stream.header("Content-Length") == nil, "a stream has no length")
         // Not seq 0: the state as it is now, with its seq as the id.
         Self.expectMessage(stream, id: 3, data: Self.fullState(seq: 3, [40, 8, 10, 10, 13]))
-        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=4 mango=9 kiwi=8")
+        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=4 mango=9 kiwi=8 amount=11000")
         #expect(try cashier.command("RESTOCK kiwi 5") == "OK RESTOCK seq=5 kiwi=13")
-        #expect(try cashier.command("ORDER strawberry-banana") == "OK ORDER strawberry-banana 1 seq=6 strawberry=30 banana=7")
+        #expect(try cashier.command("ORDER strawberry-banana") == "OK ORDER strawberry-banana 1 seq=6 strawberry=30 banana=7 amount=5500")
         #expect(try cashier.command("ORDER strawberry 9").hasPrefix("ERR OUT_OF_STOCK"))
         #expect(try cashier.command("SET pineapple 0") == "OK SET seq=7 pineapple=0")
         // Only the fruits each change touched, exactly like EVENT STOCK; a refusal is no change.

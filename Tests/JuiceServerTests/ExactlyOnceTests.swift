@@ -65,15 +65,15 @@ import Testing
             let http = try #require(await s.server.httpPort)
             let c = try s.client()
             #expect(try c.command("EVENTS OFF") == "OK EVENTS off")
-            #expect(try c.command("ORDER banana key=k1") == "OK ORDER banana 1 seq=1 banana=8")
+            #expect(try c.command("ORDER banana key=k1") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
             #expect(try c.command("RESTOCK kiwi 5 key=k2") == "OK RESTOCK seq=2 kiwi=15")
             #expect(try c.command("ORDER strawberry 1 key=k3") == "ERR OUT_OF_STOCK needs strawberry=16 has strawberry=10")
             let busy = try c.command("ORDER banana key=k4")
             #expect(busy.hasPrefix("ERR BUSY your address holds its whole share of idempotency keys; retry in "), "\(busy)")
             #expect(try c.command("SET kiwi 1 key=k5").hasPrefix("ERR BUSY "))
             // Held keys still get their first answer; unkeyed orders still sell.
-            #expect(try c.command("ORDER banana key=k1") == "OK ORDER banana 1 seq=1 banana=8 dup")
-            #expect(try c.command("ORDER banana") == "OK ORDER banana 1 seq=3 banana=6")
+            #expect(try c.command("ORDER banana key=k1") == "OK ORDER banana 1 seq=1 banana=8 amount=4000 dup")
+            #expect(try c.command("ORDER banana") == "OK ORDER banana 1 seq=3 banana=6 amount=4000")
             let refused = try HTTPClient.post(port: http, "/orders", json: #"{"juice":"banana"}"#, headers: ["Idempotency-Key: k6"])
             #expect(refused.status == 503)
             #expect(try refused.json()["error"] as? String == "BUSY")
@@ -163,7 +163,7 @@ import Testing
         var server = try ExecutableServer(args)
         var c = try server.client()
         #expect(try c.command("EVENTS OFF") == "OK EVENTS off")
-        #expect(try c.command("ORDER banana key=early") == "OK ORDER banana 1 seq=1 banana=8")
+        #expect(try c.command("ORDER banana key=early") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
         #expect(try c.command("RESTOCK kiwi 7 key=restock-1") == "OK RESTOCK seq=2 kiwi=17")
         // Enough records to pass 1 KiB: the next run of commands compacts.
         for i in 0..<30 { #expect(try c.command("RESTOCK mango 1 key=m-\(i)").hasPrefix("OK RESTOCK")) }
@@ -178,7 +178,7 @@ import Testing
         server = try ExecutableServer.restart(args, port: server.port)
         c = try server.client()
         #expect(try c.command("EVENTS OFF") == "OK EVENTS off")
-        #expect(try c.command("ORDER banana key=early") == "OK ORDER banana 1 seq=1 banana=8 dup")
+        #expect(try c.command("ORDER banana key=early") == "OK ORDER banana 1 seq=1 banana=8 amount=4000 dup")
         #expect(try c.command("RESTOCK kiwi 7 key=restock-1") == "OK RESTOCK seq=2 kiwi=17 dup")
         #expect(try c.command("SET pineapple 3 key=late") == "OK SET seq=33 pineapple=3 dup")
         #expect(try c.command("STOCK") == "OK STOCK seq=33 strawberry=10 banana=8 pineapple=3 kiwi=17 mango=40")
@@ -192,14 +192,14 @@ import Testing
         let args = ["--data", dir.path, "--key-retention", "2"]
         var server = try ExecutableServer(args)
         var c = try server.client()
-        #expect(try c.command("ORDER banana key=old") == "OK ORDER banana 1 seq=1 banana=8")
+        #expect(try c.command("ORDER banana key=old") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
         #expect(values(try c.command("STATS"))["keys"] == 1)
         server.stop()
         Thread.sleep(forTimeInterval: 3)  // not a timing assertion: the key must be older than 2 s
         server = try ExecutableServer.restart(args, port: server.port)
         c = try server.client()
         #expect(values(try c.command("STATS"))["keys"] == 0)
-        #expect(try c.command("ORDER banana key=old") == "OK ORDER banana 1 seq=2 banana=6")
+        #expect(try c.command("ORDER banana key=old") == "OK ORDER banana 1 seq=2 banana=6 amount=4000")
         server.stop()
     }
 
@@ -223,9 +223,9 @@ import Testing
         #expect(stats["lost_pineapple"] == 20 && stats["lost_kiwi"] == 4 && stats["short_strawberry"] == 3)
         // Keys from the snapshot (K version 1) and from the journal answer as they first did.
         #expect(try c.command("ORDER kiwi key=old-fill-6") == "ERR OUT_OF_STOCK needs kiwi=3 has kiwi=0 dup")
-        #expect(try c.command("ORDER mango-kiwi 2 key=old-till-2") == "OK ORDER mango-kiwi 2 seq=2 mango=6 kiwi=8 dup")
-        #expect(try c.command("ORDER pineapple key=old-after-1") == "OK ORDER pineapple 1 seq=24 pineapple=20 dup")
-        #expect(try c.command("ORDER banana key=new-1") == "OK ORDER banana 1 seq=27 banana=6")
+        #expect(try c.command("ORDER mango-kiwi 2 key=old-till-2") == "OK ORDER mango-kiwi 2 seq=2 mango=6 kiwi=8 amount=11000 dup")
+        #expect(try c.command("ORDER pineapple key=old-after-1") == "OK ORDER pineapple 1 seq=24 pineapple=20 amount=4500 dup")
+        #expect(try c.command("ORDER banana key=new-1") == "OK ORDER banana 1 seq=27 banana=6 amount=4000")
         server.kill9()
         let journal = readText(dir.path + "/journal").replacingOccurrences(of: "\0", with: "")
         #expect(journal.contains(" O 31 24 pineapple 1 key=old-after-1 pineapple=20\n"), "version 1 kept as it was")
@@ -233,7 +233,7 @@ import Testing
 
         server = try ExecutableServer.restart(args, port: server.port)
         c = try server.client()
-        #expect(try c.command("ORDER banana key=new-1") == "OK ORDER banana 1 seq=27 banana=6 dup")
+        #expect(try c.command("ORDER banana key=new-1") == "OK ORDER banana 1 seq=27 banana=6 amount=4000 dup")
         #expect(try c.command("ORDER kiwi key=old-fill-6") == "ERR OUT_OF_STOCK needs kiwi=3 has kiwi=0 dup")
         #expect(try c.command("STOCK") == "OK STOCK seq=27 strawberry=0 banana=6 pineapple=20 kiwi=24 mango=7")
         server.stop()
@@ -245,14 +245,14 @@ import Testing
     @Test func aKeyUsedAgainAfterItAgedOutIsKeptFromItsSecondUseAcrossACrash() throws {
         let t0: Int64 = 1_795_632_321
         let s = try ShopDayReportTests.ClockedServer(["--key-retention", "60"], at: t0)
-        #expect(try s.client.command("ORDER banana key=k") == "OK ORDER banana 1 seq=1 banana=8")
+        #expect(try s.client.command("ORDER banana key=k") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
         try s.at(t0 + 61)
         // A new key makes the memory forget those past the window: `k` is then new again.
-        #expect(try s.client.command("ORDER banana key=other") == "OK ORDER banana 1 seq=2 banana=6")
-        #expect(try s.client.command("ORDER banana 2 key=k") == "OK ORDER banana 2 seq=3 banana=2")
+        #expect(try s.client.command("ORDER banana key=other") == "OK ORDER banana 1 seq=2 banana=6 amount=4000")
+        #expect(try s.client.command("ORDER banana 2 key=k") == "OK ORDER banana 2 seq=3 banana=2 amount=8000")
         try s.at(t0 + 65)
         try s.restart(crash: true)
-        #expect(try s.client.command("ORDER banana 2 key=k") == "OK ORDER banana 2 seq=3 banana=2 dup")
+        #expect(try s.client.command("ORDER banana 2 key=k") == "OK ORDER banana 2 seq=3 banana=2 amount=8000 dup")
         #expect(try s.client.command("STOCK banana") == "OK STOCK seq=3 banana=2")
         s.server.stop()
     }

@@ -12,7 +12,7 @@ import Testing
         let cashier = try server.client()
         let display = try server.client()
         #expect(try display.command("PING") == "OK PONG")
-        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")
+        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000")
         #expect(try display.nextEvent() == "EVENT STOCK seq=1 mango=6 kiwi=8")
         server.signal(SIGTERM)
         #expect(try display.nextEvent("EVENT BYE") == "EVENT BYE shutting down")

@@ -47,7 +47,7 @@ import Testing
         let server = try Self.server()
         let http = server.httpPort
         let cashier = try server.client()
-        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")
+        #expect(try cashier.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000")
         #expect(try cashier.command("SET strawberry 33").hasPrefix("OK SET seq=2 "))
         let reply = try HTTPClient.get(port: http, "/state")
         #expect(reply.status == 200)

@@ -28,7 +28,7 @@ import Testing
             let reply = try HTTPClient.post(port: http, "/orders", json: #"{"juice": "mango-kiwi", "count": 2}"#)
             #expect(reply.status == 200, "\(reply.statusLine) \(reply.text)")
             #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(reply.text == #"{"ok":true,"juice":"mango-kiwi","count":2,"seq":1,"stock":{"mango":6,"kiwi":8},"dup":false}"#)
+            #expect(reply.text == #"{"ok":true,"juice":"mango-kiwi","count":2,"seq":1,"stock":{"mango":6,"kiwi":8},"amount":11000,"dup":false}"#)
             #expect(reply.header("Access-Control-Allow-Origin") == nil)
             #expect(try display.nextEvent() == "EVENT STOCK seq=1 mango=6 kiwi=8")
             let stats = values(try display.command("STATS"))
@@ -44,14 +44,14 @@ import Testing
     @Test func anIdempotencyKeyIsTheLineProtocolsKey() async throws {
         try await Self.withServer { http, s in
             let c = try s.client()
-            #expect(try c.command("ORDER mango key=till1-1") == "OK ORDER mango 1 seq=1 mango=7")
+            #expect(try c.command("ORDER mango key=till1-1") == "OK ORDER mango 1 seq=1 mango=7 amount=5000")
             let retry = try HTTPClient.post(port: http, "/orders", json: #"{"juice":"mango"}"#, headers: ["Idempotency-Key: till1-1"])
             #expect(retry.status == 200)
-            #expect(retry.text == #"{"ok":true,"juice":"mango","count":1,"seq":1,"stock":{"mango":7},"dup":true}"#)
+            #expect(retry.text == #"{"ok":true,"juice":"mango","count":1,"seq":1,"stock":{"mango":7},"amount":5000,"dup":true}"#)
 
             let first = try HTTPClient.post(port: http, "/orders", json: #"{"juice":"kiwi","count":3}"#, headers: ["Idempotency-Key: till1-2"])
             #expect(try first.json()["seq"] as? Int == 2 && first.json()["dup"] as? Bool == false)
-            #expect(try c.command("ORDER kiwi 3 key=till1-2") == "OK ORDER kiwi 3 seq=2 kiwi=1 dup")
+            #expect(try c.command("ORDER kiwi 3 key=till1-2") == "OK ORDER kiwi 3 seq=2 kiwi=1 amount=13500 dup")
             let again = try HTTPClient.post(port: http, "/orders", json: #"{"juice":"kiwi","count":3}"#, headers: ["Idempotency-Key: till1-2"])
             #expect(try again.json()["dup"] as? Bool == true)
             // The same key for another order is refused, as on TCP.

@@ -30,7 +30,7 @@ import Testing
             #expect(try c.command("MENU ALIASES").hasPrefix("OK MENU ALIASES fruit:strawberry=딸기 "))
             #expect(try c.command("STOCK") == "OK STOCK seq=0 strawberry=10 banana=10 pineapple=10 kiwi=10 mango=10")
             #expect(try c.command("STOCK 키위") == "OK STOCK seq=0 kiwi=10")
-            #expect(try c.command("ORDER\tmango-kiwi  2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8")
+            #expect(try c.command("ORDER\tmango-kiwi  2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000")
             #expect(try c.nextEvent() == "EVENT STOCK seq=1 mango=6 kiwi=8")
             #expect(try c.command("RESTOCK kiwi 5") == "OK RESTOCK seq=2 kiwi=13")
             #expect(try c.command("SET KIWI 2") == "OK SET seq=3 kiwi=2")
@@ -86,7 +86,7 @@ import Testing
             let c = try s.client()
             try c.sendRaw(Array("\r\n\n \t \nstock kiwi\nOrDeR Banana\r\nPING\n".utf8))
             #expect(try c.reply() == "OK STOCK seq=0 kiwi=10")
-            #expect(try c.reply() == "OK ORDER banana 1 seq=1 banana=8")
+            #expect(try c.reply() == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
             #expect(try c.reply() == "OK PONG")
         }
     }
@@ -120,7 +120,7 @@ import Testing
     @Test func koreanNamesWorkEverywhere() async throws {
         try await RunningServer.with { s in
             let c = try s.client()
-            #expect(try c.command("ORDER 망키쥬스") == "OK ORDER mango-kiwi 1 seq=1 mango=8 kiwi=9")
+            #expect(try c.command("ORDER 망키쥬스") == "OK ORDER mango-kiwi 1 seq=1 mango=8 kiwi=9 amount=5500")
             #expect(try c.command("RESTOCK 키위 1") == "OK RESTOCK seq=2 kiwi=10")
             #expect(try c.command("SET 딸기 3") == "OK SET seq=3 strawberry=3")
         }

@@ -22,7 +22,7 @@ import Testing
             let c = try s.client()
             try c.sendRaw(Array("ORDER banana\r\nQUIT\r\n".utf8))
             #expect(c.waitClosed())
-            #expect(c.drainLines() == ["OK ORDER banana 1 seq=1 banana=8", "OK BYE", "EVENT STOCK seq=1 banana=8"])
+            #expect(c.drainLines() == ["OK ORDER banana 1 seq=1 banana=8 amount=4000", "OK BYE", "EVENT STOCK seq=1 banana=8"])
         }
     }
 
@@ -32,7 +32,7 @@ import Testing
             let c = try s.client()
             try c.sendRaw(Array("EVENTS OFF\r\nORDER banana\r\nQUIT\r\n".utf8))
             #expect(c.waitClosed())
-            #expect(c.drainLines() == ["OK EVENTS off", "OK ORDER banana 1 seq=1 banana=8", "OK BYE"])
+            #expect(c.drainLines() == ["OK EVENTS off", "OK ORDER banana 1 seq=1 banana=8 amount=4000", "OK BYE"])
         }
     }
 

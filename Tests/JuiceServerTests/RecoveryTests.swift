@@ -94,7 +94,7 @@ import Testing
         ["H 0 0 0 0", "T kiwi", "E 2"], ["H 0 0 0 0", "L mango 3", "E 1"],
         // Out of the writer's order, or a name or key twice (the last would silently win).
         ["H 0 0 0 0", "D banana 1", "F banana 10", "E 3"], ["H 0 0 0 0", "F banana 10", "F banana 3", "E 3"],
-        ["H 0 0 0 0", "K k banana 1 OK ORDER banana 1 seq=1 banana=9", "K k banana 1 OK ORDER banana 1 seq=1 banana=9", "E 3"],
+        ["H 0 0 0 0", "K k banana 1 OK ORDER banana 1 seq=1 banana=9 amount=4000", "K k banana 1 OK ORDER banana 1 seq=1 banana=9 amount=4000", "E 3"],
         // Hours out of time order (start, day, offset), or one hour twice.
         ["H 0 0 0 0", "Y 1795604400 2026-11-25 +0000 1 0", "Y 1795600800 2026-11-25 +0000 1 0", "E 3"],
         ["H 0 0 0 0", "Y 1795600800 2026-11-25 +0900 1 0", "Y 1795600800 2026-11-25 +0000 1 0", "E 3"],

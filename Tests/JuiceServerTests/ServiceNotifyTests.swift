@@ -31,7 +31,7 @@ import Testing
 
         // Pings keep coming, and the status follows the store.
         let cashier = try server.client()
-        #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8")
+        #expect(cashier.ask("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
         let moved = "STATUS=serving line 127.0.0.1:\(server.port), HTTP port \(server.httpPort); seq=1"
         var pings = 0, statusMoved = false
         _ = notify.wait(for: { line in   // giving up is checked just below

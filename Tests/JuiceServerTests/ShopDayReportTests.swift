@@ -92,11 +92,11 @@ import Testing
         try s.restart(["--timezone", "America/New_York", "--journal-max-bytes", "1024"])
         #expect(try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text == before)
         #expect(try s.report("2026-11-25")["orders_served"] == 3)
-        #expect(before.contains("\r\n2026-11-25,04:00,banana,2,0,2026-11-25T04:00:00+09:00\r\n"), "\(before)")
+        #expect(before.contains("\r\n2026-11-25,04:00,banana,2,0,2026-11-25T04:00:00+09:00,0,8000,0\r\n"), "\(before)")
         // 05:00 in Seoul on the 26th is 15:00 on the 25th in New York.
         #expect(try s.client.command("ORDER banana").hasPrefix("OK ORDER"))
         let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text
-        #expect(hours.contains("\r\n2026-11-25,15:00,banana,1,0,2026-11-25T15:00:00-05:00\r\n"), "\(hours)")
+        #expect(hours.contains("\r\n2026-11-25,15:00,banana,1,0,2026-11-25T15:00:00-05:00,0,4000,0\r\n"), "\(hours)")
         s.server.stop()
     }
 
@@ -225,8 +225,8 @@ import Testing
         #expect(try s.report("2026-11-25")["sold_banana"] == 1)
         try s.restart()
         let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text
-        #expect(hours.contains("\r\n2026-11-25,10:00,banana,1,0,2026-11-25T10:00:00+00:00\r\n"), "\(hours)")
-        #expect(hours.contains("\r\n2026-11-25,19:00,kiwi,1,0,2026-11-25T19:00:00+09:00\r\n"), "\(hours)")
+        #expect(hours.contains("\r\n2026-11-25,10:00,banana,1,0,2026-11-25T10:00:00+00:00,0,4000,0\r\n"), "\(hours)")
+        #expect(hours.contains("\r\n2026-11-25,19:00,kiwi,1,0,2026-11-25T19:00:00+09:00,0,4500,0\r\n"), "\(hours)")
         s.server.stop()
     }
 
