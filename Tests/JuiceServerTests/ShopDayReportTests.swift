@@ -123,12 +123,16 @@ import Testing
         with open(sys.argv[1], newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
         assert rows and list(rows[0].keys())[:4] == ["date", "juice", "sold", "lost"], rows[0].keys()
-        sold, lost, days = {}, {}, {}
+        assert list(rows[0].keys())[4:] == ["voided", "takings", "lost_revenue"], rows[0].keys()
+        sold, lost, days, money = {}, {}, {}, {}
         for r in rows:
             sold[r["juice"]] = sold.get(r["juice"], 0) + int(r["sold"])
             lost[r["juice"]] = lost.get(r["juice"], 0) + int(r["lost"])
             days.setdefault(r["date"], {})[r["juice"]] = (int(r["sold"]), int(r["lost"]))
-        print(json.dumps({"sold": sold, "lost": lost, "days": days}))
+            day = money.setdefault(r["date"], [0, 0])
+            day[0] += int(r["takings"])
+            day[1] += int(r["lost_revenue"])
+        print(json.dumps({"sold": sold, "lost": lost, "days": days, "money": money}))
         """
         let (status, output) = try Executables.run("/usr/bin/env", ["python3", "-c", script, csvPath])
         #expect(status == 0, "\(output)")
@@ -139,6 +143,13 @@ import Testing
             #expect(lost[juice] == stats["lost_\(juice)"], "\(juice)")
         }
         #expect((read["days"] as? [String: Any])?.count == 12)
+        // Each day's money in the CSV adds up to that day's REPORT (issue 33).
+        let money = try #require(read["money"] as? [String: [Int]])
+        for (date, sums) in money {
+            let report = try s.report(date)
+            #expect(sums == [report["takings"] ?? -1, report["lost_revenue"] ?? -1], "\(date)")
+        }
+        #expect(money.values.contains { $0[0] > 0 }, "money was taken")
         // Each day's JSON report says what its CSV rows say.
         let perDay = try #require(read["days"] as? [String: [String: [Int]]])
         for (date, rows) in perDay {
