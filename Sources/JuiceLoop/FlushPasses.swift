@@ -38,8 +38,9 @@ package final class FlushPasses {
     private func schedule() {
         guard !passScheduled, !dirty.isEmpty else { return }
         passScheduled = true
-        // Later on the same queue: reads already queued are handled first.
-        queue.later { [weak self] in self?.pass() }
+        // Later on the same queue: reads already queued are handled first. The passes are the
+        // loop's (`LoopBound` checks it), held until the pass runs: one hop to `pass`.
+        LoopBound(self, on: queue).async { $0.pass() }
     }
 
     private func pass() {

@@ -27,12 +27,3 @@ public struct LoopBound<Value>: @unchecked Sendable {
         queue.async { body(value) }
     }
 }
-
-extension DispatchQueue {
-    /// Runs `job` later on this queue, called from code that runs on it now: the loop's way to
-    /// do something after what is already queued (a flush pass after the reads that wait).
-    /// What `job` captures stays on the queue (`LoopBound`), so it need not be Sendable.
-    public func later(_ job: @escaping () -> Void) {
-        LoopBound(job, on: self).async { $0() }
-    }
-}
