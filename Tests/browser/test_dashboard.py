@@ -18,12 +18,12 @@ def enter_token(driver, token):
     driver.find_element(By.ID, "token-submit").click()
 
 
-def order_as_manager(server, line):
-    """An ORDER over TCP after AUTH: a server with a manager token takes orders only from a
-    paired till or the manager. Returns the ORDER's reply."""
+def order_as_manager(server, line, token=TOKEN):
+    """An ORDER (or another manager's command) over TCP after AUTH: a server with a manager token
+    takes orders only from a paired till or the manager. Returns the command's reply."""
     with socket.create_connection(("127.0.0.1", server.tcp_port), timeout=15) as s:
         f = s.makefile("rwb")
-        f.write(("AUTH %s\n%s\n" % (TOKEN, line)).encode())
+        f.write(("AUTH %s\n%s\n" % (token, line)).encode())
         f.flush()
         replies = []
         while len(replies) < 2:

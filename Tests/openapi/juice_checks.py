@@ -14,7 +14,7 @@ import json
 import requests
 import schemathesis
 
-WRITES = {"/orders", "/restock", "/set"}
+WRITES = {"/orders", "/voids", "/restock", "/set"}
 # The stock and seq seen just before each write, by the id of its request's case.
 _before = {}
 

@@ -174,6 +174,11 @@ package struct HTTPRoutes {
             if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             let (response, lsn) = reports.answer(request)
             return .response(response, after: lsn)
+        case .daySales:
+            // Today's sales, for the manager to void one from /reports.
+            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
+            let (response, lsn) = DaySalesRoute.answer(request, store: store)
+            return .response(response, after: lsn)
         }
     }
 

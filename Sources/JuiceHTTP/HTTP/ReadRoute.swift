@@ -17,7 +17,7 @@ package enum ReadRoute: String, CaseIterable, Sendable {
     case events = "/events", state = "/state", healthz = "/healthz", openAPI = "/openapi.json"
     // The manager's data (with a token configured).
     case sales = "/sales", metrics = "/metrics", tillsList = "/tills/list", dayReport = "/reports/day", daysCSV = "/reports/days.csv", hoursCSV = "/reports/hours.csv"
-    case tillsCSV = "/reports/tills.csv"
+    case tillsCSV = "/reports/tills.csv", daySales = "/reports/sales"
 
     package static let paths = Set(allCases.map(\.rawValue))
 }

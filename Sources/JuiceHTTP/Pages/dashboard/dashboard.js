@@ -40,12 +40,39 @@
         ? "Signed in with the manager token (this tab only)."
         : "This server has no manager token: the sales are open to anyone who can reach it.";
       render(sales);
+      today();
       follow();
     } finally {
       inFlight = false;
       if (again) { again = false; schedule(); }
     }
   }
+  // Today's money and voids: `/sales` counts since the store was made, the day report counts the
+  // business day (takings after voids). Read after each /sales, at most once a second.
+  let dayAsked = 0, dayInFlight = false;
+  async function today() {
+    if (dayInFlight || Date.now() - dayAsked < 1000) return;
+    dayInFlight = true; dayAsked = Date.now();
+    try {
+      const r = await fetch("/reports/day", { headers: managerToken.headers(), cache: "no-store" });
+      if (r.ok) showToday(await r.json());
+    } catch (e) {
+    } finally { dayInFlight = false; }
+  }
+  function showToday(day) {
+    const fmt = moneyFormat(day.currency);
+    $("takings-tile").hidden = !fmt;
+    $("lost-revenue-tile").hidden = !fmt;
+    $("voids").textContent = String(day.voids || 0);
+    $("voids").dataset.count = String(day.voids || 0);
+    $("voids-amount").textContent = fmt ? " \u00b7 " + fmt(day.voided_amount || 0) + " given back" : "";
+    if (!fmt) return;
+    for (const [id, key] of [["takings", "takings"], ["lost-revenue", "lost_revenue"]]) {
+      $(id).textContent = fmt(day[key] || 0);
+      $(id).dataset.amount = String(day[key] || 0);
+    }
+  }
+
   // At most four /sales calls a second, however fast the stock changes.
   function schedule() {
     if (timer || !authorized) return;

@@ -46,13 +46,14 @@ const drawReport = (function () {
     const week = {};
     for (const j of (w && w.juices) || []) week[j.juice] = j;
     const then = w ? dayName(w.date, true) + " " : "";
-    header(table, [RT.juice, RT.soldShort, RT.lostShort, then + RT.soldShort, then + RT.lostShort, RT.change]);
+    header(table, [RT.juice, RT.soldShort, RT.lostShort, RT.voidedShort, then + RT.soldShort, then + RT.lostShort, RT.change]);
     for (const j of r.juices) {
       const b = week[j.juice] || { sold: 0, lost: 0 }, row = el("tr"), delta = j.sold - b.sold;
       row.dataset.juice = j.juice; row.dataset.sold = String(j.sold); row.dataset.lost = String(j.lost);
-      row.dataset.weekSold = String(b.sold); row.dataset.weekLost = String(b.lost);
+      row.dataset.weekSold = String(b.sold); row.dataset.weekLost = String(b.lost); row.dataset.voided = String(j.voided || 0);
       row.appendChild(nameCell("juices", j.juice));
-      cells(row, [[j.sold], [j.lost, j.lost > 0 ? "lost some" : "lost"], [b.sold, "week"], [b.lost, "week"],
+      cells(row, [[j.sold], [j.lost, j.lost > 0 ? "lost some" : "lost"], [j.voided || 0, j.voided > 0 ? "voided some" : "voided"],
+                  [b.sold, "week"], [b.lost, "week"],
                   [delta > 0 ? "+" + delta : delta < 0 ? "\u2212" + (-delta) : "0", delta > 0 ? "up" : delta < 0 ? "down" : ""]]);
       table.appendChild(row);
     }
@@ -92,7 +93,7 @@ const drawReport = (function () {
     return out;
   }
   function hours(r) {
-    const box = $("hours"), cols = columns(r);
+    const box = $("hours"), cols = columns(r), fmt = moneyFormat(r.currency);
     box.textContent = "";
     if (!cols.length) { box.appendChild(el("div", "empty-note", RT.noActivity)); return; }
     const max = Math.max(1, ...cols.map(c => c.hour ? Math.max(sum(c.hour.sold), sum(c.hour.lost)) : 0));
@@ -103,6 +104,8 @@ const drawReport = (function () {
       col.dataset.hour = c.label; col.dataset.sold = String(sold); col.dataset.lost = String(lost);
       col.dataset.ranOut = out.join(" ");
       if (h) col.dataset.start = h.start;
+      if (h) col.dataset.voids = String(h.voids || 0);
+      if (h && fmt) { col.dataset.takings = String(h.takings); col.dataset.lostRevenue = String(h.lost_revenue); }
       const outNames = out.map(f => names("fruits", f).main);
       col.appendChild(el("div", "tag", outNames.length ? "\u25bc " + outNames.join(", ") : ""));
       const bars = el("div", "bars"), s = el("i", "sold"), l = el("i", "lost");
@@ -113,7 +116,9 @@ const drawReport = (function () {
       const detail = o => Object.keys(o || {}).map(k => names("juices", k).main + " " + o[k]).join(", ");
       col.title = c.label + (h ? " (" + h.start + ")" : "") + "\n" + RT.soldShort + " " + sold + (sold ? ": " + detail(h.sold) : "")
         + "\n" + RT.lostShort + " " + lost + (lost ? ": " + detail(h.lost) : "")
-        + (outNames.length ? "\n" + RT.ranOut + ": " + outNames.join(", ") : "");
+        + (outNames.length ? "\n" + RT.ranOut + ": " + outNames.join(", ") : "")
+        + (h && h.voids ? "\n" + RT.voids + " " + h.voids : "")
+        + (h && fmt ? "\n" + RT.takings + " " + fmt(h.takings) + " \u00b7 " + RT.lostRevenue + " " + fmt(h.lost_revenue) : "");
       box.appendChild(col);
     }
   }
@@ -154,7 +159,10 @@ const drawReport = (function () {
     table.textContent = "";
     if (!list.length) { const row = table.insertRow(); row.appendChild(el("td", "empty-note", RT.noTills)); return; }
     const head = table.createTHead().insertRow();
-    for (const w of ["", RT.tillOrders, RT.tillJuices]) { const th = el("th", "", w); th.scope = "col"; head.appendChild(th); }
+    const fmt = moneyFormat(r.currency);
+    for (const w of ["", RT.tillOrders, RT.tillJuices, RT.voids].concat(fmt ? [RT.takings] : [])) {
+      const th = el("th", "", w); th.scope = "col"; head.appendChild(th);
+    }
     const body = table.createTBody();
     for (const t of list) {
       const row = body.insertRow();
@@ -163,6 +171,9 @@ const drawReport = (function () {
       row.appendChild(name);
       row.appendChild(el("td", "num", String(t.orders)));
       row.appendChild(el("td", "num", String(t.juices)));
+      row.appendChild(el("td", "num", String(t.voids || 0)));
+      row.dataset.voids = String(t.voids || 0);
+      if (fmt) { row.appendChild(el("td", "num", fmt(t.takings))); row.dataset.takings = String(t.takings); }
     }
   }
 
@@ -170,7 +181,7 @@ const drawReport = (function () {
   function trend(r, pick) {
     const box = $("trend"), days = r.trend || [];
     box.textContent = "";
-    const max = Math.max(1, ...days.map(d => d.sold + d.lost));
+    const max = Math.max(1, ...days.map(d => d.sold + d.lost)), fmt = moneyFormat(r.currency);
     for (const d of days) {
       const col = el("div", "col day" + (d.date === r.date ? " shown" : ""));
       col.dataset.date = d.date; col.dataset.sold = String(d.sold); col.dataset.lost = String(d.lost);
@@ -180,7 +191,9 @@ const drawReport = (function () {
       col.appendChild(el("div", "tag", ""));
       col.appendChild(bars);
       col.appendChild(el("div", "label", String(Number(d.date.slice(8)))));
-      col.title = dayName(d.date) + "\n" + RT.soldShort + " " + d.sold + " \u00b7 " + RT.lostShort + " " + d.lost;
+      col.title = dayName(d.date) + "\n" + RT.soldShort + " " + d.sold + " \u00b7 " + RT.lostShort + " " + d.lost
+        + (fmt ? "\n" + RT.takings + " " + fmt(d.takings) + " \u00b7 " + RT.lostRevenue + " " + fmt(d.lost_revenue) : "");
+      if (fmt) col.dataset.takings = String(d.takings);
       col.addEventListener("click", () => pick(d.date));
       box.appendChild(col);
     }

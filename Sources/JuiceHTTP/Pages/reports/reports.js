@@ -18,7 +18,9 @@
     "refused-label": RT.refused, "sold-label": RT.sold, "lost-label": RT.lost, "hours-title": RT.byHour,
     "legend-sold": RT.soldShort, "legend-lost": RT.lostShort, "legend-out": RT.ranOut, "juices-title": RT.perJuice,
     "fruits-title": RT.fruits, "restocks-title": RT.restocks, "trend-title": RT.trend, "tills-title": RT.tills,
-    "auth-title": RT.authTitle, "token-submit": RT.authSubmit };
+    "auth-title": RT.authTitle, "token-submit": RT.authSubmit, "takings-label": RT.takingsTile,
+    "lost-revenue-label": RT.lostRevenueTile, "voids-label": RT.voidsTile, "money-title": RT.moneyTitle,
+    "money-hours-title": RT.moneyHours };
   for (const id in words) if (words[id] !== null) $(id).textContent = words[id];
   $("title").firstChild.textContent = RT.title + " ";
   $("title").lastChild.textContent = RT.reports;
@@ -110,6 +112,8 @@
     $("days-csv").href = "/reports/days.csv?from=" + from + "&to=" + r.date;
     $("hours-csv").href = "/reports/hours.csv?day=" + r.date;
     drawReport(r, menu, pick);
+    drawMoney(r, menu);
+    reportSales.show(r, menu);
     $("updated").textContent = RT.updated(new Date().toLocaleTimeString(RT.locale));
   }
 
@@ -141,6 +145,7 @@
   $("days-csv").addEventListener("click", download);
   $("hours-csv").addEventListener("click", download);
   managerToken.onSubmit(refresh);
+  reportSales.start({ refresh: () => schedule(0), unauthorized: () => { authorized = false; document.body.classList.remove("showing"); managerToken.refused(""); } });
 
   // Live for today: each stock change re-reads the day (debounced); the menu gives the names.
   // A refused order changes no stock, so today's report is also read every 5 s.

@@ -19,6 +19,16 @@ const RT = KO ? {
   updated: t => "갱신 " + t, signedIn: "관리자 토큰으로 로그인됨 (이 탭만).",
   open: "이 서버에는 관리자 토큰이 없습니다: 누구나 리포트를 볼 수 있습니다.",
   unavailable: s => "리포트를 불러올 수 없습니다 (" + s + ")", loading: "불러오는 중…", locale: "ko-KR",
+  takings: "매출", lostRevenue: "놓친 매출", voids: "취소", voidedShort: "취소", voidedMoney: "취소 금액", hour: "시간",
+  takingsTile: "매출 (취소 뺀 금액)", lostRevenueTile: "놓친 매출 (재고 부족)", voidsTile: "판매 취소",
+  voidedAmount: t => t + " 환불", moneyTitle: "주스별·과일별 매출과 놓친 매출", moneyHours: "시간대별 매출",
+  costliest: (f, t) => f + " 부족으로 가장 많이 놓쳤습니다: " + t, noLostRevenue: "재고 부족으로 놓친 매출이 없습니다.",
+  salesTitle: "오늘의 판매 (취소)", time: "시각", count: "수량", amount: "금액", soldBy: "판매", manager: "매니저", other: "기타",
+  void: "취소", voidTitle: "판매 취소", cancel: "닫기", older: "이전 판매 더 보기", noSales: "오늘은 아직 판매가 없습니다.",
+  reasons: { "wrong-juice": "주스 잘못 누름", "customer-left": "손님이 떠남", "other": "기타" },
+  voidedAt: seq => "취소됨 (#" + seq + ")", voidWhat: (seq, n, j, at, t) => "#" + seq + " " + at + " " + j + " " + n + "잔" + (t ? " " + t : "") + ": 취소 이유를 고르세요.",
+  voidNoAnswer: seq => "#" + seq + " 취소 안 됨: 서버가 응답하지 않습니다. 다시 시도하세요 (한 번만 적용됩니다).",
+  voided: (seq, by) => "#" + seq + " 판매를 취소했습니다 (#" + by + ").", notVoided: (seq, why) => "#" + seq + " 취소 안 됨: " + why,
 } : {
   title: "Juice", reports: "reports", board: "board", till: "till", stock: "stock", sales: "sales",
   authTitle: "Manager token", authText: "This server has a manager token: enter it to see the reports. It is kept "
@@ -36,6 +46,16 @@ const RT = KO ? {
   updated: t => "updated " + t, signedIn: "Signed in with the manager token (this tab only).",
   open: "This server has no manager token: the reports are open to anyone who can reach it.",
   unavailable: s => "The report could not be loaded (" + s + ")", loading: "Loading…", locale: "en-GB",
+  takings: "takings", lostRevenue: "lost revenue", voids: "voids", voidedShort: "voided", voidedMoney: "voided", hour: "hour",
+  takingsTile: "takings (after voids)", lostRevenueTile: "lost revenue (out of stock)", voidsTile: "sales voided",
+  voidedAmount: t => t + " given back", moneyTitle: "Takings and lost revenue per juice and fruit", moneyHours: "Takings by hour",
+  costliest: (f, t) => f + " cost the most: " + t + " lost to it running short", noLostRevenue: "No revenue lost to missing fruit.",
+  salesTitle: "Today's sales (void one)", time: "time", count: "count", amount: "amount", soldBy: "sold by", manager: "manager",
+  other: "other", void: "Void", voidTitle: "Void a sale", cancel: "Cancel", older: "Older sales", noSales: "No sales yet today.",
+  reasons: { "wrong-juice": "Wrong juice", "customer-left": "Customer left", "other": "Other" },
+  voidedAt: seq => "voided (#" + seq + ")", voidWhat: (seq, n, j, at, t) => "Sale #" + seq + " at " + at + ": " + n + " \u00d7 " + j + (t ? ", " + t : "") + ". Why void it?",
+  voidNoAnswer: seq => "Sale #" + seq + " was not voided: the server did not answer. Try again (it applies once).",
+  voided: (seq, by) => "Sale #" + seq + " voided (#" + by + ").", notVoided: (seq, why) => "Sale #" + seq + " was not voided: " + why,
 };
 // "2026-11-25" in words, e.g. "Wednesday 25 November 2026" / "2026년 11월 25일 수요일". The date
 // is a calendar day, not an instant: formatted as UTC so no zone moves it.

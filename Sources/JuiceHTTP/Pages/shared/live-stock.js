@@ -31,14 +31,15 @@ function canMake(juice, stock) {
   return best === Infinity ? 0 : best;
 }
 // on.menu(feed) when a menu is (re)built, on.stock(feed) after every change, on.live(bool).
-// Returns the feed: {menu: {fruits, juices}, stock: {fruit: count}, seq}.
+// Returns the feed: {menu: {fruits, juices, currency}, stock: {fruit: count}, seq}; `currency` is
+// /state's `{code, minor_digits}`, or null for a menu without prices (each juice then has no `price`).
 function followStock(on) {
   const feed = { menu: null, stock: {}, seq: -1, store: null };
   let menuKey = "", loading = null, lost = false, delay = 1000;
   function applyState(s) {
-    const key = JSON.stringify([s.fruits, s.juices]);
+    const key = JSON.stringify([s.fruits, s.juices, s.currency || null]);
     const changed = key !== menuKey;
-    if (changed) { feed.menu = { fruits: s.fruits, juices: s.juices }; menuKey = key; on.menu(feed); }
+    if (changed) { feed.menu = { fruits: s.fruits, juices: s.juices, currency: s.currency || null }; menuKey = key; on.menu(feed); }
     // Another store's seq says nothing about this one's (a restored backup, a swapped box).
     const otherStore = s.store !== feed.store;
     if (changed || otherStore || s.seq >= feed.seq) { feed.stock = Object.assign({}, s.stock); feed.seq = s.seq; feed.store = s.store; }

@@ -16,6 +16,8 @@
 //   opened while the server is away shows them, marked stale, and takes taps into the queue.
 // - An out-of-stock refusal offers the seeds' choice: "Restock" opens `/stock` on the short
 //   fruit, "Cancel" leaves the till as it was.
+// - Money (`tillSales`, till/sales.js): each button's price at the count picked, the sale's
+//   amount once answered, this till's takings today and "Undo last sale".
 
 "use strict";
 (function () {
@@ -75,6 +77,8 @@
       b.appendChild(el("span", "name", n.main));
       if (n.alias) b.appendChild(el("span", "alias", n.alias));
       b.appendChild(el("span", "recipe", j.recipe.map(r => fruitLabel(r.fruit) + " \u00d7" + r.amount).join(" + ")));
+      const price = el("span", "price");
+      b.appendChild(price);
       const [left, number] = countBox("span", "left", T.left);
       b.appendChild(left);
       b.appendChild(el("span", "soldout", T.soldOut));
@@ -82,7 +86,7 @@
       b.appendChild(queued);
       b.addEventListener("click", () => tap(j.name, b));
       juices.appendChild(b);
-      nodes[j.name] = { b, number, queued, juice: j };
+      nodes[j.name] = { b, number, queued, price, juice: j };
     }
     const fruits = $("fruits");
     fruits.textContent = "";
@@ -107,7 +111,8 @@
       n.number.textContent = String(can);
       // Greyed and not tappable when the stock cannot make the count picked (sold out at 1).
       n.b.disabled = can < count;
-      n.b.setAttribute("aria-label", n.juice.name + ": " + (can > 0 ? can + " " + T.left : T.soldOut));
+      const total = tillSales.showPrice(n.price, n.juice, count);
+      n.b.setAttribute("aria-label", n.juice.name + (total ? " " + total : "") + ": " + (can > 0 ? can + " " + T.left : T.soldOut));
       n.queued.textContent = waiting[name] ? T.queued(waiting[name]) : "";
       n.queued.classList.toggle("some", !!waiting[name]);
     }
@@ -118,6 +123,7 @@
       chip.classList.toggle("out", c <= 0);
     }
     $("seq").textContent = f.seq >= 0 ? "#" + f.seq : "";
+    tillSales.render();
   }
 
   // The last state seen live, for a start with the server away.
@@ -190,7 +196,7 @@
     if ((order.till || null) !== tillPairing.till) { removeOrder(order.key); say(T.dropped(1), "refused"); pump(); return; }
     sending = true;
     clearTimeout(retryTimer); retryTimer = null;
-    let status = 0, body = null, text = "", sentAs = tillPairing.credential;
+    let status = 0, body = null, text = "", sentAs = tillPairing.credential, sent = Date.now();
     try {
       const abort = new AbortController(), timer = setTimeout(() => abort.abort(), TIMEOUT);
       try {
@@ -216,7 +222,7 @@
     offline = false; retryDelay = 1000;
     removeOrder(order.key);
     if (status === 401) { if (sentAs === tillPairing.credential) unpaired(body); else pump(); return; }   // else: re-paired meanwhile
-    answered(order, status, body, text);
+    answered(order, status, body, text, sent);
     pump();
   }
 
@@ -234,11 +240,12 @@
     showPending();
   }
 
-  function answered(order, status, body, text) {
+  function answered(order, status, body, text, sent) {
     if (status >= 200 && status < 300 && (!body || body.ok !== false)) {
-      const n = body && body.count || order.count;
-      say(T.sold + " " + n + " \u00d7 " + juiceLabel(order.juice) + (body && body.dup ? " (" + T.again + ")" : "")
-          + (body && body.seq ? "  #" + body.seq : ""), "sold");
+      const n = body && body.count || order.count, amount = tillSales.amountText(body && body.amount);
+      say(T.sold + " " + n + " \u00d7 " + juiceLabel(order.juice) + (amount ? " \u00b7 " + amount : "")
+          + (body && body.dup ? " (" + T.again + ")" : "") + (body && body.seq ? "  #" + body.seq : ""), "sold");
+      tillSales.sold(order, body, sent);
       return;
     }
     const code = body && body.error || "";
@@ -274,6 +281,7 @@
     // Back online: a waiting order goes now rather than at its next retry.
     live: up => { if (up && loadQueue().length && !sending) pump(); },
   });
+  tillSales.start({ view, juiceLabel, say, alert: alertBox, waiting: () => loadQueue().length, nextKey, text: T });
   render();
   tillPairing.onPaired(() => { say("", ""); pump(); });
   tillPairing.check();
