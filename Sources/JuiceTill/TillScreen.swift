@@ -85,7 +85,7 @@ public enum TillLines {
 
     public static func result(_ result: OrderResult, juice: String, count: Int) -> String {
         switch result {
-        case .made(let seq, let stock):
+        case .made(let seq, let stock, _):
             return "made \(juice) \(count) seq=\(seq)" + pairs(stock)
         case .outOfStock(let needs, let has):
             return "out-of-stock \(juice) \(count) needs" + pairs(needs) + " has" + pairs(has)
