@@ -45,17 +45,20 @@ extension ShopUpdate: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 extension OrderResult: CustomStringConvertible, CustomDebugStringConvertible {
-    /// `made (seq 12): mango=3 kiwi=7 left`, `out of stock: needs kiwi=2, has kiwi=0`.
+    /// `made (seq 12): kiwi=7 mango=3 left, amount 11000` (the amount in minor units, when
+    /// priced: `Prices.format` shows it as money), `out of stock: needs kiwi=2, has kiwi=0`.
     public var description: String {
         switch self {
-        case .made(let seq, let stock): return "made (seq \(seq)): \(ShopState.values(stock)) left"
+        case .made(let seq, let stock, let amount):
+            return "made (seq \(seq)): \(ShopState.values(stock)) left" + (amount.map { ", amount \($0)" } ?? "")
         case .outOfStock(let needs, let has): return "out of stock: needs \(ShopState.values(needs)), has \(ShopState.values(has))"
         }
     }
 
     public var debugDescription: String {
         switch self {
-        case .made(let seq, let stock): return "OrderResult.made(seq: \(seq), stock: \(ShopState.values(stock)))"
+        case .made(let seq, let stock, let amount):
+            return "OrderResult.made(seq: \(seq), stock: \(ShopState.values(stock))" + (amount.map { ", amount: \($0))" } ?? ")")
         case .outOfStock(let needs, let has): return "OrderResult.outOfStock(needs: \(ShopState.values(needs)), has: \(ShopState.values(has)))"
         }
     }

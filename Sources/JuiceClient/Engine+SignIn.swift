@@ -67,10 +67,10 @@ extension Engine {
     func tillRefused(_ error: JuiceError) {
         till.refusal = error
         for case .request(let request) in inflight {
-            if case .order = request.kind { request.finish(.failure(error)) }
+            if request.isKeyed { request.finish(.failure(error)) }
         }
         for request in held + queued {
-            if case .order = request.kind { request.finish(.failure(error)) }
+            if request.isKeyed { request.finish(.failure(error)) }
         }
         held = []
         queued.removeAll { $0.continuation == nil }

@@ -130,7 +130,7 @@ final class Engine: @unchecked Sendable {
             case .request(let request):
                 if request.continuation == nil { droppedReplies += 1 }
                 request.finish(.success(explained(line, for: request)))
-                if case .order = request.kind { orderAnswered(line) }
+                if request.isKeyed { orderAnswered(line) }
             case .sync: apply(sync.receive(line))
             case .auth: auth.received(line, now: Self.now())
             case .till: tillAnswered(line)
@@ -169,8 +169,8 @@ final class Engine: @unchecked Sendable {
     /// Sends a call now if the connection is ready, else queues it (connecting if need be).
     func transmit(_ request: Request) {
         guard request.continuation != nil else { return }
-        // A revoked till sells nothing: its orders fail here, never sent.
-        if case .order = request.kind, let refusal = till.refusal { return request.finish(.failure(refusal)) }
+        // A revoked till sells nothing: its orders (and voids) fail here, never sent.
+        if request.isKeyed, let refusal = till.refusal { return request.finish(.failure(refusal)) }
         guard isReady, let link else {
             if request.deadline == nil { request.deadline = Self.now() + configuration.retryBound }
             queued.append(request)
@@ -180,7 +180,7 @@ final class Engine: @unchecked Sendable {
         // A lockout has run out since this connection's AUTH was refused: try again, ahead of
         // the change (the protocol answers in order, so the change sees the new verdict).
         if request.kind == .change, auth.shouldRetry(now: Self.now()) { sendAuth() }
-        if case .order = request.kind {
+        if request.isKeyed {
             // At most maxUnansweredOrders keys out at once (the server keeps a till's newest
             // 1000: see SellingExactlyOnce): the rest wait their turn, unsent.
             guard ordersInFlight < JuiceClient.maxUnansweredOrders else { return held.append(request) }

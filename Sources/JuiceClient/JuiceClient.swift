@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// ```swift
 /// let shop = JuiceClient(host: "127.0.0.1", port: 7878, managerToken: nil)
-/// let sale = try await shop.order("mango-kiwi", count: 2)   // .made(seq:stock:) or .outOfStock(needs:has:)
+/// let sale = try await shop.order("mango-kiwi", count: 2)   // .made(seq:stock:amount:) or .outOfStock(needs:has:)
+/// try await shop.void(sale: 1, reason: .wrongJuice)          // the fruit back, the amount reversed
+/// let prices = try await shop.prices()                       // the menu's prices: ₩11,000 before the tap
 /// try await shop.restock("mango", 5); try await shop.set("kiwi", 10)
 /// let now = try await shop.state()                           // menu, stock, seq, canMake
 /// for await update in shop.stock() { ... }                   // the full state first, then every change
@@ -91,7 +93,7 @@ public final class JuiceClient: Sendable {
         switch reply {
         case .ok("ORDER", let fields):
             guard let made = WireReader.order(fields: fields) else { throw JuiceError.unexpectedReply("OK ORDER \(fields.joined(separator: " "))") }
-            return .made(seq: made.update.seq, stock: Dictionary(made.update.values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { _, b in b }))
+            return .made(seq: made.update.seq, stock: Self.stock(made.update), amount: made.amount)
         case .err("OUT_OF_STOCK", let message):
             guard let short = WireReader.outOfStock(message: message) else { throw JuiceError.outOfStock(message) }
             return .outOfStock(needs: short.needs, has: short.has)
@@ -168,7 +170,7 @@ public final class JuiceClient: Sendable {
 
     // MARK: - Calls
 
-    private func nextKey() -> String {
+    func nextKey() -> String {
         let n = counters.withLock { $0.key += 1; return $0.key }
         return "\(engine.configuration.keyPrefix)-\(n)"
     }
@@ -206,6 +208,11 @@ public final class JuiceClient: Sendable {
     /// How many replies were read and dropped because their caller was cancelled (for tests).
     var droppedReplies: Int {
         get async { await withCheckedContinuation { done in engine.queue.async { [engine] in done.resume(returning: engine.droppedReplies) } } }
+    }
+
+    /// The fruit values of a reply, by name.
+    static func stock(_ update: StockUpdate) -> [String: Int] {
+        Dictionary(update.values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { _, b in b })
     }
 
     static func failure(_ reply: ServerLine) -> JuiceError {

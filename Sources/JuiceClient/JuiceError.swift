@@ -13,7 +13,9 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case keyReused(String)
     case badRequest(String)
     case lineTooLong(String)
-    /// RESTOCK or SET without the manager token (or with none configured on this client).
+    /// RESTOCK or SET without the manager token (or with none configured on this client); a
+    /// void of another till's sale, or of this till's own past its window (10 minutes): the
+    /// manager voids those.
     case forbidden(String)
     case authFailed(String)
     /// The server is at its client limit; the client keeps retrying until its bound.
@@ -26,12 +28,22 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case revoked(String)
     /// The server is shutting down (HTTP's 503 `SHUTTING_DOWN`; a line client gets `EVENT BYE`).
     case shuttingDown(String)
+    /// A void named a seq that is no sale of today's business day (another day's, a restock's,
+    /// or none). A till voids today's sales only.
+    case noSuchSale(String)
+    /// A void named a sale that was voided already (by another key): nothing changed. The
+    /// server's text says at which seq.
+    case alreadyVoided(String)
     /// An `ERR` code this version does not know, as sent.
     case server(code: String, message: String)
 
     /// The connection failed after the order was sent and the server could not be reached again
     /// within the client's retry bound: it MAY have been applied. Retrying with `key` is safe.
     case orderInDoubt(key: String, reason: String)
+    /// A void was sent and the server could not be reached again within the retry bound (or the
+    /// task was cancelled after it was sent): it MAY have been applied. Retrying with `key` is
+    /// safe: a keyed void is applied once.
+    case voidInDoubt(key: String, reason: String)
     /// A RESTOCK or SET was sent but its reply was lost with the connection: it MAY have been
     /// applied, and unlike an order it cannot be retried safely. Check the stock first.
     case changeInDoubt(command: String, reason: String)
@@ -51,6 +63,7 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
         (.badRequest, { .badRequest($0) }), (.lineTooLong, { .lineTooLong($0) }), (.forbidden, { .forbidden($0) }),
         (.authFailed, { .authFailed($0) }), (.busy, { .busy($0) }), (.readOnly, { .readOnly($0) }),
         (.revoked, { .revoked($0) }), (.shuttingDown, { .shuttingDown($0) }),
+        (.noSuchSale, { .noSuchSale($0) }), (.alreadyVoided, { .alreadyVoided($0) }),
     ]
 
     /// The error an `ERR <code> <message>` line stands for.
@@ -76,6 +89,8 @@ public enum JuiceError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .orderInDoubt(let key, let reason):
             return "the order may have been applied (\(reason)); retry it with key=\(key)"
+        case .voidInDoubt(let key, let reason):
+            return "the void may have been applied (\(reason)); retry it with key=\(key)"
         case .changeInDoubt(let command, let reason):
             return "\(command) may have been applied (\(reason)); check the stock before repeating it"
         case .unreachable(let reason): return "server unreachable: \(reason)"

@@ -28,3 +28,8 @@ public typealias JournalCounts = JuiceCore.JournalCounts
 public typealias StockUpdate = JuiceCore.StockUpdate
 /// One line from the server, read by `ServerLine.parse` (what `StockSync.receive` digests).
 public typealias ServerLine = JuiceCore.ServerLine
+/// The menu's currency (`Prices.currency`): its ISO 4217 code, its minor-unit digits, and
+/// `format(_:)`, which shows an amount in minor units as a person reads it (`₩11,000`, `$4.50`).
+public typealias Currency = JuiceCore.Currency
+/// Why a sale is voided (`JuiceClient.void(sale:reason:key:)`): wrong juice, customer left, other.
+public typealias VoidReason = JuiceCore.VoidReason

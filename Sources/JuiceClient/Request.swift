@@ -8,6 +8,8 @@ final class Request: @unchecked Sendable {
         /// An ORDER with its key: re-sent after a lost connection (the server answers a repeat
         /// with the original reply).
         case order(key: String)
+        /// A VOID with its key: re-sent the same way (a keyed void is applied once).
+        case void(key: String)
         /// A read (STOCK, MENU, STATS, PING): re-sent freely.
         case read
         /// RESTOCK or SET: not idempotent, so never re-sent once it may have reached the server.
@@ -16,6 +18,15 @@ final class Request: @unchecked Sendable {
 
     let line: String
     let kind: Kind
+
+    /// An ORDER or a VOID: keyed, re-sent after a lost connection, one of the till's keys out
+    /// (`maxUnansweredOrders`), and refused unsent once the till is revoked.
+    var isKeyed: Bool {
+        switch kind {
+        case .order, .void: return true
+        case .read, .change: return false
+        }
+    }
     /// Resumed exactly once, on the engine's queue; nil after that.
     var continuation: CheckedContinuation<ServerLine, any Error>?
     /// Whether the line went out on some connection (so a change may have been applied).
@@ -45,6 +56,7 @@ final class Request: @unchecked Sendable {
         let reason = "the calling task was cancelled after it was sent"
         switch kind {
         case .order(let key): return JuiceError.orderInDoubt(key: key, reason: reason)
+        case .void(let key): return JuiceError.voidInDoubt(key: key, reason: reason)
         case .change: return JuiceError.changeInDoubt(command: line, reason: reason)
         case .read: return CancellationError()
         }
@@ -55,6 +67,7 @@ final class Request: @unchecked Sendable {
         guard sent else { return lastFailure }
         switch kind {
         case .order(let key): return .orderInDoubt(key: key, reason: "\(lastFailure)")
+        case .void(let key): return .voidInDoubt(key: key, reason: "\(lastFailure)")
         case .change: return .changeInDoubt(command: line, reason: "\(lastFailure)")
         case .read: return lastFailure
         }

@@ -43,8 +43,10 @@ public struct ShopState: Sendable, Equatable {
 
 /// What an order came to. A refusal for stock is an answer, not an error: nothing was taken.
 public enum OrderResult: Sendable, Equatable {
-    /// Made: the change's `seq` and what is left of each fruit the recipe used.
-    case made(seq: Int, stock: [String: Int])
+    /// Made: the change's `seq` (the sale's number: a void names it), what is left of each
+    /// fruit the recipe used, and the sale's amount in minor units of the menu's currency, as
+    /// priced when it was made (nil on a menu without prices; `Prices.format` shows it).
+    case made(seq: Int, stock: [String: Int], amount: Int? = nil)
     /// Refused, nothing taken: what the order needed of each short fruit, and what there was.
     case outOfStock(needs: [String: Int], has: [String: Int])
 }

@@ -38,8 +38,9 @@ package struct Change: Sendable, Equatable {
     }
 }
 
-/// Why a sale was voided: a short list, as a POS till asks (PROTOCOL.md, "VOID").
-package enum VoidReason: String, Sendable, Equatable, CaseIterable {
+/// Why a sale was voided: a short list, as a POS till asks (PROTOCOL.md, "VOID"). Public: a
+/// client names it when it voids (`JuiceClient.void(sale:reason:key:)`).
+public enum VoidReason: String, Sendable, Equatable, CaseIterable {
     case wrongJuice = "wrong-juice", customerLeft = "customer-left", other = "other"
 }
 

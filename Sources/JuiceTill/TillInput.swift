@@ -1,12 +1,19 @@
+import JuiceClient
+
 /// The till's keyboard as a pure state machine, so the key rules are tested without a terminal:
 /// `1`-`9` orders one of that juice (after a short wait for an `x`; Enter or space orders at
 /// once), `3x2` orders two of juice 3, `r` asks for a restock (fruit, amount, and the manager
-/// token if the server wants one; after an out-of-stock, of the fruit that was short), `q`
-/// quits. Bytes in, actions out.
+/// token if the server wants one; after an out-of-stock, of the fruit that was short), `u`
+/// undoes the last sale (the app asks which, then `w`/`c`/`o` gives the reason), `q` quits.
+/// Bytes in, actions out.
 public struct TillInput: Sendable {
     public enum Action: Equatable, Sendable {
         case order(item: Int, count: Int)
         case restock(fruit: String, amount: Int, token: String?)
+        /// `u`: the app checks there is a sale to undo, then asks (`askUndo`).
+        case undo
+        /// The reason was given: void sale `sale`.
+        case void(sale: Int, reason: VoidReason)
         case quit
         case redraw
     }
@@ -24,7 +31,14 @@ public struct TillInput: Sendable {
         /// `<juice>x`: the next digit is the count.
         case times(item: Int)
         case asking(Prompt, typed: [UInt8])
+        /// Undo sale `sale` (described as `what`)? One key gives the reason.
+        case undoing(sale: Int, what: String)
     }
+
+    /// The reasons a void takes and their keys: w, c, o.
+    public static let reasonKeys: [(key: UInt8, reason: VoidReason)] = [
+        (UInt8(ascii: "w"), .wrongJuice), (UInt8(ascii: "c"), .customerLeft), (UInt8(ascii: "o"), .other),
+    ]
 
     /// How long a juice key waits for an `x` before ordering one.
     public static let pickWait = 0.8
@@ -51,7 +65,15 @@ public struct TillInput: Sendable {
             case .amount(let fruit): return "restock \(fruit) by how many? \(text)"
             case .token(_, _): return "manager token: " + String(repeating: "*", count: text.count)
             }
+        case .undoing(_, let what):
+            // Any other key keeps the sale (the help says so): the line fits 80 columns.
+            return "undo \(what)? w wrong juice · c customer left · o other"
         }
+    }
+
+    /// `u` found a sale to undo: ask for the reason.
+    public mutating func askUndo(sale: Int, what: String) {
+        mode = .undoing(sale: sale, what: what)
     }
 
     /// The server refused a restock for want of a token: ask for it, then try again.
@@ -68,6 +90,12 @@ public struct TillInput: Sendable {
 
     public mutating func key(_ byte: UInt8, now: Double) -> [Action] {
         switch mode {
+        case .undoing(let sale, _):
+            // Any key but a reason's keeps the sale: a void is not undone by another key.
+            mode = .idle
+            let lower = byte | 0x20
+            guard let reason = Self.reasonKeys.first(where: { $0.key == lower })?.reason else { return [.redraw] }
+            return [.void(sale: sale, reason: reason)]
         case .asking(let prompt, var typed):
             switch byte {
             case 13, 10: return submit(prompt, String(decoding: typed, as: UTF8.self))
@@ -101,6 +129,7 @@ public struct TillInput: Sendable {
             }
             switch byte {
             case UInt8(ascii: "q"), UInt8(ascii: "Q"): return [.quit]
+            case UInt8(ascii: "u"), UInt8(ascii: "U"): return [.undo]
             case UInt8(ascii: "r"), UInt8(ascii: "R"):
                 mode = .asking(shortFruit.map { .amount(fruit: $0) } ?? .fruit, typed: [])
                 return [.redraw]

@@ -44,11 +44,18 @@ public struct TillOptions: ClientOptions, Equatable {
         if the server wants one, the manager token; JUICE_MANAGER_TOKEN is used when set and not
         empty); after an out-of-stock, r asks only the amount of the fruit that was short (with
         no token, the server's answer decides: the till asks for the token if it needs one);
-        q quits; with orders still unanswered it says how many and exits with status 1 (they may
+        u undoes the last sale, within 10 minutes of it (it asks the reason: w wrong juice,
+        c customer left, o other; any other key keeps the sale; later, only the manager can
+        void a sale); q quits; with orders still unanswered it says how many and exits with status 1 (they may
         or may not have been made: check STATS or the stock).
-        Started while the server is down, it shows no menu and sells nothing until it answers.
-        Piped (stdin not a terminal): one order a line, `mango-kiwi 2`, and one result a line:
-          made mango-kiwi 2 seq=5 mango=6 kiwi=8
+        With a menu that has prices, the menu shows each juice's, a juice key its total before
+        the count or the tap, each sale its amount, and a line what this till took since it
+        started (its sales less its voids: the day's figures per till are in the manager's
+        REPORT). Started while the server is down, it shows no menu and sells nothing until it
+        answers.
+        Piped (stdin not a terminal): one order a line, `mango-kiwi 2`, and one result a line
+        (the amount, after " · ", only with prices):
+          made mango-kiwi 2 seq=5 kiwi=8 mango=6 · ₩11,000
           out-of-stock mango-kiwi 2 needs mango=12 has mango=6
           error <what went wrong>
         and exit status 1 if any line was an error.

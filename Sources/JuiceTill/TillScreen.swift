@@ -18,16 +18,26 @@ public struct TillStatus: Equatable, Sendable {
     public var notice: String? = nil
     /// The fruit the last out-of-stock was short of: the result line offers `r` for it.
     public var shortFruit: String? = nil
+    /// The menu's prices (`JuiceClient.prices()`): the menu shows each juice's, and a juice key
+    /// its total before the tap.
+    public var prices = Prices.none
+    /// What the juice key being pressed will cost (`TillLines.quote`), shown before the hint.
+    public var quote: String? = nil
+    /// This till's own sales and voids since it started.
+    public var takings = TillTakings()
+    /// Voids (undo) sent and not yet answered.
+    public var voiding = 0
 
     public init() {}
 
     /// The bottom line: the question being asked, else why a key did nothing, else the
     /// connection trouble, else the last result.
     public var line: String {
-        if let hint { return hint }
+        if let hint { return quote.map { "\($0) · \(hint)" } ?? hint }
         if let notice { return notice }
         if !online { return waiting > 0 ? "offline: \(waiting) order\(waiting == 1 ? "" : "s") waiting" : "offline: connecting to \(serverAddress)" }
         if waiting > 0 { return "sending \(waiting) order\(waiting == 1 ? "" : "s")…" }
+        if voiding > 0 { return "undoing the last sale…" }
         guard let lastResult else { return "ready" }
         return shortFruit.map { lastResult + " · r: restock \($0)" } ?? lastResult
     }
@@ -46,7 +56,11 @@ public enum TillScreen {
         lines.append(title)
         lines.append(StyledLine())
         if let shop {
-            lines.append(StyledLine(" #  " + DisplayWidth.padRight("juice", to: max(10, width - 16)) + "  can make", .header))
+            // With prices, a column of them before the count (the count stays the row's end).
+            let priced = status.prices.currency != nil, priceWidth = priced ? 12 : 0
+            let nameWidth = max(10, width - 16 - priceWidth)
+            lines.append(StyledLine(" #  " + DisplayWidth.padRight("juice", to: nameWidth)
+                                    + (priced ? DisplayWidth.padLeft("price", to: priceWidth) : "") + "  can make", .header))
             for (index, juice) in shop.menu.juices.prefix(9).enumerated() {
                 var name = juice.name
                 if let alias = MenuAliases.preferred(juice.aliases.isEmpty ? shop.aliases.juice[juice.name] : juice.aliases,
@@ -54,9 +68,14 @@ public enum TillScreen {
                     name += " (\(alias))"
                 }
                 let can = shop.canMake(juice.name)
-                let text = " \(index + 1)  " + DisplayWidth.padRight(name.sanitizedForTerminal, to: max(10, width - 16))
+                let price = priced ? DisplayWidth.padLeft(status.prices.amount(juice.name).flatMap(status.prices.format) ?? "", to: priceWidth) : ""
+                let text = " \(index + 1)  " + DisplayWidth.padRight(name.sanitizedForTerminal, to: nameWidth) + price
                     + DisplayWidth.padLeft(can == 0 ? "sold out" : String(can), to: 10)
                 lines.append(StyledLine(text, can == 0 ? .dim : .plain))
+            }
+            if let takings = status.takings.line(status.prices.currency) {
+                lines.append(StyledLine())
+                lines.append(StyledLine(takings))
             }
         } else {
             // Nothing can be sold before the menu is known: the till says so rather than take
@@ -64,7 +83,9 @@ public enum TillScreen {
             lines.append(StyledLine("no menu yet: the server at \(status.serverAddress) has not answered; nothing can be sold until it does", .dim))
         }
         lines.append(StyledLine())
-        lines.append(StyledLine("1-9 order one (after \(TillInput.pickWaitText) s, or Enter) · 3x2 two of juice 3 · r restock · q quit", .dim))
+        // Two lines, so that each fits 80 columns.
+        lines.append(StyledLine("1-9 order one (after \(TillInput.pickWaitText) s, or Enter) · 3x2 two of juice 3", .dim))
+        lines.append(StyledLine("u undo the last sale (within 10 minutes) · r restock · q quit", .dim))
         var screen = Array(lines.prefix(max(0, rows - 1)))
         screen += Array(repeating: StyledLine(), count: max(0, rows - 1 - screen.count))
         screen.append(StyledLine(status.line.sanitizedForTerminal, status.online ? .bold : .statusBad))
@@ -83,16 +104,18 @@ public enum TillLines {
         return (String(juice), count)
     }
 
-    public static func result(_ result: OrderResult, juice: String, count: Int) -> String {
+    /// `made mango-kiwi 2 seq=5 kiwi=8 mango=6 · ₩11,000` (the amount only with prices, as
+    /// `currency` shows it), `out-of-stock mango-kiwi 2 needs mango=12 has mango=6`.
+    public static func result(_ result: OrderResult, juice: String, count: Int, currency: Currency? = nil) -> String {
         switch result {
-        case .made(let seq, let stock):
-            return "made \(juice) \(count) seq=\(seq)" + pairs(stock)
+        case .made(let seq, let stock, let amount):
+            return "made \(juice) \(count) seq=\(seq)" + pairs(stock) + money(amount, currency)
         case .outOfStock(let needs, let has):
             return "out-of-stock \(juice) \(count) needs" + pairs(needs) + " has" + pairs(has)
         }
     }
 
-    private static func pairs(_ values: [String: Int]) -> String {
+    static func pairs(_ values: [String: Int]) -> String {
         values.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
     }
 }

@@ -44,17 +44,26 @@ enum HistoryRun {
         var hours: [JournalRecord] = []
         var sold = [UInt64](repeating: 0, count: menu.juices.count)
         var served: UInt64 = 0
+        var takings: UInt64 = 0
         for day in first...last {
             for hour in 0..<options.hoursPerDay {
                 // A few of each juice, varying by day and hour so no two days read alike.
                 var counts: [JournalRecord.HourCount] = []
+                var money: [JournalRecord.HourCount] = []   // after every `s:` (a Y record's order)
                 var orders: UInt64 = 0
                 for (j, juice) in menu.juices.enumerated() {
                     let n = UInt64((Int(day) &* 7 &+ hour &* 3 &+ j) % 5 + 1)
                     counts.append(JournalRecord.HourCount(.sold, juice.name, n))
+                    // The standard menu has prices: each sale took its price (the money columns
+                    // of the reports and the CSVs then read as a real shop's).
+                    if let price = juice.price {
+                        money.append(JournalRecord.HourCount(.takings, juice.name, UInt64(price) * n))
+                        takings += UInt64(price) * n
+                    }
                     sold[j] += n
                     orders += n
                 }
+                counts += money
                 served += orders
                 let start = Int64(day) * 86_400 + Int64(8 + hour) * 3600
                 hours.append(.hour(start: start, day: day, offset: 0, served: orders, refused: 0, counts: counts))
@@ -64,6 +73,8 @@ enum HistoryRun {
         for fruit in menu.fruits { records.append(.fruit(name: fruit.name, stock: 1_000_000)) }
         for (j, juice) in menu.juices.enumerated() { records.append(.sold(juice: juice.name, count: sold[j])) }
         records += hours
+        // The money since creation comes after the hours (a snapshot's order F D L T K Y P Q M G).
+        if takings > 0 { records.append(.money(MoneyTotals(takings: takings))) }
         records.append(.end(records: records.count))
         var bytes: [UInt8] = []
         for record in records { bytes += record.framed() }
@@ -88,7 +99,7 @@ usage: juice-bench history --data DIR [--days N] [--last YYYY-MM-DD] [--hours H]
 
 Writes a new data directory for juice-server (standard menu) whose snapshot holds N days of the
 shop's history (default 430, ending --last, default today in UTC): H hours a day (default 10,
-from 08:00 UTC) with a few of each juice sold. Start the server on it with --data DIR --timezone
+from 08:00 UTC) with a few of each juice sold at its price. Start the server on it with --data DIR --timezone
 UTC. bench.sh's report scenarios (S8r, S8c, S8d) run on such a store.
 
 """

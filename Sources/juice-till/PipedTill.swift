@@ -15,8 +15,13 @@ struct PipedTill {
             if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
             let reply: String
             if let (juice, count) = TillLines.order(line) {
-                switch waitFor({ try await sales.order(juice, count: count) }) {
-                case .success(let result): reply = TillLines.result(result, juice: juice, count: count)
+                let sales = sales
+                switch waitFor({ () async throws -> (OrderResult, Currency?) in
+                    let result = try await sales.order(juice, count: count)
+                    guard case .made(_, _, .some) = result else { return (result, nil) }
+                    return (result, await sales.currency())
+                }) {
+                case .success(let (result, currency)): reply = TillLines.result(result, juice: juice, count: count, currency: currency)
                 case .failure(let error): reply = "error \(error)"
                 }
             } else {

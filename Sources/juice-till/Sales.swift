@@ -2,15 +2,17 @@ import JuiceClient
 import JuiceTill
 import Synchronization
 
-/// The till's side of the shop: orders with keys that survive restarts, sent through JuiceClient
-/// until they are answered (a sale is never given up while the till runs: the client re-sends
-/// it with the same key, so it lands once), and restocks, with a manager's client made when a
+/// The till's side of the shop: orders and voids with keys that survive restarts, sent through
+/// JuiceClient until they are answered (a sale is never given up while the till runs: the client
+/// re-sends it with the same key, so it lands once), and restocks, with a manager's client made when a
 /// token is first given.
 final class Sales: Sendable {
     let shop: JuiceClient
     private let keys: Mutex<TillKeys>
     private let configuration: JuiceClient.Configuration
     private let manager: Mutex<JuiceClient?>
+    /// `currency()`'s answer once asked (the inner nil: a menu without prices).
+    private let currencyAsked = Mutex<Currency??>(nil)
 
     init(options: TillOptions, keys: sending TillKeys, token: String?, credential: String?) {
         var configuration = JuiceClient.Configuration(host: options.host, port: options.port, managerToken: token)
@@ -37,6 +39,30 @@ final class Sales: Sendable {
                 throw Revoked(message: message)
             }
         }
+    }
+
+    /// Voids this till's sale `sale` (the undo key), with a key of the till's like an order's:
+    /// sent until it is answered, applied once however often the connection drops.
+    func void(sale: Int, reason: VoidReason) async throws -> VoidResult {
+        let key = try keys.withLock { try $0.next() }
+        while true {
+            do {
+                return try await shop.void(sale: sale, reason: reason, key: key)
+            } catch JuiceError.voidInDoubt, JuiceError.unreachable {
+                continue // still away after the bound: keep the void, same key
+            } catch JuiceError.revoked(let message) {
+                throw Revoked(message: message)
+            }
+        }
+    }
+
+    /// The menu's currency, asked once (`MENU PRICES`) for the piped till's lines; nil without
+    /// prices. Asked after an answer came, so the server is there.
+    func currency() async -> Currency? {
+        if let known = currencyAsked.withLock({ $0 }) { return known }
+        let currency = (try? await shop.prices())?.currency
+        currencyAsked.withLock { $0 = .some(currency) }
+        return currency
     }
 
     /// Restocks, with `token` if given (kept for the next restock).

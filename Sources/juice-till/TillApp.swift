@@ -12,8 +12,12 @@ final class TillApp {
     enum Event: Sendable {
         case shop(ShopUpdate)
         /// A sale was answered (made, out of stock, or an error): one fewer waiting; `short` is
-        /// the fruit an out-of-stock was short of.
-        case sold(String, short: String?)
+        /// the fruit an out-of-stock was short of, `sale` the sale made (what `u` undoes).
+        case sold(String, short: String?, sale: LastSale?)
+        /// A void was answered: `result` nil for a refusal or an error (the text says which).
+        case voided(String, VoidResult?)
+        /// The menu's prices, asked whenever the stream brings a whole state (a new menu).
+        case prices(Prices)
         /// Any other result for the status line (a restock).
         case note(String)
         case needToken(fruit: String, amount: Int)
@@ -34,6 +38,8 @@ final class TillApp {
     private var dirty = true
     private var lastFrameAt = -1.0
     private var running = true
+    /// The last sale this till made (and did not undo): what `u` voids.
+    private var lastSale: LastSale? = nil
 
     init(options: TillOptions, sales: Sales) throws {
         self.options = options
@@ -62,6 +68,10 @@ final class TillApp {
         terminal.restore()
         guard status.waiting == 0 else {
             Platform.writeAll(STDERR_FILENO, "juice-till: quit with \(status.waiting) order(s) unanswered; they may or may not have been made: check STATS or the stock\n")
+            return 1
+        }
+        guard status.voiding == 0 else {
+            Platform.writeAll(STDERR_FILENO, "juice-till: quit with the undo of the last sale unanswered; it may or may not have been voided: check the stock\n")
             return 1
         }
         return 0
@@ -104,18 +114,35 @@ final class TillApp {
             for action in input.key(byte, now: Self.now()) { perform(action) }
         }
         status.hint = input.hint
+        status.quote = quote()
         dirty = true
     }
 
     private func perform(_ action: TillInput.Action) {
-        status.hint = input.hint
         dirty = true
         switch action {
         case .quit: running = false
         case .redraw: break
         case .order(let item, let count): sell(item: item, count: count)
         case .restock(let fruit, let amount, let token): restock(fruit, amount, token: token)
+        case .undo:
+            if let refusal = LastSale.refusal(lastSale, now: Self.now()) { status.notice = refusal }
+            else if let lastSale { input.askUndo(sale: lastSale.seq, what: lastSale.described(status.prices.currency)) }
+        case .void(let sale, let reason): void(sale: sale, reason: reason)
         }
+        status.hint = input.hint
+        status.quote = quote()
+    }
+
+    /// The total of the juice key being pressed, before the tap: `mango-kiwi ₩5,500`.
+    private func quote() -> String? {
+        let item: Int
+        switch input.mode {
+        case .picked(let picked, _), .times(let picked): item = picked
+        default: return nil
+        }
+        guard let juices = shop?.juices, item <= juices.count else { return nil }
+        return TillLines.quote(juices[item - 1], prices: status.prices).map { input.mode == .times(item: item) ? $0 + " each" : $0 }
     }
 
     private func sell(item: Int, count: Int) {
@@ -127,21 +154,47 @@ final class TillApp {
             status.notice = "not sold: no juice \(item) on the menu"
             return
         }
-        let juice = juices[item - 1], sales = sales, mailbox = events
+        let juice = juices[item - 1], sales = sales, mailbox = events, currency = status.prices.currency
         status.waiting += 1
         Task.detached {
             let text: String
             var short: String? = nil
+            var sale: LastSale? = nil
             do {
                 let result = try await sales.order(juice, count: count)
-                text = TillLines.result(result, juice: juice, count: count)
-                if case .outOfStock(let needs, let has) = result {
+                text = TillLines.result(result, juice: juice, count: count, currency: currency)
+                switch result {
+                case .outOfStock(let needs, let has):
                     short = needs.keys.sorted().first { needs[$0]! > has[$0, default: 0] }
+                case .made(let seq, _, let amount):
+                    sale = LastSale(seq: seq, juice: juice, count: count, amount: amount, at: TillApp.now())
                 }
             } catch {
                 text = "error \(juice) \(count): \(error)"
             }
-            mailbox.post(.sold(text, short: short))
+            mailbox.post(.sold(text, short: short, sale: sale))
+        }
+    }
+
+    /// Voids this till's last sale (`u`, then the reason): sent until answered, like a sale.
+    private func void(sale: Int, reason: VoidReason) {
+        let sales = sales, mailbox = events, currency = status.prices.currency
+        status.voiding += 1
+        Task.detached {
+            do {
+                let result = try await sales.void(sale: sale, reason: reason)
+                mailbox.post(.voided(TillLines.voided(result, currency: currency), result))
+            } catch {
+                mailbox.post(.voided("not undone: sale \(sale): \(error)", nil))
+            }
+        }
+    }
+
+    /// Asks the menu's prices (after a whole state: the menu may be new).
+    private func askPrices() {
+        let sales = sales, mailbox = events
+        Task.detached {
+            if let prices = try? await sales.shop.prices() { mailbox.post(.prices(prices)) }
         }
     }
 
@@ -169,15 +222,30 @@ final class TillApp {
             case .full(let state, _):
                 shop = state
                 status.online = true
+                askPrices()
             case .change(_, _, let state): shop = state
             case .offline: status.online = false
             case .online: status.online = true
             }
-        case .sold(let text, let short):
+        case .sold(let text, let short, let sale):
             status.waiting -= 1
             status.lastResult = text
             status.shortFruit = short
             input.shortFruit = short
+            if let sale {
+                lastSale = sale
+                status.takings.sold(sale.amount)
+            }
+        case .voided(let text, let result):
+            status.voiding -= 1
+            status.lastResult = text
+            status.shortFruit = nil
+            if let result {
+                status.takings.voided(result.amount)
+                if lastSale?.seq == result.sale { lastSale = nil }
+            }
+        case .prices(let prices):
+            status.prices = prices
         case .note(let text):
             status.lastResult = text
             status.shortFruit = nil

@@ -85,8 +85,16 @@ import Testing
         let csv = try HTTPClient.get(port: server.httpPort, "/reports/days.csv?from=2025-04-28&to=2026-06-01")
         // 400 days kept (SalesHistory.keptDays), a row per day and juice of the standard menu.
         #expect(csv.status == 200 && csv.text.split(separator: "\r\n").count == 1 + 400 * 7, "\(csv.statusLine)")
-        // date,juice,sold,lost,...: no kept day and juice with neither a sale nor a lost one.
-        let rows = csv.text.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(!rows.contains { $0.count >= 4 && $0[2] == "0" && $0[3] == "0" }, "a kept day without sales")
+        // date,juice,sold,lost,voided,takings,lost_revenue: every kept day sold, and took the
+        // standard menu's price for each juice.
+        let prices = ["strawberry": 6000, "banana": 4000, "kiwi": 4500, "pineapple": 4500, "strawberry-banana": 5500, "mango": 5000, "mango-kiwi": 5500]
+        for row in csv.text.split(separator: "\r\n").dropFirst() {
+            let cells = row.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells.count == 7, let sold = Int(cells[2]), sold > 0, let price = prices[String(cells[1])] else {
+                Issue.record("a kept day without sales, or another menu: \(row)")
+                break
+            }
+            #expect(cells[5] == "\(price * sold)", "\(row)")
+        }
     }
 }

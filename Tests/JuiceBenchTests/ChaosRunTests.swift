@@ -31,8 +31,12 @@ import Testing
         #expect(status == 0, "\(output)")
         #expect(output.contains("juice-bench chaos: PASS"), "\(output)")
         let checks = verdicts(output)
-        #expect(checks.count == 7 && checks.values.allSatisfy { $0 }, "\(output)")
+        #expect(checks.count == 9 && checks.values.allSatisfy { $0 }, "\(output)")
         #expect(output.contains("kills         2 SIGKILL + restart"), "\(output)")
+        // The tills voided some of their own sales (10% by default), and the money was counted.
+        let voids = output.split(separator: "\n").first { $0.hasPrefix("  voids ") }.map(String.init) ?? ""
+        #expect(checks["every acknowledged void applied exactly once"] == true && !voids.isEmpty && !voids.contains(": 0 voided"), "\(output)")
+        #expect(checks["the money adds up"] == true && output.contains("  money         takings 0 -> "), "\(output)")
     }
 
     /// A server that keeps nothing on disk loses every acknowledged order at the first kill:
@@ -46,6 +50,8 @@ import Testing
         #expect(checks["a re-sent key gets its first answer"] == false, "\(output)")
         // Its tills' pairings are gone too: their orders after the kill are refused (AUTH_FAILED).
         #expect(checks["every order got a definite answer"] == false, "\(output)")
+        // The sales it acknowledged are not in the restarted store's report.
+        #expect(checks["the money adds up"] == false, "\(output)")
         // A failed run keeps its files for a look; this one is not needed.
         if let kept = output.split(separator: "\n").first(where: { $0.hasPrefix("  kept") }),
            let path = kept.split(separator: " ").dropFirst().first, path.hasPrefix("/") {

@@ -45,7 +45,7 @@ import JuiceCore
         // Nothing reached the server, and the connection is still in step: each reply is its caller's.
         let state = try await manager.state()
         #expect(state.seq == 0 && state.stock["mango"] == 10 && state.stock["kiwi"] == 10, "\(state.stock) seq=\(state.seq)")
-        #expect(try await manager.order("banana") == .made(seq: 1, stock: ["banana": 8]))
+        #expect(try await manager.order("banana") == .made(seq: 1, stock: ["banana": 8], amount: 4000))
         #expect(try await manager.set("kiwi", 4) == (seq: 2, total: 4))
         #expect(try await manager.stats().ordersServed == 1)
     }

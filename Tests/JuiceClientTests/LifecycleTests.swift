@@ -24,7 +24,7 @@ import JuiceCore
                 Task {
                     do {
                         if i % 2 == 0 {
-                            guard case .made(_, let stock) = try await shop.order("kiwi") else { return "not made" }
+                            guard case .made(_, let stock, _) = try await shop.order("kiwi") else { return "not made" }
                             return stock.keys.sorted() == ["kiwi"] ? "order" : "wrong order reply \(stock)"
                         }
                         let state = try await shop.state()
@@ -97,7 +97,7 @@ import JuiceCore
         }
         let key = try #require(doubtful)
         let second = try crash.restart()
-        #expect(try await shop.order("mango-kiwi", count: 2, key: key) == .made(seq: 1, stock: ["mango": 6, "kiwi": 8]))
+        #expect(try await shop.order("mango-kiwi", count: 2, key: key) == .made(seq: 1, stock: ["mango": 6, "kiwi": 8], amount: 11000))
         #expect(try await shop.stats().ordersServed == 1)
         second.stop()
     }

@@ -32,10 +32,17 @@ import JuiceClient // and no JuiceCore: every type named below must come through
         #expect(fruits.count == state.fruits.count && !recipe.isEmpty && !aliases.fruit.isEmpty)
         #expect(menu.fruitIndex("KIWI").map { fruits[$0].name } == "kiwi" && menu.juiceIndex("mango-kiwi") != nil)
         #expect(snapshot.seq == 0 && stats.ordersServed == 0 && journal == nil && !output.commands.isEmpty)
-        #expect(sale == .made(seq: 1, stock: ["kiwi": 7]))
+        #expect(sale == .made(seq: 1, stock: ["kiwi": 7], amount: 4500))
         #expect(change.seq == 2 && change.total == 5)
         #expect(first.map { "\($0)" } == "full seq 2: strawberry=10 banana=10 pineapple=10 kiwi=5 mango=10; 7 juices")
         #expect(backoff.nextDelay() == 1 && backoff.nextDelay() == 2)
+
+        // Money: the prices, their currency, a void's reason and its result.
+        let prices: Prices = try await shop.prices()
+        let currency: Currency? = prices.currency
+        let reason: VoidReason = .wrongJuice
+        let voided: VoidResult = try await shop.void(sale: 1, reason: reason)
+        #expect(currency?.format(4500) == "₩4,500" && voided.amount == 4500 && voided.stock == ["kiwi": 8])
     }
 
     /// The value types the API returns can be built by a program too (a till's own tests, a
@@ -107,8 +114,8 @@ import JuiceClient // and no JuiceCore: every type named below must come through
         #expect(String(reflecting: first).hasPrefix("ShopUpdate.full(seq 0: strawberry=10 ") && String(reflecting: first).hasSuffix(", resync: false)"))
         #expect("\(change)" == "change seq 1: kiwi=8 mango=6")
         #expect(String(reflecting: change) == "ShopUpdate.change(seq: 1, changed: kiwi=8 mango=6)")
-        #expect("\(sale)" == "made (seq 1): kiwi=8 mango=6 left")
-        #expect(String(reflecting: sale) == "OrderResult.made(seq: 1, stock: kiwi=8 mango=6)")
+        #expect("\(sale)" == "made (seq 1): kiwi=8 mango=6 left, amount 11000")
+        #expect(String(reflecting: sale) == "OrderResult.made(seq: 1, stock: kiwi=8 mango=6, amount: 11000)")
         #expect("\(refused)" == "out of stock: needs kiwi=60, has kiwi=8")
         #expect("\(error)".hasPrefix("UNKNOWN_JUICE "))
         #expect(String(reflecting: error).hasPrefix("JuiceError.unknownJuice: UNKNOWN_JUICE "))

@@ -20,7 +20,7 @@ import JuiceCore
                     for i in 0..<50 {
                         let juice = Self.juices[(task + i) % Self.juices.count]
                         let result = try await shop.order(juice, count: 1 + task % 3)
-                        guard case .made(let seq, let stock) = result, Array(stock.keys) == [juice] else {
+                        guard case .made(let seq, let stock, _) = result, Array(stock.keys) == [juice] else {
                             throw TestError("task \(task) order \(i) of \(juice) got \(result)")
                         }
                         seqs.append(seq)
@@ -66,7 +66,7 @@ import JuiceCore
         } catch JuiceError.unknownFruit(let text) {
             #expect(text.contains("durian"))
         }
-        guard case .made(seq: 3, let stock) = try await cashier.order("mango-kiwi", count: 2) else {
+        guard case .made(seq: 3, let stock, _) = try await cashier.order("mango-kiwi", count: 2) else {
             Issue.record("mango-kiwi 2 not made")
             return
         }

@@ -23,7 +23,7 @@ import JuiceCore
         let second = try crash.restart()
 
         let result = try await sale.value
-        guard case .made(let seq, let stock) = result else {
+        guard case .made(let seq, let stock, _) = result else {
             Issue.record("the order was not made: \(result)")
             return
         }

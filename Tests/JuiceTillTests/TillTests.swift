@@ -32,7 +32,7 @@ import JuiceTill
         let settled1 = await settles { process.output.split(separator: "\n").count == 2 }
         #expect(settled1, "\(process.output) \(process.errors)")
         let lines = process.output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "made mango-kiwi 2 seq=1 kiwi=8 mango=6")
+        #expect(lines.first == "made mango-kiwi 2 seq=1 kiwi=8 mango=6 · ₩11,000")
         #expect(lines.last?.hasPrefix("error UNKNOWN_JUICE") == true)
 
         #expect(FileManager.default.createFile(atPath: cue, contents: nil))
@@ -42,7 +42,7 @@ import JuiceTill
         let second = try ExecutableServer.restart(arguments, port: first.port)
         let settled2 = await settles { process.output.split(separator: "\n").count == 3 }
         #expect(settled2, "\(process.output) \(process.errors)")
-        #expect(process.output.split(separator: "\n").last == "made mango-kiwi 1 seq=2 kiwi=7 mango=4")
+        #expect(process.output.split(separator: "\n").last == "made mango-kiwi 1 seq=2 kiwi=7 mango=4 · ₩5,500")
         try orders.close()
         let settled3 = await settles { !process.isRunning }
         #expect(settled3, "the till did not end with its input")

@@ -10,13 +10,14 @@ struct Check: Equatable {
 enum ChaosCheck {
     static func run(_ o: Observations) -> [Check] {
         [appliedOnce(o), nothingLost(o), displayInOrder(o), resentGetFirstAnswer(o), everyOrderAnswered(o), noUnplannedExit(o),
-         anonymousFloodRefused(o)]
+         anonymousFloodRefused(o), voidsAppliedOnce(o), moneyAddsUp(o)]
     }
 
     static func passed(_ checks: [Check]) -> Bool { checks.allSatisfy(\.ok) }
 
     /// Every acknowledged order applied exactly once: the store's `sold`, stock, seq and order
-    /// counters moved by exactly what the acknowledged orders (each key once) account for.
+    /// counters moved by exactly what the acknowledged orders (each key once) account for, and
+    /// the acknowledged voids (each gave its sale's fruit back, in a change of its own).
     static func appliedOnce(_ o: Observations) -> Check {
         let made = o.acknowledged.filter { $0.answer.seq != nil }
         let refused = o.acknowledged.count - made.count
@@ -25,6 +26,12 @@ enum ChaosCheck {
             sold[order.juice, default: 0] += order.count
             for part in o.recipes[order.juice] ?? [] { stock[part.fruit, default: 0] -= part.amount * order.count }
         }
+        let voided = appliedVoids(o)
+        for (_, sale) in voided {
+            guard let sale else { continue } // a void of no acknowledged sale: the voids check says so
+            for part in o.recipes[sale.juice] ?? [] { stock[part.fruit, default: 0] += part.amount * sale.count }
+        }
+        let changes = made.count + voided.count
         var wrong: [String] = []
         for (juice, expected) in sold.sorted(by: { $0.key < $1.key }) where o.after.sold[juice] != expected {
             wrong.append("sold_\(juice)=\(o.after.sold[juice].map(String.init) ?? "?") expected \(expected)")
@@ -32,8 +39,8 @@ enum ChaosCheck {
         for (fruit, expected) in stock.sorted(by: { $0.key < $1.key }) where o.after.stock[fruit] != expected {
             wrong.append("\(fruit)=\(o.after.stock[fruit].map(String.init) ?? "?") expected \(expected)")
         }
-        if o.after.seq != o.before.seq + made.count {
-            wrong.append("seq=\(o.after.seq) expected \(o.before.seq + made.count) (\(o.after.seq - o.before.seq) changes for \(made.count) acknowledged orders)")
+        if o.after.seq != o.before.seq + changes {
+            wrong.append("seq=\(o.after.seq) expected \(o.before.seq + changes) (\(o.after.seq - o.before.seq) changes for \(made.count) acknowledged orders and \(voided.count) voids)")
         }
         if o.after.ordersServed != o.before.ordersServed + made.count {
             wrong.append("orders_served=\(o.after.ordersServed) expected \(o.before.ordersServed + made.count)")
@@ -43,7 +50,8 @@ enum ChaosCheck {
             wrong.append("orders_refused grew by \(refusedGrowth), \(o.otherRefusals ? "at least " : "")\(refused) expected")
         }
         return Check(name: "every acknowledged order applied exactly once", ok: wrong.isEmpty,
-                     detail: wrong.isEmpty ? "\(made.count) made, \(refused) refused; sold, stock, seq and counters agree" : sample(wrong))
+                     detail: wrong.isEmpty ? "\(made.count) made, \(refused) refused, \(voided.count) voided; sold, stock, seq and counters agree"
+                        : sample(wrong))
     }
 
     /// No acknowledged change lost: each made order's seq belongs to it alone, is within the
@@ -56,22 +64,29 @@ enum ChaosCheck {
         var seen: [Int: [String: Int]] = [:]
         for event in o.display where seen[event.seq] == nil { seen[event.seq] = event.stock }
         var unseen = 0
-        for order in o.acknowledged {
-            guard case .made(let seq, let stock) = order.answer else { continue }
-            if let other = owner.updateValue(order.key, forKey: seq) {
-                wrong.append("seq \(seq) acknowledged to both \(other) and \(order.key)")
+        // The voids' changes too: each seq is one order's or one void's.
+        let changes = o.acknowledged.compactMap { order -> (String, Int, [String: Int])? in
+            guard case .made(let seq, let stock, _) = order.answer else { return nil }
+            return (order.key, seq, stock)
+        } + o.voids.compactMap { void -> (String, Int, [String: Int])? in
+            guard case .voided(let seq, _, let stock, _) = void.answer else { return nil }
+            return (void.key, seq, stock)
+        }
+        for (key, seq, stock) in changes {
+            if let other = owner.updateValue(key, forKey: seq) {
+                wrong.append("seq \(seq) acknowledged to both \(other) and \(key)")
             }
             if seq <= o.before.seq || seq > o.after.seq {
-                wrong.append("\(order.key) acknowledged at seq \(seq), outside the store's \(o.before.seq + 1)...\(o.after.seq)")
+                wrong.append("\(key) acknowledged at seq \(seq), outside the store's \(o.before.seq + 1)...\(o.after.seq)")
             }
             guard let event = seen[seq] else { unseen += 1; continue }
             for (fruit, value) in stock.sorted(by: { $0.key < $1.key }) where event[fruit] != value {
-                wrong.append("\(order.key) at seq \(seq) left \(fruit)=\(value), the display saw \(fruit)=\(event[fruit].map(String.init) ?? "none")")
+                wrong.append("\(key) at seq \(seq) left \(fruit)=\(value), the display saw \(fruit)=\(event[fruit].map(String.init) ?? "none")")
             }
         }
         let made = owner.count
         return Check(name: "no acknowledged change lost", ok: wrong.isEmpty,
-                     detail: wrong.isEmpty ? "\(made) seqs, each one order's; \(made - unseen) matched on the display"
+                     detail: wrong.isEmpty ? "\(made) seqs, each one order's or void's; \(made - unseen) matched on the display"
                         + (unseen > 0 ? ", \(unseen) inside resyncs" : "") : sample(wrong))
     }
 
@@ -109,9 +124,9 @@ enum ChaosCheck {
         var fresh = 0
         for resend in o.resent {
             switch resend.reply {
-            case .definite(let answer, let dup) where dup && answer == resend.first:
+            case .definite(let answer, let dup, _) where dup && answer == resend.first:
                 continue
-            case .definite(let answer, let dup):
+            case .definite(let answer, let dup, _):
                 if !dup && answer.seq != nil { fresh += 1 }
                 wrong.append("\(resend.key) over \(resend.via.rawValue) got \(dup ? "" : "a fresh ")\(answer), first answer \(resend.first)")
             case .retryLater(let why, _), .unexpected(let why):

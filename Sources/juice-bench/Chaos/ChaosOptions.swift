@@ -24,6 +24,9 @@ struct ChaosOptions: Equatable {
     var settle = 60.0
     /// Keys re-sent over HTTP at the end (every key is re-sent over TCP).
     var resendHTTP = 300
+    /// The chance, in percent, that a till follows a made sale with a void of one of its own
+    /// recent sales (0: no voids).
+    var voidPercent = 10
     var inMemory = false
     var keep = false
     /// The server's line and HTTP ports; 0: free ones, picked at the first start.
@@ -49,6 +52,7 @@ func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptio
         case "--think": options.think = try reader.seconds(for: flag)
         case "--settle": options.settle = try reader.seconds(for: flag, allowZero: false)
         case "--resend-http": options.resendHTTP = try reader.int(for: flag)
+        case "--voids": options.voidPercent = try reader.int(for: flag, max: 100)
         case "--in-memory": options.inMemory = true
         case "--keep": options.keep = true
         case "--port": options.port = try reader.int(for: flag, max: 65535)
@@ -73,17 +77,23 @@ Starts its own juice-server (a fresh data directory in /tmp, free ports, a manag
 own) and attacks it while tills sell: N paired tills, half over TCP (PAIR, then TILL and
 ORDER ... key=K) and half over HTTP (POST /tills/pair, then POST /orders with Juice-Till and
 Idempotency-Key), each sending one keyed order at a time and retrying its key until it gets a
-definite answer; a display follows EVENT STOCK and catches up with SINCE after every lost
-connection. Meanwhile the server is SIGKILLed at random moments (half of them right after a
+definite answer, and now and then voiding one of its own recent sales the same way (VOID <sale>
+<reason> key=K; POST /voids); a display follows EVENT STOCK and catches up with SINCE after
+every lost connection. Meanwhile the server is SIGKILLed at random moments (half of them right after a
 till wrote an order, before its answer) and started again on the same data and ports.
 Then it checks, and prints PASS or FAIL with the figures:
   - every acknowledged order applied exactly once (sold, stock, seq, order counters);
-  - no acknowledged change lost (each seq one order's, as the display saw it);
+  - no acknowledged change lost (each seq one order's or void's, as the display saw it);
   - the display saw every seq once, in order (a full-state resync is reported, not a gap);
   - a re-sent key gets its first answer (each till's newest 1000 keys again over TCP, as that
     till, a sample over HTTP: a till retries only keys among its newest 1000);
   - the anonymous flood was refused (FORBIDDEN or BUSY);
-  - every order got a definite answer; the server ended only when killed.
+  - every order got a definite answer; the server ended only when killed;
+  - every acknowledged void applied exactly once (each its own till's sale, none twice;
+    REPORT's voids= and voided_<juice>= agree; a void's key re-sent gets its first answer, a
+    voided sale's key re-sent names the void);
+  - the money adds up (each sale's amount is price x count, each void gives back its sale's;
+    REPORT's takings= grew by the sales' amounts less the voids', voided_amount= by the voids').
 
     --duration S          seconds of selling and chaos (default 30)
     --tills N             tills, alternating TCP and HTTP (default 4)
@@ -103,6 +113,8 @@ Then it checks, and prints PASS or FAIL with the figures:
     --settle S            after the run, how long the tills may take to get their last
                           answers (default 60)
     --resend-http N       keys re-sent over HTTP at the end (default 300; all go over TCP)
+    --voids PERCENT       the chance that a till follows a made sale with a void of one of
+                          its own sales of the last 5 minutes (default 10; 0: no voids)
     --seed N              the plan's random seed (default: from the clock; printed)
     --server PATH         the juice-server to run (default: the one beside juice-bench)
     --server-arg ARG      one more word for the server's command line, e.g. to compact often:

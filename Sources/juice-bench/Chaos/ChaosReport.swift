@@ -55,6 +55,10 @@ enum ChaosReport {
             ("acknowledged", "\(o.acknowledged.count): \(made) made, \(o.acknowledged.count - made) refused for stock"),
             ("attempts", "\(f.attempts): \(f.retries) retries after \(f.connectionLosses) failed connections or exchanges and \(f.notNow.values.reduce(0, +)) not-now answers"),
             ("dup answers", "\(f.dupAnswers) (the first answer a till got was a repeat: applied, answer lost)"),
+            ("voids", "\(f.voidsStarted) (\(r.options.voidPercent)% of sales): \(o.voids.filter { $0.answer.seq != nil }.count) voided, "
+                + "\(f.voidDupAnswers) first answered dup"),
+            ("money", o.after.takings.map { "takings \(o.before.takings ?? 0) -> \($0), voided \(o.before.voidedAmount ?? 0) -> \(o.after.voidedAmount ?? 0) (minor units)" }
+                ?? "no prices"),
             ("not now", f.notNow.isEmpty ? "none" : f.notNow.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
             ("display", "\(o.display.count) events over \(f.displayConnections) connections, "
                 + "\(o.display.filter(\.fullState).count) full states, \(f.displayRepeatsIgnored) repeats before OK SINCE ignored"),
@@ -62,7 +66,8 @@ enum ChaosReport {
                 "\(name) \(f.floodSent[name] ?? 0) keyed orders sent: " + (f.floodAnswers[name] ?? [:]).sorted { $0.key < $1.key }
                     .map { "\($0.key) \($0.value)" }.joined(separator: ", ") }.joined(separator: "; "))),
             ("disk fills", r.diskNote.isEmpty ? "\(f.diskFills), \(f.diskFillsReadOnly) of them brought the store to READ_ONLY, then a kill and a start on the full disk" : r.diskNote),
-            ("re-sent", "\(o.resent.filter { $0.via == .tcp }.count) keys over TCP, \(o.resent.filter { $0.via == .http }.count) over HTTP"),
+            ("re-sent", "\(o.resent.filter { $0.via == .tcp }.count) keys over TCP, \(o.resent.filter { $0.via == .http }.count) over HTTP, "
+                + "\(o.resentVoids.count) void keys over TCP"),
             ("server RSS", r.peakRSSKiB > 0 ? "max \(formatFixed(Double(r.peakRSSKiB) / 1024, 1)) MiB (VmHWM, highest of \(f.kills + 1) starts)"
                 : "not read (no /proc)"),
             ("store", "seq \(o.before.seq) -> \(o.after.seq), orders_served \(o.after.ordersServed), orders_refused \(o.after.ordersRefused), keys remembered \(o.after.keys)"),

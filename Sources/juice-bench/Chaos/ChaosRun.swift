@@ -59,16 +59,15 @@ enum ChaosRun {
         let run = RunState(server: server, managerToken: token)
 
         // Setup: the menu, the one fruit kept at 0 (its juice is always refused), the start figures.
-        let control = try ControlClient(run.line)
-        let signedIn = try control.command("AUTH \(token)")
-        guard signedIn.hasPrefix("OK") else { throw BenchError.fatal("the run's manager token was refused: \(signedIn)") }
+        let control = try ControlClient(run.line, token: token)
         let menu = try control.menu()
+        let prices = try control.prices()
         let (choice, zeroFruit) = menu.chaosChoice
         if let zeroFruit {
             let reply = try control.command("SET \(zeroFruit) 0")
             guard reply.hasPrefix("OK SET") else { throw BenchError.fatal("SET \(zeroFruit) 0 was refused: \(reply)") }
         }
-        let before = try control.figures(menu)
+        let (before, day) = try control.figures(menu)
 
         // The display first, caught up with the setup, then everything else.
         let display = ChaosDisplay(run: run, fruits: Set(menu.fruits.map(\.name)))
@@ -79,7 +78,7 @@ enum ChaosRun {
         let end = start + nanos(seconds: options.duration)
         let tills = (0..<options.tills).map { index in
             ChaosTill(index: index, via: index % 2 == 0 ? .tcp : .http, run: run, runID: runID, choice: choice,
-                      thinkSeconds: options.think, seed: seed)
+                      thinkSeconds: options.think, voidPercent: options.voidPercent, seed: seed)
         }
         var credentials: [Int: String] = [:]
         for till in tills {
@@ -131,27 +130,29 @@ enum ChaosRun {
         run.giveUpAt.store(monotonicNow() + nanos(seconds: options.settle), ordering: .relaxed)
         tillThreads.forEach { $0.join() }
         progress.finish()
-        let finalControl = try ControlClient(run.line)
-        let after = try finalControl.figures(menu)
+        let finalControl = try ControlClient(run.line, token: token)
+        let after = try finalControl.figures(menu, since: day).figures
         _ = waitUntil(seconds: 30) { run.displaySeq.load(ordering: .relaxed) >= after.seq }
         run.stopDisplay.store(true, ordering: .relaxed)
         displayThread.join()
 
-        // Each till's newest keys again over TCP, a sample over HTTP, each as its till; then the
-        // store must be as it was.
+        // Each till's newest keys (orders' and voids') again over TCP, a sample of the orders'
+        // over HTTP, each as its till; then the store must be as it was.
         server.sampleRSS()
         let observed = run.ledger.snapshot
         var resendRNG = ChaosRNG.stream(seed, 0xE5)
-        let retriable = Resender.retriable(observed.acknowledged)
-        let sample = Array(retriable.shuffled(using: &resendRNG).prefix(options.resendHTTP))
-        let resent = Resender.overTCP(retriable, credentials: credentials, run: run)
+        let retriable = Resender.retriable(observed.acknowledged, voids: observed.voids)
+        let sample = Array(retriable.orders.shuffled(using: &resendRNG).prefix(options.resendHTTP))
+        let resent = Resender.overTCP(retriable.orders, credentials: credentials, run: run)
             + Resender.overHTTP(sample, credentials: credentials, to: run.http)
-        let afterResend = try ControlClient(run.line).figures(menu)
+        let resentVoids = Resender.voidsOverTCP(retriable.voids, credentials: credentials, run: run)
+        let afterResend = try ControlClient(run.line, token: token).figures(menu, since: day).figures
 
         let observations = Observations(
             recipes: menu.recipesByName, before: before, after: after, afterResend: afterResend,
-            acknowledged: observed.acknowledged, unanswered: observed.unanswered, unexpected: observed.unexpected,
-            display: observed.display, resent: resent, otherRefusals: options.flood > 0 || disk != nil,
+            acknowledged: observed.acknowledged, voids: observed.voids, prices: prices, unanswered: observed.unanswered,
+            unexpected: observed.unexpected, display: observed.display, resent: resent, resentVoids: resentVoids,
+            otherRefusals: options.flood > 0 || disk != nil,
             unplannedExits: observed.unplannedExits, anonymousFloodAnswers: observed.figures.floodAnswers["anonymous"] ?? [:])
         let checks = ChaosCheck.run(observations)
         let passed = ChaosCheck.passed(checks)

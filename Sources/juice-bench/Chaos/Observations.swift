@@ -15,6 +15,8 @@ struct Acknowledged: Equatable, Sendable {
     /// The till (its index) that sold it: a key belongs to its till, and only that till may
     /// re-send it.
     var till = 0
+    /// The till's write number (its key's last part): orders and voids share a till's keys.
+    var n = 0
 }
 
 /// One `EVENT STOCK` the display applied (events the protocol says to ignore are not here).
@@ -34,7 +36,7 @@ struct Resent: Equatable, Sendable {
     var reply: OrderReply
 }
 
-/// The store's figures as `STATS` and `STOCK` give them.
+/// The store's figures as `STATS`, `STOCK` and `REPORT` give them.
 struct StoreFigures: Equatable, Sendable {
     var seq: Int
     var ordersServed: Int
@@ -46,6 +48,12 @@ struct StoreFigures: Equatable, Sendable {
     /// Idempotency keys the server remembers (`keys=`): fewer than the keys acknowledged means
     /// some were forgotten, and a retry of one would be applied again.
     var keys = 0
+    /// From `REPORT` (the business day's): voids, juices voided by juice, and with prices the
+    /// takings after voids and the amount voided (minor units; nil without prices).
+    var voids = 0
+    var voided: [String: Int] = [:]
+    var takings: Int? = nil
+    var voidedAmount: Int? = nil
 }
 
 /// Everything the checker judges.
@@ -59,12 +67,18 @@ struct Observations: Sendable {
     /// After the re-sends.
     var afterResend: StoreFigures
     var acknowledged: [Acknowledged] = []
+    /// The tills' voids of their own sales that got an answer.
+    var voids: [AcknowledgedVoid] = []
+    /// Each juice's price (`MENU PRICES`, minor units); empty for a menu without prices.
+    var prices: [String: Int] = [:]
     /// Keys that never got a definite answer by the end (a till gave up at the deadline).
     var unanswered: [String] = []
     /// Answers no keyed order should get (KEY_REUSED, malformed), with the key.
     var unexpected: [String] = []
     var display: [DisplayEvent] = []
     var resent: [Resent] = []
+    /// The voids' keys re-sent at the end (over TCP, each as its till).
+    var resentVoids: [ResentVoid] = []
     /// Refused orders other than the tills' were sent (a flood): `orders_refused` may grow by more.
     var otherRefusals: Bool = false
     /// Times the server ended without being killed (a crash, an exit), with its status.

@@ -1,21 +1,27 @@
 import JuiceCore
 
 /// The answer a keyed order got, reduced to what a retry must repeat: the change it made (its
-/// seq and the stock it left), or the refusal. A line reply and an HTTP answer to the same key
+/// seq, the stock it left and, with prices, its amount), or the refusal. A line reply and an HTTP answer to the same key
 /// reduce to the same value, so a key first answered over TCP can be checked over HTTP.
 enum OrderAnswer: Equatable, CustomStringConvertible {
-    case made(seq: Int, stock: [String: Int])
+    case made(seq: Int, stock: [String: Int], amount: Int? = nil)
     case refused(code: String, message: String)
 
     var seq: Int? {
-        if case .made(let seq, _) = self { return seq }
+        if case .made(let seq, _, _) = self { return seq }
+        return nil
+    }
+
+    var amount: Int? {
+        if case .made(_, _, let amount) = self { return amount }
         return nil
     }
 
     var description: String {
         switch self {
-        case .made(let seq, let stock):
+        case .made(let seq, let stock, let amount):
             return "seq=\(seq) " + stock.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                + (amount.map { " amount=\($0)" } ?? "")
         case .refused(let code, let message): return "\(code) \(message)"
         }
     }
@@ -24,8 +30,9 @@ enum OrderAnswer: Equatable, CustomStringConvertible {
 /// What one reply to an order means for the till that sent it.
 enum OrderReply: Equatable {
     /// Answered for good: applied, or refused for stock. `dup`: the server repeated the first
-    /// answer to this key (an earlier attempt was applied, and its answer lost).
-    case definite(OrderAnswer, dup: Bool)
+    /// answer to this key (an earlier attempt was applied, and its answer lost). `voided`: the
+    /// seq of the void that undid the sale, which a repeat of a voided sale's key names.
+    case definite(OrderAnswer, dup: Bool, voided: Int? = nil)
     /// Not answered: nothing was applied and the key was not taken (BUSY, READ_ONLY, shutting
     /// down). The same key is sent again after `retryAfter` seconds.
     case retryLater(String, retryAfter: Double)
@@ -40,7 +47,8 @@ enum OrderReply: Equatable {
         switch ServerLine.parse(text) {
         case .ok("ORDER", let fields):
             guard let order = WireReader.order(fields: fields) else { return .unexpected(text) }
-            return .definite(.made(seq: order.update.seq, stock: stockDictionary(order.update.values)), dup: order.duplicate)
+            return .definite(.made(seq: order.update.seq, stock: stockDictionary(order.update.values), amount: order.amount),
+                             dup: order.duplicate, voided: order.voidedBy)
         case .err(let code, let message):
             let dup = message.hasSuffix(" dup")
             let bare = dup ? String(message.dropLast(4)) : message
@@ -66,7 +74,7 @@ enum OrderReply: Equatable {
                 guard let n = value.integer else { return .unexpected("200 \(text)") }
                 stock[fruit] = n
             }
-            return .definite(.made(seq: seq, stock: stock), dup: dup)
+            return .definite(.made(seq: seq, stock: stock, amount: json["amount"]?.integer), dup: dup, voided: json["voided"]?.integer)
         }
         guard case .string(let code)? = json["error"], case .string(let message)? = json["message"] else {
             return .unexpected("\(status) \(text)")
@@ -76,7 +84,7 @@ enum OrderReply: Equatable {
         return .unexpected("\(status) \(text)")
     }
 
-    private static func stockDictionary(_ values: [(fruit: String, count: Int)]) -> [String: Int] {
+    static func stockDictionary(_ values: [(fruit: String, count: Int)]) -> [String: Int] {
         Dictionary(values.map { ($0.fruit, $0.count) }, uniquingKeysWith: { _, last in last })
     }
 }

@@ -10,42 +10,61 @@ enum Resender {
     static let chunk = 500
 
     /// What a till may re-send: its newest `Limits.keysPerTill` keys (the contract that lets
-    /// the server keep only those per till). Orders are in the order they were acknowledged,
-    /// which for one till (one order at a time) is the order of its keys.
-    static func retriable(_ orders: [Acknowledged]) -> [Acknowledged] {
-        var left: [Int: Int] = [:]
-        let newestFirst = orders.reversed().filter { order in
-            left[order.till, default: Limits.keysPerTill] -= 1
-            return left[order.till]! >= 0
+    /// the server keep only those per till), orders' and voids' together (they share a till's
+    /// keys), by the till's write number `n` (its keys' last part, one number per write).
+    static func retriable(_ orders: [Acknowledged], voids: [AcknowledgedVoid] = []) -> (orders: [Acknowledged], voids: [AcknowledgedVoid]) {
+        var writes: [Int: [Int]] = [:]
+        for order in orders { writes[order.till, default: []].append(order.n) }
+        for void in voids { writes[void.till, default: []].append(void.n) }
+        // Each till's oldest write number still among its newest keysPerTill.
+        var floor: [Int: Int] = [:]
+        for (till, numbers) in writes where numbers.count > Limits.keysPerTill {
+            floor[till] = numbers.sorted()[numbers.count - Limits.keysPerTill]
         }
-        return newestFirst.reversed()
+        return (orders.filter { $0.n >= floor[$0.till] ?? Int.min }, voids.filter { $0.n >= floor[$0.till] ?? Int.min })
     }
+
+    /// The orders' retriable keys alone (as before there were voids).
+    static func retriable(_ orders: [Acknowledged]) -> [Acknowledged] { retriable(orders, voids: []).orders }
 
     static func overTCP(_ orders: [Acknowledged], credentials: [Int: String], run: RunState) -> [Resent] {
         let tills = Dictionary(grouping: orders, by: \.till)
-        return tills.keys.sorted().flatMap { till in overTCP(tills[till]!, credential: credentials[till] ?? "", run: run) }
+        return tills.keys.sorted().flatMap { till in
+            pipelined(tills[till]!, credential: credentials[till] ?? "", run: run) { "ORDER \($0.juice) \($0.count) key=\($0.key)" }
+                .map { order, line in
+                    Resent(key: order.key, via: .tcp, first: order.answer, reply: line.map(OrderReply.line) ?? .unexpected("no answer"))
+                }
+        }
     }
 
-    private static func overTCP(_ orders: [Acknowledged], credential: String, run: RunState) -> [Resent] {
-        var out: [Resent] = []
+    /// The voids' keys again over TCP, each as its till: each must get its first answer, dup.
+    static func voidsOverTCP(_ voids: [AcknowledgedVoid], credentials: [Int: String], run: RunState) -> [ResentVoid] {
+        let tills = Dictionary(grouping: voids, by: \.till)
+        return tills.keys.sorted().flatMap { till in
+            pipelined(tills[till]!, credential: credentials[till] ?? "", run: run) { "VOID \($0.sale) \($0.reason) key=\($0.key)" }
+                .map { void, line in ResentVoid(key: void.key, first: void.answer, reply: line.map(VoidReply.line) ?? .unexpected("no answer")) }
+        }
+    }
+
+    /// Sends `line` of each write on one connection signed in as the till, pipelined in chunks;
+    /// each write with its reply line (nil when the connection failed before it: reported as
+    /// no answer, a failure of the check).
+    private static func pipelined<W>(_ writes: [W], credential: String, run: RunState, line: (W) -> String) -> [(W, String?)] {
+        var out: [(W, String?)] = []
         var link: ChaosLink?
-        for start in stride(from: 0, to: orders.count, by: chunk) {
-            let batch = orders[start..<min(start + chunk, orders.count)]
+        for start in stride(from: 0, to: writes.count, by: chunk) {
+            let batch = writes[start..<min(start + chunk, writes.count)]
             do {
                 if link == nil { link = try ChaosFlood.open(run, from: nil, signIn: "TILL \(credential)") }
-                guard let link, link.send(batch.map { "ORDER \($0.juice) \($0.count) key=\($0.key)\r\n" }.joined()) else {
-                    throw LinkFailure.closed
-                }
-                for order in batch {
-                    var line = try link.readLine(timeout: 60)
-                    while line.hasPrefix("EVENT ") { line = try link.readLine(timeout: 60) }
-                    out.append(Resent(key: order.key, via: .tcp, first: order.answer, reply: OrderReply.line(line)))
+                guard let link, link.send(batch.map { line($0) + "\r\n" }.joined()) else { throw LinkFailure.closed }
+                for write in batch {
+                    var reply = try link.readLine(timeout: 60)
+                    while reply.hasPrefix("EVENT ") { reply = try link.readLine(timeout: 60) }
+                    out.append((write, reply))
                 }
             } catch {
                 link = nil
-                for order in batch.dropFirst(out.count - start) {
-                    out.append(Resent(key: order.key, via: .tcp, first: order.answer, reply: .unexpected("no answer: \(error)")))
-                }
+                for write in batch.dropFirst(out.count - start) { out.append((write, nil)) }
             }
         }
         return out

@@ -54,6 +54,9 @@ struct Figures: Sendable {
     var dupAnswers = 0
     var tcpOrders = 0
     var httpOrders = 0
+    /// Voids the tills started, and those whose first answer was a repeat (`dup`).
+    var voidsStarted = 0
+    var voidDupAnswers = 0
     /// Answers that said "not now" (BUSY, READ_ONLY, 503), by code.
     var notNow: [String: Int] = [:]
     var connectionLosses = 0
@@ -72,6 +75,7 @@ final class Ledger: Sendable {
     struct State: Sendable {
         var figures = Figures()
         var acknowledged: [Acknowledged] = []
+        var voids: [AcknowledgedVoid] = []
         var unanswered: [String] = []
         var unexpected: [String] = []
         var display: [DisplayEvent] = []

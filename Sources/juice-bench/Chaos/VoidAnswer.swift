@@ -1,0 +1,99 @@
+import JuiceCore
+
+/// The answer a keyed void got, reduced as an order's is (`OrderAnswer`): the change it made (its
+/// seq, the sale it undid, the stock it gave back to, the amount it reversed), or the refusal.
+/// A line reply and an HTTP answer to the same key reduce to the same value.
+enum VoidAnswer: Equatable, CustomStringConvertible {
+    case voided(seq: Int, sale: Int, stock: [String: Int], amount: Int?)
+    case refused(code: String, message: String)
+
+    var seq: Int? {
+        if case .voided(let seq, _, _, _) = self { return seq }
+        return nil
+    }
+
+    var amount: Int? {
+        if case .voided(_, _, _, let amount) = self { return amount }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .voided(let seq, let sale, let stock, let amount):
+            return "seq=\(seq) sale=\(sale) " + stock.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                + (amount.map { " amount=\($0)" } ?? "")
+        case .refused(let code, let message): return "\(code) \(message)"
+        }
+    }
+}
+
+/// What one reply to a keyed void means for the till that sent it. A till voids only a sale it
+/// made moments ago, so every refusal of a void (NO_SUCH_SALE: the sale was lost;
+/// ALREADY_VOIDED: applied twice; FORBIDDEN: not its own, or past the window) is kept as its
+/// answer and fails the voids check; any other error is a fault, as it is for an order.
+enum VoidReply: Equatable {
+    case definite(VoidAnswer, dup: Bool)
+    /// The refusals a void may get (PROTOCOL.md, "VOID").
+    static let voidRefusals: Set<String> = ["NO_SUCH_SALE", "ALREADY_VOIDED", "FORBIDDEN", "OVER_LIMIT"]
+
+    /// Not answered (BUSY, READ_ONLY, shutting down): the same key again after `retryAfter`.
+    case retryLater(String, retryAfter: Double)
+    case unexpected(String)
+
+    /// `OK VOID <juice> <count> seq=<n> fruit=n ... sale=<n> [amount=<n>] reason=<r> [dup]`.
+    static func line(_ text: String) -> VoidReply {
+        switch ServerLine.parse(text) {
+        case .ok("VOID", let fields):
+            guard let void = WireReader.void(fields: fields) else { return .unexpected(text) }
+            return .definite(.voided(seq: void.update.seq, sale: void.sale, stock: OrderReply.stockDictionary(void.update.values),
+                                     amount: void.amount), dup: void.duplicate)
+        case .err(let code, let message):
+            if OrderReply.transientCodes.contains(code) { return .retryLater(text, retryAfter: 0.05) }
+            return voidRefusals.contains(code) ? .definite(.refused(code: code, message: message), dup: false) : .unexpected(text)
+        default:
+            return .unexpected(text)
+        }
+    }
+
+    /// A `POST /voids` answer: 200 `{"ok":true,"sale":1,"seq":4,"stock":{...},"amount":...,"dup":...}`.
+    static func http(status: Int, retryAfter: Double?, body: [UInt8]) -> VoidReply {
+        let text = String(decoding: body.prefix(300), as: UTF8.self)
+        guard case .success(let json) = JSONReader.parse(body) else {
+            return status == 503 ? .retryLater("503 \(text)", retryAfter: retryAfter ?? 0.05) : .unexpected("\(status) \(text)")
+        }
+        if status == 200, json["ok"] == .bool(true), let seq = json["seq"]?.integer, let sale = json["sale"]?.integer,
+           case .object(let members)? = json["stock"] {
+            var stock: [String: Int] = [:]
+            for (fruit, value) in members {
+                guard let n = value.integer else { return .unexpected("200 \(text)") }
+                stock[fruit] = n
+            }
+            return .definite(.voided(seq: seq, sale: sale, stock: stock, amount: json["amount"]?.integer), dup: json["dup"] == .bool(true))
+        }
+        guard case .string(let code)? = json["error"], case .string(let message)? = json["message"] else {
+            return .unexpected("\(status) \(text)")
+        }
+        if status == 503 || OrderReply.transientCodes.contains(code) { return .retryLater("\(status) \(text)", retryAfter: retryAfter ?? 0.05) }
+        return voidRefusals.contains(code) ? .definite(.refused(code: code, message: message), dup: false) : .unexpected("\(status) \(text)")
+    }
+}
+
+/// A keyed void that got its answer: the first its till received. `n`: the till's write number
+/// (orders and voids share a till's keys, and its newest 1000 are what it may re-send).
+struct AcknowledgedVoid: Equatable, Sendable {
+    var key: String
+    var sale: Int
+    var reason: String
+    var via: Protocol
+    var answer: VoidAnswer
+    var dup: Bool
+    var till: Int
+    var n = 0
+}
+
+/// A void's key re-sent at the end and the answer it got then.
+struct ResentVoid: Equatable, Sendable {
+    var key: String
+    var first: VoidAnswer
+    var reply: VoidReply
+}
