@@ -54,7 +54,6 @@ final class ChaosFlood: @unchecked Sendable {
                     var lines = ""
                     for i in next..<next + count { lines += "ORDER \(juice) 1000 key=junk-\(name)-\(runID)-\(burst)-\(i)\r\n" }
                     guard link.send(lines) else { throw LinkFailure.closed }
-                    run.ledger.update { $0.figures.floodSent[name, default: 0] += count }
                     var answers: [String: Int] = [:]
                     var read = 0
                     while read < count {
@@ -63,7 +62,13 @@ final class ChaosFlood: @unchecked Sendable {
                         read += 1
                         answers[Self.code(of: line), default: 0] += 1
                     }
-                    run.ledger.update { $0.figures.floodAnswers[name, default: [:]].merge(answers, uniquingKeysWith: +) }
+                    // Counted once the whole chunk is answered: a kill in the middle of one sends
+                    // it again on the next connection (its keys answer as first, as `dup`), so
+                    // the figures say every key sent once and answered once, kills or not.
+                    run.ledger.update {
+                        $0.figures.floodSent[name, default: 0] += count
+                        $0.figures.floodAnswers[name, default: [:]].merge(answers, uniquingKeysWith: +)
+                    }
                     next += count
                 }
             } catch {
