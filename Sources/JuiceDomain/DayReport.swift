@@ -29,12 +29,6 @@ package struct DayReport: Sendable {
         package let name: String
         package let orders: UInt64
         package let juices: UInt64
-        package init(till: TillID, name: String, orders: UInt64, juices: UInt64) {
-            self.till = till
-            self.name = name
-            self.orders = orders
-            self.juices = juices
-        }
     }
 
     /// The same report with its line worded now.

@@ -23,10 +23,6 @@ package struct TillRegistry: Sendable {
     package struct Sales: Sendable, Equatable {
         package var orders: UInt64 = 0
         package var juices: UInt64 = 0
-        package init(orders: UInt64 = 0, juices: UInt64 = 0) {
-            self.orders = orders
-            self.juices = juices
-        }
     }
 
     /// What a presented credential is.
