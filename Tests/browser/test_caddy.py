@@ -19,7 +19,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from conftest import DEADLINE, START_DEADLINE, wait_for
+from conftest import DEADLINE, START_DEADLINE, closed_after_the_test, wait_for
 from test_board import wait_for_stock
 from test_till import open_till, tap, wait_until_sold
 
@@ -121,8 +121,6 @@ class Caddy:
 def trusting_browser(tmp_path):
     """trusting_browser(root_ca) -> a headless Chromium of its own whose certificate store (an NSS
     database under its own HOME, where Chromium on Linux looks) trusts `root_ca` for websites."""
-    drivers = []
-
     def start(root_ca):
         home = tmp_path / "home"
         nssdb = home / ".pki" / "nssdb"
@@ -140,13 +138,9 @@ def trusting_browser(tmp_path):
         driver_path = shutil.which("chromedriver")
         env = dict(os.environ, HOME=str(home))
         service = Service(executable_path=driver_path, env=env) if driver_path else Service(env=env)
-        driver = webdriver.Chrome(options=options, service=service)
-        drivers.append(driver)
-        return driver
+        return webdriver.Chrome(options=options, service=service)
 
-    yield start
-    for driver in drivers:
-        driver.quit()
+    yield from closed_after_the_test(start, lambda driver: driver.quit())
 
 
 def test_the_till_sells_over_https_through_caddy(start_server, trusting_browser):
