@@ -290,8 +290,8 @@ TV = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
-@pytest.fixture(scope="session")
-def browser():
+def headless_chromium(env=None):
+    """A headless Chromium in a 1920x1080 window, its chromedriver run with `env`."""
     options = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1920,1080",
                 "--disable-dev-shm-usage", "--lang=en-US"):
@@ -303,8 +303,13 @@ def browser():
         options.binary_location = chromium
     driver_path = shutil.which("chromedriver")
     # An explicit driver path keeps Selenium from trying to download one (CI may be offline).
-    service = Service(executable_path=driver_path) if driver_path else Service()
-    driver = webdriver.Chrome(options=options, service=service)
+    service = Service(executable_path=driver_path, env=env) if driver_path else Service(env=env)
+    return webdriver.Chrome(options=options, service=service)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    driver = headless_chromium()
     # The page's viewport itself is 1920x1080, a TV's (the window size includes browser chrome).
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", TV)
     yield driver
