@@ -483,6 +483,35 @@ print_row() {
     fi
 }
 
+# The rows of an orders scenario: orders/s (`what` says how they were sent), p99, and the
+# server's CPU and context switches per reply.
+print_order_rows() {
+    local scenario=$1 what=$2
+    print_row "$scenario orders/s $what" "$scenario" rate
+    print_row "$scenario p99 latency us" "$scenario" p99
+    print_row "$scenario server CPU us per reply" "$scenario" cpu
+    print_row "$scenario server switches per reply" "$scenario" switches
+}
+
+# The rows of an event-stream scenario: events/s (`what`: to how many streams), fan-out p99
+# and the check.
+print_stream_rows() {
+    local scenario=$1 what=$2
+    print_row "$scenario events/s $what" "$scenario" events
+    print_row "$scenario fan-out p99 us" "$scenario" fanout_p99
+    print_row "$scenario check" "$scenario" check
+}
+
+# The rows of a report scenario: the probe's p50 and max (`max_note` after its label) and
+# /healthz's while `what` is asked.
+print_report_rows() {
+    local scenario=$1 what=$2 max_note=${3:-}
+    print_row "$scenario probe p50 us ($what)" "$scenario" probe_p50
+    print_row "$scenario probe max us${max_note:+ $max_note}" "$scenario" probe_max
+    print_row "$scenario /healthz p50 us" "$scenario" healthz_p50
+    print_row "$scenario /healthz max us" "$scenario" healthz_max
+}
+
 echo
 echo "juice-bench side by side: ${DURATION} s measured after ${WARMUP} s warm-up; $(nproc 2>/dev/null || echo '?') cores shared by server and load generator"
 printf '%-40s' "scenario"
@@ -491,20 +520,11 @@ if [ -n "${BASELINE_SERVER:-}" ]; then printf '%12s' base-mem base-dur; fi
 printf '%12s' "jmem/rmem" "jdur/rdur"
 if [ -n "${BASELINE_SERVER:-}" ]; then printf '%12s' "mem/base" "dur/base"; fi
 echo
-print_row "S1 orders/s ($CONNS conns, pipeline 1)" S1 rate
-print_row "S1 p99 latency us" S1 p99
-print_row "S1 server CPU us per reply" S1 cpu
-print_row "S1 server switches per reply" S1 switches
+print_order_rows S1 "($CONNS conns, pipeline 1)"
 if [ "$run_http_orders" = 1 ]; then
-    print_row "S7 orders/s over HTTP ($CONNS, keep-alive)" S7 rate
-    print_row "S7 p99 latency us" S7 p99
-    print_row "S7 server CPU us per reply" S7 cpu
-    print_row "S7 server switches per reply" S7 switches
+    print_order_rows S7 "over HTTP ($CONNS, keep-alive)"
 fi
-print_row "S2 orders/s ($CONNS conns, pipeline 16)" S2 rate
-print_row "S2 p99 latency us" S2 p99
-print_row "S2 server CPU us per reply" S2 cpu
-print_row "S2 server switches per reply" S2 switches
+print_order_rows S2 "($CONNS conns, pipeline 16)"
 if [ "$run_fanout" = 1 ]; then
     print_row "S3 events/s (1 cashier, $WATCHERS displays)" S3 events
     print_row "S3 fan-out p99 us" S3 fanout_p99
@@ -515,12 +535,8 @@ if [ "$run_idle" = 1 ]; then
     print_row "S4 KiB per idle conn ($IDLE_CONNS)" S4 kib_per_conn
 fi
 if [ "$run_events" = 1 ]; then
-    print_row "S5 events/s (1 cashier, $STREAMS streams)" S5 events
-    print_row "S5 fan-out p99 us" S5 fanout_p99
-    print_row "S5 check" S5 check
-    print_row "S5b events/s ($MANY_STREAMS streams)" S5b events
-    print_row "S5b fan-out p99 us" S5b fanout_p99
-    print_row "S5b check" S5b check
+    print_stream_rows S5 "(1 cashier, $STREAMS streams)"
+    print_stream_rows S5b "($MANY_STREAMS streams)"
     if [ "$run_idle" = 1 ]; then
         print_row "S6 KiB per idle stream ($IDLE_CONNS)" S6 kib_per_conn
     fi
@@ -534,18 +550,9 @@ if [ "$run_burst" = 1 ]; then
     print_row "S8h probe p99 us (GET /state, HTTP)" S8h probe_p99
     print_row "S8h probe max us" S8h probe_max
     if [ "$run_reports" = 1 ]; then
-        print_row "S8r probe p50 us (REPORT, 430 days)" S8r probe_p50
-        print_row "S8r probe max us (target < 100000)" S8r probe_max
-        print_row "S8r /healthz p50 us" S8r healthz_p50
-        print_row "S8r /healthz max us" S8r healthz_max
-        print_row "S8c probe p50 us (days.csv, 400 days)" S8c probe_p50
-        print_row "S8c probe max us" S8c probe_max
-        print_row "S8c /healthz p50 us" S8c healthz_p50
-        print_row "S8c /healthz max us" S8c healthz_max
-        print_row "S8d probe p50 us (/reports/day)" S8d probe_p50
-        print_row "S8d probe max us" S8d probe_max
-        print_row "S8d /healthz p50 us" S8d healthz_p50
-        print_row "S8d /healthz max us" S8d healthz_max
+        print_report_rows S8r "REPORT, 430 days" "(target < 100000)"
+        print_report_rows S8c "days.csv, 400 days"
+        print_report_rows S8d "/reports/day"
     fi
 fi
 echo

@@ -11,10 +11,8 @@ final class Link: @unchecked Sendable {
     // @unchecked: confined to `queue`, like the engine that owns it.
     private let queue: DispatchQueue
     private let fd: Int32
-    private let readSource: DispatchSourceRead
-    private let writeSource: DispatchSourceWrite
-    private var writeResumed = false
-    private var readResumed = false
+    private var reads: Watch
+    private var writes: Watch
     private var connecting: Bool
     private var closed = false
     private var outbox: [UInt8] = []
@@ -33,8 +31,10 @@ final class Link: @unchecked Sendable {
         let started = try Platform.startConnect(to: address)
         fd = started.fd
         connecting = !started.connected
-        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        let readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        let writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        reads = Watch(source: readSource)
+        writes = Watch(source: writeSource)
         let fd = self.fd
         let group = DispatchGroup()
         group.enter()
@@ -49,7 +49,7 @@ final class Link: @unchecked Sendable {
     /// Starts watching; `onConnected` follows once the connect completed.
     func start() {
         if connecting {
-            resumeWrites()
+            writes.run(true)
         } else {
             queue.async { [weak self] in self?.connected() }
         }
@@ -66,11 +66,8 @@ final class Link: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        // A suspended source never runs its cancel handler: resume it first.
-        if !readResumed { readSource.resume() }
-        if !writeResumed { writeSource.resume() }
-        readSource.cancel()
-        writeSource.cancel()
+        reads.cancel()
+        writes.cancel()
         outbox = []
     }
 
@@ -78,14 +75,6 @@ final class Link: @unchecked Sendable {
         guard !closed else { return }
         close()
         onClosed(reason)
-    }
-
-    private func resumeWrites() {
-        if !writeResumed { writeResumed = true; writeSource.resume() }
-    }
-
-    private func suspendWrites() {
-        if writeResumed { writeResumed = false; writeSource.suspend() }
     }
 
     private func writable() {
@@ -102,9 +91,8 @@ final class Link: @unchecked Sendable {
     private func connected() {
         guard !closed else { return }
         connecting = false
-        suspendWrites()
-        readResumed = true
-        readSource.resume()
+        writes.run(false)
+        reads.run(true)
         onConnected()
         flush()
     }
@@ -117,12 +105,12 @@ final class Link: @unchecked Sendable {
             } else if n < 0, errno == EINTR {
                 continue
             } else if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                return resumeWrites()
+                return writes.run(true)
             } else {
                 return fail("send: \(Platform.describe(errno))")
             }
         }
-        if !closed { suspendWrites() }
+        if !closed { writes.run(false) }
     }
 
     private func readable() {
@@ -146,5 +134,24 @@ final class Link: @unchecked Sendable {
             }
             if outcome == .lineTooLong { return fail("a line from the server passed \(Link.maxLineBytes) bytes") }
         }
+    }
+}
+
+/// A Dispatch source, made suspended, and whether it runs now: each suspend matches a resume,
+/// and a suspended source is resumed before it is cancelled (else its cancel handler, which
+/// closes the socket, would never run).
+private struct Watch {
+    let source: any DispatchSourceProtocol
+    private(set) var running = false
+
+    mutating func run(_ wanted: Bool) {
+        guard wanted != running else { return }
+        running = wanted
+        if wanted { source.resume() } else { source.suspend() }
+    }
+
+    mutating func cancel() {
+        run(true)
+        source.cancel()
     }
 }

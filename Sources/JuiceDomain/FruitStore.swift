@@ -198,10 +198,12 @@ package actor FruitStore {
         changes.append(StockEvent(change, lsn: lastLSN))
     }
 
-    /// Where a client that saw seq `after` resumes. `store`: the store that seq belongs to, if
+    /// Where a client that saw seq `after` resumes; one that saw none (nil: a browser without
+    /// `Last-Event-ID`) starts from the full state. `store`: the store that seq belongs to, if
     /// it said (another store's seq gets the full state, whatever it is).
-    package func catchUpPlan(after: UInt64, store: String?) -> CatchUpPlan {
+    package func catchUpPlan(after: UInt64?, store: String?) -> CatchUpPlan {
         let current = ledger.seq
+        guard let after else { return CatchUpPlan(after: 0, current: current, start: .fullState(fullState)) }
         let start: CatchUpPlan.Start
         if let store, store != storeID {
             start = .fullState(fullState)

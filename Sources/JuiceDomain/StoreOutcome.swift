@@ -38,12 +38,6 @@ package struct CatchUpPlan: Equatable {
     package let after: UInt64
     package let current: UInt64
     package let start: Start
-
-    package init(after: UInt64, current: UInt64, start: Start) {
-        self.after = after
-        self.current = current
-        self.start = start
-    }
 }
 
 /// What a run of store commands leaves for its connection: the journal position its answers

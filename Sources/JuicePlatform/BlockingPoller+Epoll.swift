@@ -11,13 +11,13 @@ public final class BlockingPoller {
     public static let hangUp = EPOLLHUP.rawValue
 
     private let fd: Int32
-    private let events: UnsafeMutablePointer<epoll_event>
-    public let capacity: Int
+    /// What one wait can report, at most `capacity` events.
+    private let events: UnsafeMutableBufferPointer<epoll_event>
+    public var capacity: Int { events.count }
 
     public init(capacity: Int = 1024) throws(SystemError) {
         fd = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard fd >= 0 else { throw SystemError("epoll_create1") }
-        self.capacity = capacity
         events = .allocate(capacity: capacity)
     }
 
@@ -52,7 +52,7 @@ public final class BlockingPoller {
 
     /// Waits up to `timeoutMilliseconds` and returns how many events are ready.
     public func wait(timeoutMilliseconds: Int32) -> Int {
-        let n = epoll_wait(fd, events, Int32(capacity), timeoutMilliseconds)
+        let n = epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
         return n < 0 ? 0 : Int(n)   // EINTR (a signal) just means "look again"
     }
 

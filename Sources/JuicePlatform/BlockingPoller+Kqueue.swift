@@ -12,14 +12,14 @@ public final class BlockingPoller {
     public static let hangUp: UInt32 = 1 << 4
 
     private let fd: Int32
-    private let events: UnsafeMutablePointer<kevent>
-    public let capacity: Int
+    /// What one wait can report, at most `capacity` events.
+    private let events: UnsafeMutableBufferPointer<kevent>
+    public var capacity: Int { events.count }
 
     public init(capacity: Int = 1024) throws(SystemError) {
         fd = kqueue()
         guard fd >= 0 else { throw SystemError("kqueue") }
         Platform.setCloseOnExec(fd)
-        self.capacity = capacity
         events = .allocate(capacity: capacity)
     }
 
@@ -68,7 +68,7 @@ public final class BlockingPoller {
     /// Waits up to `timeoutMilliseconds` and returns how many events are ready.
     public func wait(timeoutMilliseconds: Int32) -> Int {
         var timeout = timespec(tv_sec: Int(timeoutMilliseconds / 1000), tv_nsec: Int(timeoutMilliseconds % 1000) * 1_000_000)
-        let n = kevent(fd, nil, 0, events, Int32(capacity), &timeout)
+        let n = kevent(fd, nil, 0, events.baseAddress, Int32(events.count), &timeout)
         return n < 0 ? 0 : Int(n)   // EINTR (a signal) just means "look again"
     }
 

@@ -72,20 +72,12 @@ extension Platform {
         setrlimit(RLIMIT_NOFILE, &limit)
     }
 
-    /// CPU time this process has used: user and system seconds.
-    public static func processCPUSeconds() -> (user: Double, system: Double) {
-        var usage = rusage()
-        _ = getrusage(RUSAGE_SELF, &usage)
-        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
-    }
+    /// getrusage(2)'s "this process".
+    static let rusageSelf = RUSAGE_SELF
 
-    /// Installs a plain C signal handler (no SA_SIGINFO) with `flags`.
-    public static func setSignalHandler(_ signal: Int32, flags: Int32, _ handler: @convention(c) (Int32) -> Void) {
-        var action = sigaction()
+    /// Puts a plain C handler (no SA_SIGINFO) in `action`, in Darwin's name for the field.
+    static func setPlainHandler(_ handler: @convention(c) (Int32) -> Void, in action: inout sigaction) {
         action.__sigaction_u.__sa_handler = handler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = flags
-        sigaction(signal, &action, nil)
     }
 
     /// There is no /proc here: nothing to read (callers report the figure as unknown).
@@ -113,5 +105,4 @@ extension Platform {
     }
 }
 
-private func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 #endif

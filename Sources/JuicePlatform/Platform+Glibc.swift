@@ -55,20 +55,12 @@ extension Platform {
         setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    /// CPU time this process has used: user and system seconds.
-    public static func processCPUSeconds() -> (user: Double, system: Double) {
-        var usage = rusage()
-        _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
-    }
+    /// getrusage(2)'s "this process", in glibc's type.
+    static let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
 
-    /// Installs a plain C signal handler (no SA_SIGINFO) with `flags`.
-    public static func setSignalHandler(_ signal: Int32, flags: Int32, _ handler: @convention(c) (Int32) -> Void) {
-        var action = sigaction()
+    /// Puts a plain C handler (no SA_SIGINFO) in `action`, in glibc's name for the field.
+    static func setPlainHandler(_ handler: @convention(c) (Int32) -> Void, in action: inout sigaction) {
         action.__sigaction_handler.sa_handler = handler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = flags
-        sigaction(signal, &action, nil)
     }
 
     /// Resident memory of another process, in KiB, from the VmRSS line of /proc/PID/status.
@@ -102,5 +94,4 @@ extension Platform {
     }
 }
 
-private func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 #endif

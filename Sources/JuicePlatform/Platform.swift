@@ -61,7 +61,25 @@ public enum Platform {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
+
+    /// CPU time this process has used: user and system seconds.
+    public static func processCPUSeconds() -> (user: Double, system: Double) {
+        var usage = rusage()
+        _ = getrusage(rusageSelf, &usage)
+        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
+    }
+
+    /// Installs a plain C signal handler (no SA_SIGINFO) with `flags`.
+    public static func setSignalHandler(_ signal: Int32, flags: Int32, _ handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        setPlainHandler(handler, in: &action)
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = flags
+        sigaction(signal, &action, nil)
+    }
 }
+
+private func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 
 // Module-level spellings, so the static methods above can call the C functions of the same name.
 private func closeFD(_ fd: Int32) -> Int32 { close(fd) }

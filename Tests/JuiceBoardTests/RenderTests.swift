@@ -8,123 +8,30 @@ import JuiceScreen
     let plain = RenderOptions(language: .english, color: false, timeZone: utc)
     let korean = RenderOptions(language: .korean, color: false, timeZone: utc)
 
-    func bar(_ n: Int) -> String { String(repeating: "█", count: n) }
-
     /// The board of the default menu with `values` in stock (strawberry sold out, mango low),
     /// on a terminal of `columns` x `rows`.
     func render(_ values: [Int] = [0, 9, 10, 8, 2], columns: Int, rows: Int, _ options: RenderOptions) -> [String] {
         BoardRenderer.render(renderState(values), size: TerminalSize(columns: columns, rows: rows), options: options)
     }
 
-    /// A whole screen of `rows`: `body`, blank lines below it, the status line last.
-    func fullScreen(_ body: [String], rows: Int, status: String) -> [String] {
-        body + Array(repeating: "", count: rows - 1 - body.count) + [status]
-    }
-
-    @Test func wideTerminalEnglish() {
-        // strawberry sold out; mango below the 3 its thirstiest recipe needs.
-        let screen = render(columns: 60, rows: 24, plain)
-        let expected = fullScreen([
-            " JUICE BOARD",
-            "",
-            " FRUITS            stock",
-            " strawberry            0 SOLD OUT",
-            " banana                9 " + bar(28),
-            " pineapple            10 " + bar(31),
-            " kiwi                  8 " + bar(25),
-            " mango                 2 " + bar(6) + " low",
-            "",
-            " JUICES         can make",
-            " strawberry            0 unavailable",
-            " banana                4",
-            " kiwi                  2",
-            " pineapple             5",
-            " strawberry-banana     0 unavailable",
-            " mango                 0 unavailable",
-            " mango-kiwi            1",
-        ], rows: 24, status: " connected  127.0.0.1:7878  seq 7  last change 12:34:56")
-        #expect(screen == expected)
+    /// The default board (strawberry sold out; mango below the 3 its thirstiest recipe needs),
+    /// every line exactly, and none wider than the terminal.
+    @Test(arguments: WholeScreen.cases)
+    func wholeScreen(_ expected: WholeScreen) {
+        let screen = render(columns: expected.columns, rows: expected.rows, RenderOptions(language: expected.language, color: false, timeZone: utc))
+        #expect(screen == expected.lines)
+        for line in screen {
+            #expect(DisplayWidth.columns(of: line) <= expected.columns, "too wide: \(line)")
+        }
     }
 
     @Test func koreanNamesAlignByDisplayWidth() {
         let screen = render(columns: 50, rows: 19, korean)
-        // The longest label, "strawberry-banana 딸바쥬스", is 26 columns (Hangul counts 2).
-        let expected = [
-            " JUICE BOARD",
-            "",
-            " FRUITS                     stock",
-            " strawberry 딸기                0 SOLD OUT",
-            " banana 바나나                  9 " + bar(11),
-            " pineapple 파인애플            10 " + bar(12),
-            " kiwi 키위                      8 " + bar(10),
-            " mango 망고                     2 " + bar(2) + " low",
-            "",
-            " JUICES                  can make",
-            " strawberry 딸기쥬스            0 unavailable",
-            " banana 바나나쥬스              4",
-            " kiwi 키위쥬스                  2",
-            " pineapple 파인애플쥬스         5",
-            " strawberry-banana 딸바쥬스     0 unavailable",
-            " mango 망고쥬스                 0 unavailable",
-            " mango-kiwi 망키쥬스            1",
-            "",
-            " connected 127.0.0.1:7878 seq 7 at 12:34:56",
-        ]
-        #expect(screen == expected)
-        // Every number ends in the same display column: margin 1 + name 26 + gap 1 + number 5.
+        // Every number ends in the same display column: margin 1 + name 26 + gap 1 + number 5
+        // (the longest label, "strawberry-banana 딸바쥬스", is 26 columns: Hangul counts 2).
         for line in screen[3...7] + screen[10...16] {
             let prefix = line.prefix { !$0.isNumber } + line.drop { !$0.isNumber }.prefix { $0.isNumber }
             #expect(DisplayWidth.columns(of: String(prefix)) == 33, "misaligned: \(line)")
-            #expect(DisplayWidth.columns(of: line) <= 50, "too wide: \(line)")
-        }
-    }
-
-    @Test func narrowTerminalCutsNamesNotNumbers() {
-        let screen = render(columns: 30, rows: 24, plain)
-        let expected = fullScreen([
-            " JUICE BOARD",
-            "",
-            " FRUITS     stock",
-            " strawberry     0 SOLD OUT",
-            " banana         9 " + bar(7),
-            " pineapple     10 " + bar(8),
-            " kiwi           8 " + bar(6),
-            " mango          2 " + bar(2) + " low",
-            "",
-            " JUICES  can make",
-            " strawberry     0 unavailable",
-            " banana         4",
-            " kiwi           2",
-            " pineapple      5",
-            " strawberr…     0 unavailable",
-            " mango          0 unavailable",
-            " mango-kiwi     1",
-        ], rows: 24, status: " connected seq 7 12:34:56")
-        #expect(screen == expected)
-    }
-
-    @Test func narrowKoreanCutsInsideWideCharactersCleanly() {
-        let screen = render(columns: 34, rows: 13, korean)
-        // Names get 14 columns; a Hangul syllable that would straddle the edge is dropped
-        // and the gap padded, so the numbers stay in one column.
-        let expected = [
-            " strawberry 딸…     0 SOLD OUT",
-            " banana 바나나      9 " + bar(7),
-            " pineapple 파…     10 " + bar(8),
-            " kiwi 키위          8 " + bar(6),
-            " mango 망고         2 " + bar(2) + " low",
-            " strawberry 딸…     0 unavailable",
-            " banana 바나나…     4",
-            " kiwi 키위쥬스      2",
-            " pineapple 파…      5",
-            " strawberry-ba…     0 unavailable",
-            " mango 망고쥬스     0 unavailable",
-            " mango-kiwi 망…     1",
-            " connected seq 7 12:34:56",
-        ]
-        #expect(screen == expected)
-        for line in screen {
-            #expect(DisplayWidth.columns(of: line) <= 34, "too wide: \(line)")
         }
     }
 

@@ -21,10 +21,12 @@ func descriptors(connectedTo port: Int) -> Int {
     }.count
 }
 
-/// A client on `server`'s port whose retry bound outlasts a test's restart of the server.
-func client(_ server: ExecutableServer, token: String? = nil, retryBound: Double = testDeadline) -> JuiceClient {
+/// A client on `server`'s port whose retry bound outlasts a test's restart of the server; a
+/// paired till's when given its credential.
+func client(_ server: ExecutableServer, token: String? = nil, retryBound: Double = testDeadline, tillCredential: String? = nil) -> JuiceClient {
     var configuration = JuiceClient.Configuration(port: UInt16(server.port), managerToken: token)
     configuration.retryBound = retryBound
+    configuration.tillCredential = tillCredential
     return JuiceClient(configuration: configuration)
 }
 

@@ -9,13 +9,16 @@ import JuiceClient
 @Suite(.serialized, .onOwnThreads) struct TillPairingTests {
     static let token = "s3cret"
 
-    /// A server with a manager token (so only tills and the manager may order) and the
-    /// manager's own line connection.
-    static func shop() throws -> (ExecutableServer, LineClient) {
+    /// Runs `body` with a server with a manager token (so only tills and the manager may
+    /// order), the manager's own line connection, and a client that is not paired yet.
+    static func withShop(_ body: (ExecutableServer, _ manager: LineClient, _ device: JuiceClient) async throws -> Void) async throws {
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": token])
         let manager = try server.client()
+        defer { manager.close() }
         #expect(manager.ask("AUTH \(token)").hasPrefix("OK"))
-        return (server, manager)
+        let device = client(server)
+        defer { device.close() }
+        try await body(server, manager, device)
     }
 
     /// `TILLS NEW <name>`'s code.
@@ -35,64 +38,56 @@ import JuiceClient
     /// one is refused (the server has a token).
     @Test(.timeLimit(.minutes(2)))
     func aPairedTillSellsAndItsCredentialSignsInLaterConnections() async throws {
-        let (server, manager) = try Self.shop()
-        defer { manager.close() }
-        let device = client(server)
-        defer { device.close() }
-        let paired = try await device.pair(code: Self.code(manager, name: "Front till").lowercased())
-        #expect(paired.till == 1 && paired.name == "Front till", "\(paired)")
-        #expect(paired.credential.hasPrefix("1-"))
-        #expect(!"\(paired)".contains(paired.credential))
-        #expect(try await Self.sells(device))
+        try await Self.withShop { server, manager, device in
+            let paired = try await device.pair(code: Self.code(manager, name: "Front till").lowercased())
+            #expect(paired.till == 1 && paired.name == "Front till", "\(paired)")
+            #expect(paired.credential.hasPrefix("1-"))
+            #expect(!"\(paired)".contains(paired.credential))
+            #expect(try await Self.sells(device))
 
-        var configuration = JuiceClient.Configuration(port: UInt16(server.port))
-        configuration.tillCredential = paired.credential
-        let later = JuiceClient(configuration: configuration)
-        defer { later.close() }
-        #expect(try await Self.sells(later))
-        let stranger = client(server)
-        defer { stranger.close() }
-        await #expect(throws: JuiceError.self) { _ = try await stranger.order("kiwi") }
-        #expect(manager.ask("TILLS").contains("orders_today=2"), "both sales count for till 1")
+            let later = client(server, tillCredential: paired.credential)
+            defer { later.close() }
+            #expect(try await Self.sells(later))
+            let stranger = client(server)
+            defer { stranger.close() }
+            await #expect(throws: JuiceError.self) { _ = try await stranger.order("kiwi") }
+            #expect(manager.ask("TILLS").contains("orders_today=2"), "both sales count for till 1")
+        }
     }
 
     /// A revoked till: the next order fails with `.revoked` and sells nothing, later ones fail
     /// unsent, a new client with the credential is refused the same way, and reads still work.
     @Test(.timeLimit(.minutes(2)))
     func aRevokedTillGetsRevokedAndSellsNothing() async throws {
-        let (server, manager) = try Self.shop()
-        defer { manager.close() }
-        let device = client(server)
-        defer { device.close() }
-        let paired = try await device.pair(code: Self.code(manager, name: "Lost tablet"))
-        #expect(try await Self.sells(device))
-        #expect(manager.ask("TILLS REVOKE \(paired.till)").hasPrefix("OK TILLS REVOKE"))
-        let before = manager.ask("STOCK")
+        try await Self.withShop { server, manager, device in
+            let paired = try await device.pair(code: Self.code(manager, name: "Lost tablet"))
+            #expect(try await Self.sells(device))
+            #expect(manager.ask("TILLS REVOKE \(paired.till)").hasPrefix("OK TILLS REVOKE"))
+            let before = manager.ask("STOCK")
 
-        let attempts = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<20 {
-                group.addTask {
-                    do { _ = try await device.order("kiwi"); return false } catch JuiceError.revoked { return true }
+            let attempts = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do { _ = try await device.order("kiwi"); return false } catch JuiceError.revoked { return true }
+                    }
                 }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(attempts.allSatisfy { $0 }, "every order after the revoke fails with .revoked")
+            #expect(attempts.allSatisfy { $0 }, "every order after the revoke fails with .revoked")
 
-        var configuration = JuiceClient.Configuration(port: UInt16(server.port))
-        configuration.tillCredential = paired.credential
-        let restarted = JuiceClient(configuration: configuration)
-        defer { restarted.close() }
-        do {
-            _ = try await restarted.order("kiwi")
-            Issue.record("a revoked credential sold")
-        } catch let error as JuiceError {
-            guard case .revoked(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.contains("removed"), "\(message)")
-            #expect(error.refusal?.code == "REVOKED")
+            let restarted = client(server, tillCredential: paired.credential)
+            defer { restarted.close() }
+            do {
+                _ = try await restarted.order("kiwi")
+                Issue.record("a revoked credential sold")
+            } catch let error as JuiceError {
+                guard case .revoked(let message) = error else { Issue.record("\(error)"); return }
+                #expect(message.contains("removed"), "\(message)")
+                #expect(error.refusal?.code == "REVOKED")
+            }
+            #expect(try await restarted.state().stock["kiwi"] != nil, "reads go on, anonymously")
+            #expect(manager.ask("STOCK") == before, "nothing was sold after the revoke")
         }
-        #expect(try await restarted.state().stock["kiwi"] != nil, "reads go on, anonymously")
-        #expect(manager.ask("STOCK") == before, "nothing was sold after the revoke")
     }
 
     /// However many orders are waiting, at most `maxUnansweredOrders` are on the wire unanswered:

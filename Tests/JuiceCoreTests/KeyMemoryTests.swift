@@ -54,26 +54,31 @@ struct KeyMemoryTests {
         #expect(m.count == 0 && m.held(by: "x") == 0)
     }
 
-    @Test("a clock set back never makes a key be forgotten early")
-    func clockBack() {
-        var m = KeyMemory(policy: Self.policy())
-        m.remember("late", Self.entry(0, at: 2000), owner: "x")
-        m.remember("early", Self.entry(1, at: 1000), owner: "x")
-        m.forgetExpired(now: 1150)
-        #expect(m["late"] != nil && m["early"] != nil, "the one in front is young: both stay")
-        m.forgetExpired(now: 2100)
-        #expect(m.count == 0)
+    /// A key in front of the queue stamped later than the one behind it: the queue is aged from
+    /// its front, so neither goes while the front is young, and both go once it is not.
+    struct LateFront: CustomTestStringConvertible, Sendable {
+        let testDescription: String
+        let front: Int64, behind: Int64
+        /// A time at which both are kept, and one at which both are gone.
+        let kept: Int64, gone: Int64
+        let why: Comment
     }
 
-    @Test("a key stamped ahead of now holds the queue one window at most, then the keys behind it age out")
-    func keyFromTheFuture() {
+    @Test("a key stamped later than the one behind it", arguments: [
+        LateFront(testDescription: "a clock set back never makes a key be forgotten early",
+                  front: 2000, behind: 1000, kept: 1150, gone: 2100, why: "the one in front is young: both stay"),
+        LateFront(testDescription: "a key stamped ahead of now holds the queue one window at most, then the keys behind it age out",
+                  front: 1_000_000, behind: 1000, kept: 1200, gone: 1300,
+                  why: "the front is aged from now: kept, and so is the one behind it; one window after it reached the front, both are gone"),
+    ])
+    func lateFront(_ c: LateFront) {
         var m = KeyMemory(policy: Self.policy())
-        m.remember("future", Self.entry(0, at: 1_000_000), owner: "x")
-        m.remember("old", Self.entry(1, at: 1000), owner: "x")
-        m.forgetExpired(now: 1200)
-        #expect(m["future"] != nil && m["old"] != nil, "the front is aged from now: kept, and so is the one behind it")
-        m.forgetExpired(now: 1300)
-        #expect(m.count == 0, "one window after it reached the front, both are gone")
+        m.remember("front", Self.entry(0, at: c.front), owner: "x")
+        m.remember("behind", Self.entry(1, at: c.behind), owner: "x")
+        m.forgetExpired(now: c.kept)
+        #expect(m["front"] != nil && m["behind"] != nil, c.why)
+        m.forgetExpired(now: c.gone)
+        #expect(m.count == 0, c.why)
     }
 
     @Test("recovered keys count against the whole memory, not against any address")

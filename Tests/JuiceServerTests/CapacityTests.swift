@@ -27,6 +27,38 @@ import Testing
         return (connection, try connection.readLine())
     }
 
+    /// Behind the trusted proxy 127.0.0.1, with the manager's token: a share of one connection
+    /// per client, and no probation slot past it.
+    static func shareOfOneBehindTheProxy(_ config: inout ServerConfig) {
+        config.managerToken = Array(token.utf8)
+        config.trustedProxies = [AddressRange("127.0.0.1/32")!]
+        config.maxClientsPerAddress = 1
+        config.probationPerAddress = 0
+    }
+
+    /// A server with the manager's token, `maxClients` slots of which `reserved` are kept for
+    /// known clients, no per-address share and a probation of 1 s, whose anonymous slots are
+    /// full: `flood` idle connections from 127.0.0.2 were opened, and those past the anonymous
+    /// slots have left. `body` gets the server and its HTTP port.
+    static func withAnonymousSlotsFull(maxClients: Int, reserved: Int, flood: Int,
+                                       _ body: (RunningServer, _ http: Int) async throws -> Void) async throws {
+        try await RunningServer.with({
+            $0.managerToken = Array(token.utf8)
+            $0.maxClients = maxClients
+            $0.reservedClients = reserved
+            $0.maxClientsPerAddress = nil
+            $0.probationSeconds = 1
+        }) { s in
+            let http = try #require(await s.server.httpPort)
+            let idle = try (0..<flood).map { _ in try LineClient(port: s.port, readGreeting: false, sendTimeout: 30, from: "127.0.0.2") }
+            let settled = await eventually { await s.server.clientCount == maxClients - reserved }
+            let count = await s.server.clientCount
+            #expect(settled, "clients: \(count)")
+            try await body(s, http)
+            withExtendedLifetime(idle) {}
+        }
+    }
+
     /// Attack: through the shop's proxy, one client opened more `/events` streams than the server
     /// has slots, and held them all: the proxy's address was exempt from the per-address limit,
     /// and tills got `503 busy` and `ERR BUSY`. Now each stream is counted for the client the
@@ -75,11 +107,7 @@ import Testing
     /// it names, so a connection moves from one client's share to another's. The proxy's own
     /// line connections are its own address's (the line protocol names no one).
     @Test func aProxysConnectionIsCountedForEachRequestsClient() async throws {
-        try await RunningServer.with({
-            $0.trustedProxies = [AddressRange("127.0.0.1/32")!]
-            $0.maxClientsPerAddress = 1
-            $0.probationPerAddress = 0
-        }) { s in
+        try await RunningServer.with(Self.shareOfOneBehindTheProxy) { s in
             let http = try #require(await s.server.httpPort)
             let (first, firstStatus) = try Self.proxied(http, "/events", client: "203.0.113.1")
             #expect(firstStatus.contains(" 200 "))
@@ -108,19 +136,8 @@ import Testing
     /// manager's `AUTH` makes it known for good; a stranger's probation ends in `ERR BUSY`; and
     /// `/healthz` is answered (and closed) even so.
     @Test func withTheAnonymousSlotsFullTheManagerStillGetsInAndHealthzAnswers() async throws {
-        try await RunningServer.with({
-            $0.managerToken = Array(Self.token.utf8)
-            $0.maxClients = 60
-            $0.reservedClients = 10
-            $0.maxClientsPerAddress = nil
-            $0.probationSeconds = 1
-        }) { s in
-            let http = try #require(await s.server.httpPort)
-            // As many idle connections as there are slots, from another address.
-            let flood = try (0..<60).map { _ in try LineClient(port: s.port, readGreeting: false, sendTimeout: 30, from: "127.0.0.2") }
-            let settled50 = await eventually { await s.server.clientCount == 50 }
-            let count50 = await s.server.clientCount
-            #expect(settled50, "clients: \(count50)")
+        // As many idle connections as there are slots, from another address: 50 stay.
+        try await Self.withAnonymousSlotsFull(maxClients: 60, reserved: 10, flood: 60) { s, http in
             let manager = try s.client()
             #expect(try manager.command("AUTH \(Self.token)") == "OK AUTH")
             #expect(try manager.command("RESTOCK kiwi 5").hasPrefix("OK RESTOCK"))
@@ -128,15 +145,13 @@ import Testing
             #expect(health.status == 200 && health.text.hasPrefix("ok"), "\(health.status) \(health.text)")
             // A stranger gets in on probation too, and out again: it never signs in.
             let stranger = try LineClient(port: s.port, readGreeting: false, sendTimeout: 30, from: "127.0.0.3")
-            var lines: [String] = []
-            while case .got(let line) = stranger.nextLine() { lines.append(line) }
+            let lines = stranger.linesUntilClosed()
             #expect(lines.first?.hasPrefix("EVENT HELLO") == true && lines.last == "ERR BUSY max clients reached", "\(lines)")
             // The manager's probation ended long before: it stays, and writes.
             #expect(try manager.command("RESTOCK kiwi 1").hasPrefix("OK RESTOCK"))
             let settled51 = await eventually { await s.server.clientCount == 51 }
             let count51 = await s.server.clientCount
             #expect(settled51, "clients: \(count51)")
-            _ = flood
         }
     }
 
@@ -157,8 +172,7 @@ import Testing
         #expect(manager.ask("RESTOCK kiwi 5").hasPrefix("OK RESTOCK"))
         let health = try HTTPClient.get(port: server.httpPort, "/healthz")
         #expect(health.status == 200, "\(health.status) \(health.text)")
-        var lines: [String] = []
-        while case .got(let line) = watcher.nextLine() { lines.append(line) }
+        let lines = watcher.linesUntilClosed()
         #expect(lines.last?.hasPrefix("ERR BUSY") == true, "\(lines)")
         #expect(manager.ask("PING") == "OK PONG")
         _ = idle
@@ -166,16 +180,7 @@ import Testing
 
     /// A manager over HTTP signs in with `Bearer` on a probation slot and keeps its connection.
     @Test func aBearerRequestOnProbationMakesTheConnectionKnown() async throws {
-        try await RunningServer.with({
-            $0.managerToken = Array(Self.token.utf8)
-            $0.maxClients = 20
-            $0.reservedClients = 4
-            $0.maxClientsPerAddress = nil
-            $0.probationSeconds = 1
-        }) { s in
-            let http = try #require(await s.server.httpPort)
-            let flood = try (0..<16).map { _ in try LineClient(port: s.port, readGreeting: false, sendTimeout: 30, from: "127.0.0.2") }
-            #expect(await eventually { await s.server.clientCount == 16 })
+        try await Self.withAnonymousSlotsFull(maxClients: 20, reserved: 4, flood: 16) { s, http in
             // Without credentials, a request on probation is refused.
             let anonymous = try HTTPClient.get(port: http, "/state")
             #expect(anonymous.status == 503, "\(anonymous.status)")
@@ -188,19 +193,13 @@ import Testing
             #expect(stranger.waitClosed())
             try dashboard.sendRaw(Array(ask.utf8))
             #expect(try HTTPClient.readReply(dashboard).status == 200)
-            _ = flood
         }
     }
 
     /// Behind a proxy, a connection is known only for the request that signed in: the proxy
     /// may send another client's request down it next, which is counted for that client.
     @Test func aProxysConnectionIsKnownOnlyForTheRequestThatSignedIn() async throws {
-        try await RunningServer.with({
-            $0.managerToken = Array(Self.token.utf8)
-            $0.trustedProxies = [AddressRange("127.0.0.1/32")!]
-            $0.maxClientsPerAddress = 1
-            $0.probationPerAddress = 0
-        }) { s in
+        try await RunningServer.with(Self.shareOfOneBehindTheProxy) { s in
             let http = try #require(await s.server.httpPort)
             let (stream, status) = try Self.proxied(http, "/events", client: "203.0.113.9")
             #expect(status.contains(" 200 "))
@@ -262,8 +261,7 @@ import Testing
         try await RunningServer.with({ $0.probationSeconds = 1 }) { s in
             let held = try (0..<32).map { _ in try LineClient(port: s.port, from: "127.0.0.2") }
             let next = try LineClient(port: s.port, readGreeting: false, sendTimeout: 30, from: "127.0.0.2")
-            var lines: [String] = []
-            while case .got(let line) = next.nextLine() { lines.append(line) }
+            let lines = next.linesUntilClosed()
             #expect(lines.last == "ERR BUSY too many connections from your address", "\(lines)")
             // Another address is not affected.
             let other = try LineClient(port: s.port, from: "127.0.0.3")

@@ -21,6 +21,26 @@ import Testing
     /// Reports computed by the store so far.
     static func computed(_ s: RunningServer) async -> UInt64 { await s.server.store.work.expensive }
 
+    /// An HTTP connection answered once, so the server has accepted it before it is stopped
+    /// (else a line client, accepted already, would be read first whatever a turn is).
+    static func answeredHTTPConnection(_ server: ExecutableServer) throws -> LineClient {
+        let connection = try LineClient.peer(port: server.httpPort)
+        try connection.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        #expect(try HTTPClient.readReply(connection).status == 200)
+        return connection
+    }
+
+    /// While the server is stopped, `attacker` sends `burst` and a quiet probe a change, so that
+    /// both wait at once when it goes on; the probe's change is seq 1.
+    static func burstBesideAChange(_ server: ExecutableServer, from attacker: LineClient, _ burst: String) throws {
+        let probe = try FairTurnTests.quietClient(server)
+        try FairTurnTests.whilePaused(server) {
+            try attacker.sendRaw(Array(burst.utf8))
+            try probe.send("RESTOCK kiwi 1")
+        }
+        #expect(try probe.reply().hasPrefix("OK RESTOCK seq=1 "))
+    }
+
     @Test func theSameReportAskedManyTimesIsComputedOnceUntilAChange() async throws {
         try await RunningServer.with { s in
             let http = try #require(await s.server.httpPort)
@@ -87,16 +107,11 @@ import Testing
     @Test func aComputedReportEndsTheTurn() throws {
         let server = try ExecutableServer(["--in-memory"])
         let attacker = try FairTurnTests.quietClient(server)
-        let probe = try FairTurnTests.quietClient(server)
         let pairs = 40
         let first = try #require(BusinessCalendar.day(ofDate: "2025-01-01"))
         var burst = ""
         for i in 0..<Int32(pairs) { burst += "REPORT \(BusinessCalendar.dateText(first + i))\nSTOCK kiwi\n" }
-        try FairTurnTests.whilePaused(server) {
-            try attacker.sendRaw(Array(burst.utf8))
-            try probe.send("RESTOCK kiwi 1")
-        }
-        #expect(try probe.reply().hasPrefix("OK RESTOCK seq=1 "))
+        try Self.burstBesideAChange(server, from: attacker, burst)
         // Each STOCK's seq, in order: 0 for those that ran before the change, then 1.
         var seqs: [Int] = []
         for i in 0..<pairs {
@@ -117,23 +132,14 @@ import Testing
     /// it (before, two requests made a turn whatever they cost).
     @Test func aComputedHTTPReportEndsTheTurn() throws {
         let server = try ExecutableServer(["--in-memory"])
-        let attacker = try LineClient.peer(port: server.httpPort)
-        // Answered once, so the server has accepted it before it stops (else the probe, accepted
-        // already, would be read first whatever a turn is).
-        try attacker.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        #expect(try HTTPClient.readReply(attacker).status == 200)
-        let probe = try FairTurnTests.quietClient(server)
+        let attacker = try Self.answeredHTTPConnection(server)
         let pairs = 20
         var burst = ""
         for i in 0..<pairs {
             burst += "GET /reports/hours.csv?day=2025-01-\(10 + i) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
             burst += "GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         }
-        try FairTurnTests.whilePaused(server) {
-            try attacker.sendRaw(Array(burst.utf8))
-            try probe.send("RESTOCK kiwi 1")
-        }
-        #expect(try probe.reply().hasPrefix("OK RESTOCK seq=1 "))
+        try Self.burstBesideAChange(server, from: attacker, burst)
         var seqs: [Int] = []
         for _ in 0..<pairs {
             let csv = try HTTPClient.readReply(attacker)
@@ -153,9 +159,7 @@ import Testing
     /// them all. Before, it got the next turn but one, and its `/state` showed about 64.
     @Test func aLargeAnswerWaitsOutItsBytes() throws {
         let server = try ExecutableServer(["--in-memory"])
-        let big = try LineClient.peer(port: server.httpPort)
-        try big.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        #expect(try HTTPClient.readReply(big).status == 200)
+        let big = try Self.answeredHTTPConnection(server)
         let small = try FairTurnTests.quietClient(server)
         let changes = 1000
         try FairTurnTests.whilePaused(server) {

@@ -17,10 +17,17 @@ import Testing
 @Suite(.onOwnThreads) struct TrustedProxyTests {
     static let proxies = TrustedProxies([AddressRange("127.0.0.1/32")!, AddressRange("10.0.0.0/8")!])
 
+    /// A `GET` of `path` with these header fields, as the server reads it.
+    static func request(_ headers: [(String, String)], path: String = "/metrics") -> HTTPRequest {
+        let head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+        switch HTTPRequestReader.parse(Array(head.utf8)[...]) {
+        case .success(let request): return request
+        case .failure(let refused): preconditionFailure("the test's request was refused: \(refused.message)")
+        }
+    }
+
     static func client(_ headers: [(String, String)], peer: String = "127.0.0.1:5000") -> RequestClient {
-        let request = HTTPRequest(method: "GET", path: "/metrics", query: nil, minorVersion: 1,
-                                  headers: headers.map { HTTPRequest.Header(name: $0.0, value: $0.1) })
-        return RequestClient(request, peer: peer, proxies: proxies)
+        RequestClient(request(headers), peer: peer, proxies: proxies)
     }
 
     static func xff(_ value: String, peer: String = "127.0.0.1:5000") -> String {
@@ -76,9 +83,7 @@ import Testing
     @Test func fromAnyoneElseTheHeadersChangeNothing() {
         #expect(Self.xff("203.0.113.7", peer: "192.0.2.99:4000") == "192.0.2.99:4000")
         #expect(Self.client([("forwarded", "for=203.0.113.7")], peer: "[2001:db8::9]:4000").address == "[2001:db8::9]:4000")
-        let none = RequestClient(HTTPRequest(method: "GET", path: "/", query: nil, minorVersion: 1,
-                                             headers: [.init(name: "x-forwarded-for", value: "203.0.113.7")]),
-                                 peer: "127.0.0.1:5000", proxies: TrustedProxies([]))
+        let none = RequestClient(Self.request([("x-forwarded-for", "203.0.113.7")], path: "/"), peer: "127.0.0.1:5000", proxies: TrustedProxies([]))
         #expect(none.address == "127.0.0.1:5000" && none.description == "127.0.0.1:5000")
     }
 

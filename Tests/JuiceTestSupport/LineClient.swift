@@ -182,6 +182,13 @@ public final class LineClient: @unchecked Sendable {
         return lines
     }
 
+    /// The lines that come until the server closes (or `timeout` passes with none).
+    public func linesUntilClosed(timeout: Double = testDeadline) -> [String] {
+        var lines: [String] = []
+        while case .got(let line) = nextLine(timeout: timeout) { lines.append(line) }
+        return lines
+    }
+
     /// Bytes received but not yet taken as lines.
     public var bufferedBytes: Int { buffer.count - bufferStart }
 

@@ -25,16 +25,19 @@ func pairTill(_ server: ExecutableServer, token: String, configHome: String) asy
 
 /// A juice-server with a manager token, its data in `work`/data, and a till paired with it
 /// (`pairTill`) whose credential juice-till finds with `XDG_CONFIG_HOME=work/config`: a server
-/// with a token takes orders only from paired tills.
+/// with a token takes orders only from paired tills. `work` is a temporary directory named
+/// after `name`, removed when the test lets go of the shop.
 struct ShopWithPairedTill {
     static let token = "s3cret"
-    let work: String
+    let directory: TemporaryDirectory
+    var work: String { directory.path }
     let arguments: [String]
     let environment = ["JUICE_MANAGER_TOKEN": ShopWithPairedTill.token]
     let server: ExecutableServer
 
-    init(work: String) async throws {
-        self.work = work
+    init(_ name: String) async throws {
+        directory = TemporaryDirectory(name)
+        let work = directory.path
         arguments = ["--data", work + "/data"]
         server = try ExecutableServer(arguments, environment: environment)
         try await pairTill(server, token: Self.token, configHome: work + "/config")

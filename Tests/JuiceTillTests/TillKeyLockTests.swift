@@ -7,8 +7,7 @@ import JuiceTill
 /// a state directory cannot hand out the same keys (and lose a sale to the server's `dup`).
 @Suite(.serialized, .onOwnThreads) struct TillKeyLockTests {
     @Test func aSecondHolderOfOneIDIsRefusedUntilTheFirstLetsGo() throws {
-        let base = temporaryDirectory("juice-till-lock"), directory = base + "/state"
-        defer { removeTemporary(base) }
+        let base = TemporaryDirectory("juice-till-lock"), directory = base.path + "/state"
         var first: TillKeys? = try TillKeys(directory: directory, tillID: "front")
         #expect(try first?.next() == "front:1")
         do {
@@ -29,8 +28,7 @@ import JuiceTill
     /// The second refuses to start (exit 2, naming the id and --till-id); the first keeps selling.
     @Test(.timeLimit(.minutes(2)))
     func aSecondTillWithTheSameIDRefusesToStart() async throws {
-        let work = temporaryDirectory("juice-till-twice")
-        defer { removeTemporary(work) }
+        let directory = TemporaryDirectory("juice-till-twice"), work = directory.path
         let server = try ExecutableServer(["--in-memory"])
         defer { server.stop() }
         let fifo = work + "/orders", state = ["XDG_STATE_HOME": work + "/state"]

@@ -23,8 +23,7 @@ import JuiceTill
 
     @Test(.timeLimit(.minutes(3)))
     func pairOnceThenSellWithTheKeptCredentialUntilRevoked() async throws {
-        let work = temporaryDirectory("juice-till-pairing")
-        defer { removeTemporary(work) }
+        let directory = TemporaryDirectory("juice-till-pairing"), work = directory.path
         let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
         defer { server.stop() }
         let manager = try server.client()
@@ -66,8 +65,7 @@ import JuiceTill
     /// that says how to pair, not a quiet anonymous till.
     @Test(.timeLimit(.minutes(2)))
     func aNamedCredentialFileMustExist() async throws {
-        let work = temporaryDirectory("juice-till-credential-file")
-        defer { removeTemporary(work) }
+        let directory = TemporaryDirectory("juice-till-credential-file"), work = directory.path
         let missing = try await Self.run(["--port", "1", "--credential-file", work + "/nope"], orders: "", work: work, name: "missing")
         #expect(missing.status == 1 && missing.errors.contains("pair first with --pair CODE"), "\(missing.errors)")
         try TillCredentialFile.write("7-abc", to: work + "/kept/credential")

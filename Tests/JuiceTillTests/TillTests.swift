@@ -19,8 +19,7 @@ import JuiceTill
     /// by exactly the orders made.
     @Test(.timeLimit(.minutes(3)))
     func pipedOrdersGetOneResultEachAndSurviveACrash() async throws {
-        let work = temporaryDirectory("juice-till-piped")
-        defer { removeTemporary(work) }
+        let directory = TemporaryDirectory("juice-till-piped"), work = directory.path
         let cue = work + "/kill-now", fifo = work + "/orders", arguments = ["--data", work + "/data"]
         let first = try ExecutableServer(arguments, environment: ["JUICE_TEST_KILL_AFTER_SYNC": cue])
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -61,10 +60,8 @@ import JuiceTill
     @Test(.requires(.tmux), .timeLimit(.minutes(3)))
     func tillInTmuxSellsByKeyAndAcrossARestart() async throws {
         try OutsideTool.tmux.require()
-        let work = temporaryDirectory("juice-till-tmux")
-        defer { removeTemporary(work) }
         // The till was paired before it starts.
-        let shop = try await ShopWithPairedTill(work: work)
+        let shop = try await ShopWithPairedTill("juice-till-tmux")
         var server = shop.server
         let pane = try TmuxSession(shop.tillCommand(id: "tmux1", token: ["-u", "JUICE_MANAGER_TOKEN"]))
         defer { pane.kill() }
@@ -133,8 +130,7 @@ import JuiceTill
     /// Piped, a run whose every line was answered without an error exits 0.
     @Test(.timeLimit(.minutes(2)))
     func pipedWithoutErrorsExitsZero() async throws {
-        let work = temporaryDirectory("juice-till-piped-ok")
-        defer { removeTemporary(work) }
+        let directory = TemporaryDirectory("juice-till-piped-ok"), work = directory.path
         let server = try ExecutableServer(["--in-memory"])
         defer { server.stop() }
         let orders = work + "/orders"
@@ -155,10 +151,8 @@ import JuiceTill
     @Test(.requires(.tmux), .timeLimit(.minutes(3)))
     func tillStartedOfflineRestocksTheShortFruitAndQuitsWithAWarning() async throws {
         try OutsideTool.tmux.require()
-        let work = temporaryDirectory("juice-till-tmux-quit")
-        defer { removeTemporary(work) }
         // Paired while the server was up (the pairing is on its disk): it sells once it is back.
-        let shop = try await ShopWithPairedTill(work: work)
+        let shop = try await ShopWithPairedTill("juice-till-tmux-quit")
         let down = shop.server
         down.stop()
         let till = shop.tillCommand(id: "tmux2", token: ["JUICE_MANAGER_TOKEN="])

@@ -215,19 +215,25 @@ class LineDisplay:
             pass
 
 
+def closed_after_the_test(make, close):
+    """What a fixture that makes things for a test yields from: `make` itself, to be called as the
+    test wants; each thing it made is closed with `close` after the test."""
+    made = []
+
+    def make_one(*args, **kwargs):
+        thing = make(*args, **kwargs)
+        made.append(thing)
+        return thing
+
+    yield make_one
+    for thing in made:
+        close(thing)
+
+
 @pytest.fixture
 def line_display():
     """line_display(server) -> a LineDisplay, closed after the test."""
-    displays = []
-
-    def connect(server):
-        display = LineDisplay(server)
-        displays.append(display)
-        return display
-
-    yield connect
-    for display in displays:
-        display.close()
+    yield from closed_after_the_test(LineDisplay, LineDisplay.close)
 
 
 def board_in_second_window(driver, server):
@@ -284,8 +290,8 @@ TV = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
-@pytest.fixture(scope="session")
-def browser():
+def headless_chromium(env=None):
+    """A headless Chromium in a 1920x1080 window, its chromedriver run with `env`."""
     options = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1920,1080",
                 "--disable-dev-shm-usage", "--lang=en-US"):
@@ -297,8 +303,13 @@ def browser():
         options.binary_location = chromium
     driver_path = shutil.which("chromedriver")
     # An explicit driver path keeps Selenium from trying to download one (CI may be offline).
-    service = Service(executable_path=driver_path) if driver_path else Service()
-    driver = webdriver.Chrome(options=options, service=service)
+    service = Service(executable_path=driver_path, env=env) if driver_path else Service(env=env)
+    return webdriver.Chrome(options=options, service=service)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    driver = headless_chromium()
     # The page's viewport itself is 1920x1080, a TV's (the window size includes browser chrome).
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", TV)
     yield driver
@@ -335,6 +346,19 @@ def wait_for(driver, condition, message, timeout=DEADLINE):
         return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d))
     except Exception as error:
         raise AssertionError("%s (waited %d s); page text:\n%s" % (message, timeout, safe_text(driver))) from error
+
+
+def wait_until_killed_after_sync(driver, server):
+    """Waits for `server`, armed by its JUICE_TEST_KILL_AFTER_SYNC file (the debug build's hook), to
+    die right after its journal sync, before any reply leaves."""
+    wait_for(driver, lambda d: server.process.poll() is not None, "the server did not kill itself after the sync")
+
+
+def restart_unarmed(server, trigger):
+    """Starts `server` again on its data after it killed itself, its hook's file `trigger` gone."""
+    trigger.unlink()
+    server.process = None
+    server.restart()
 
 
 def safe_text(driver):

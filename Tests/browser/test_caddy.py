@@ -16,10 +16,8 @@ import time
 import urllib.request
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
-from conftest import DEADLINE, START_DEADLINE, wait_for
+from conftest import DEADLINE, START_DEADLINE, closed_after_the_test, headless_chromium, wait_for
 from test_board import wait_for_stock
 from test_till import open_till, tap, wait_until_sold
 
@@ -121,8 +119,6 @@ class Caddy:
 def trusting_browser(tmp_path):
     """trusting_browser(root_ca) -> a headless Chromium of its own whose certificate store (an NSS
     database under its own HOME, where Chromium on Linux looks) trusts `root_ca` for websites."""
-    drivers = []
-
     def start(root_ca):
         home = tmp_path / "home"
         nssdb = home / ".pki" / "nssdb"
@@ -130,23 +126,9 @@ def trusting_browser(tmp_path):
         subprocess.run(["certutil", "-d", "sql:%s" % nssdb, "-N", "--empty-password"], check=True)
         subprocess.run(["certutil", "-d", "sql:%s" % nssdb, "-A", "-t", "C,,", "-n", "juice-caddy-local-ca", "-i", root_ca],
                        check=True)
-        options = webdriver.ChromeOptions()
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1920,1080",
-                    "--disable-dev-shm-usage", "--lang=en-US"):
-            options.add_argument(arg)
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-        if chromium:
-            options.binary_location = chromium
-        driver_path = shutil.which("chromedriver")
-        env = dict(os.environ, HOME=str(home))
-        service = Service(executable_path=driver_path, env=env) if driver_path else Service(env=env)
-        driver = webdriver.Chrome(options=options, service=service)
-        drivers.append(driver)
-        return driver
+        return headless_chromium(env=dict(os.environ, HOME=str(home)))
 
-    yield start
-    for driver in drivers:
-        driver.quit()
+    yield from closed_after_the_test(start, lambda driver: driver.quit())
 
 
 def test_the_till_sells_over_https_through_caddy(start_server, trusting_browser):

@@ -3,7 +3,8 @@ and "Set to" change the stock (the board in a second window follows), and a wron
 refused; with a token configured the till still sells without one."""
 from selenium.webdriver.common.by import By
 
-from conftest import attribute, board_in_second_window, menu_with_par, phone_sized, screenshot, wait_for
+from conftest import (attribute, board_in_second_window, menu_with_par, phone_sized, restart_unarmed, screenshot,
+                      wait_for, wait_until_killed_after_sync)
 from test_board import wait_for_stock
 from test_dashboard import enter_token
 from test_till import open_till, tap, wait_until_sold
@@ -14,6 +15,11 @@ TOKEN = "browser-test-token"
 
 def row(driver, fruit, part):
     return driver.find_element(By.CSS_SELECTOR, '[data-fruit="%s"] .%s' % (fruit, part))
+
+
+def wait_for_result(driver, fruit, kind, message):
+    """Waits for `fruit`'s row to show a result of `kind` (`ok`, `error`, `waiting`)."""
+    wait_for(driver, lambda d: attribute(d, '[data-fruit="%s"] .result' % fruit, "data-kind") == kind, message)
 
 
 def open_stock(driver, server):
@@ -33,7 +39,7 @@ def test_add_and_set_change_the_stock_and_the_board_follows(page, start_server):
         row(page, "mango", "plus").click()
     assert row(page, "mango", "amount").get_attribute("value") == "5"
     row(page, "mango", "add").click()
-    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "ok", "Add was not answered")
+    wait_for_result(page, "mango", "ok", "Add was not answered")
     assert row(page, "mango", "result").text.startswith("Added 5: now 15")
     assert server.stock()["mango"] == 15
     wait_for_stock(page, {"mango": 15}, "the editor's own stock did not follow")
@@ -45,7 +51,7 @@ def test_add_and_set_change_the_stock_and_the_board_follows(page, start_server):
     amount.clear()
     amount.send_keys("3")
     row(page, "kiwi", "set").click()
-    wait_for(page, lambda d: attribute(d, '[data-fruit="kiwi"] .result', "data-kind") == "ok", "Set to was not answered")
+    wait_for_result(page, "kiwi", "ok", "Set to was not answered")
     assert row(page, "kiwi", "result").text.startswith("Set to 3: now 3")
     assert server.stock()["kiwi"] == 3
     # A refusal is shown beside its fruit: above 1,000,000,000 is OVER_LIMIT.
@@ -53,7 +59,7 @@ def test_add_and_set_change_the_stock_and_the_board_follows(page, start_server):
     amount.clear()
     amount.send_keys("999999999")
     row(page, "banana", "add").click()
-    wait_for(page, lambda d: attribute(d, '[data-fruit="banana"] .result', "data-kind") == "error", "no refusal shown")
+    wait_for_result(page, "banana", "error", "no refusal shown")
     assert "OVER_LIMIT" in row(page, "banana", "result").text
     assert server.stock()["banana"] == 10
     assert page.execute_script("return window.localStorage.getItem('juice-manager-token');") is None
@@ -85,7 +91,7 @@ def test_a_wrong_token_is_refused(page, start_server):
     wait_for(page, lambda d: attribute(d, "#conn", "data-state") == "live", "the page did not come back")
     row(page, "mango", "plus").click()
     row(page, "mango", "add").click()
-    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "error", "the write was not refused")
+    wait_for_result(page, "mango", "error", "the write was not refused")
     assert "Not done" in row(page, "mango", "result").get_attribute("textContent")
     wait_for(page, lambda d: "not accepted" in d.find_element(By.ID, "auth-error").text, "it did not ask again")
     assert server.stock()["mango"] == 10, "nothing changed"
@@ -98,7 +104,7 @@ def test_without_a_token_the_editor_opens_and_says_so(page, start_server):
     assert not page.find_element(By.ID, "token").is_displayed()
     row(page, "pineapple", "plus").click()
     row(page, "pineapple", "add").click()
-    wait_for(page, lambda d: attribute(d, '[data-fruit="pineapple"] .result', "data-kind") == "ok", "Add was not answered")
+    wait_for_result(page, "pineapple", "ok", "Add was not answered")
     assert server.stock()["pineapple"] == 11
 
 
@@ -116,15 +122,12 @@ def test_an_add_whose_answer_was_lost_is_retried_with_its_key_and_added_once(pag
     amount.send_keys("5")
     trigger.touch()
     row(page, "mango", "add").click()
-    wait_for(page, lambda d: server.process.poll() is not None, "the server did not kill itself after the sync")
-    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "waiting",
-             "the editor did not say it is trying again")
+    wait_until_killed_after_sync(page, server)
+    wait_for_result(page, "mango", "waiting", "the editor did not say it is trying again")
     assert not row(page, "mango", "add").is_enabled(), "a second click could send a second write"
 
-    trigger.unlink()
-    server.process = None
-    server.restart()
-    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "ok", "the retry was not answered")
+    restart_unarmed(server, trigger)
+    wait_for_result(page, "mango", "ok", "the retry was not answered")
     text = row(page, "mango", "result").text
     assert text.startswith("Added 5: now 15") and "applied once" in text, text
     stats = server.stats()
@@ -155,16 +158,13 @@ def test_fill_to_par_a_second_tap_after_the_first_answer_was_lost_adds_nothing(
     fill = row(page, "mango", "fill-par")
     wait_for(page, lambda d: fill.is_enabled(), "Fill to par is not offered")
     fill.click()
-    wait_for(page, lambda d: server.process.poll() is not None, "the server did not kill itself after the sync")
-    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "waiting",
-             "the editor did not say it is trying again")
+    wait_until_killed_after_sync(page, server)
+    wait_for_result(page, "mango", "waiting", "the editor did not say it is trying again")
     assert not fill.is_enabled(), "a second tap could send a second write"
     page.execute_script("arguments[0].click();", fill)    # the impatient second tap: nothing happens
 
-    trigger.unlink()
-    server.process = None
-    server.restart()
-    wait_for(page, lambda d: attribute(d, '[data-fruit="mango"] .result', "data-kind") == "ok", "the retry was not answered")
+    restart_unarmed(server, trigger)
+    wait_for_result(page, "mango", "ok", "the retry was not answered")
     text = row(page, "mango", "result").text
     assert text.startswith("Filled to par: added 18: now 25") and "applied once" in text, text
     assert attribute(page, '[data-fruit="mango"]', "data-fill") == "0"

@@ -5,7 +5,8 @@ order racing the sell-out gets the out-of-stock message."""
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import attribute, board_in_second_window, phone_sized, screenshot, wait_for
+from conftest import (attribute, board_in_second_window, phone_sized, restart_unarmed, screenshot, wait_for,
+                      wait_until_killed_after_sync)
 from test_board import wait_for_stock
 
 
@@ -108,13 +109,11 @@ def test_an_answer_lost_after_the_order_was_durable_is_not_sold_twice(page, star
     before = server.stats()
     trigger.touch()
     tap(page, "banana")
-    wait_for(page, lambda d: server.process.poll() is not None, "the server did not kill itself after the sync")
+    wait_until_killed_after_sync(page, server)
     wait_for(page, lambda d: pending(d) == ("1", "offline"), "the till did not keep the unanswered order")
     assert page.find_element(By.ID, "pending").text == "offline: 1 order waiting"
 
-    trigger.unlink()
-    server.process = None
-    server.restart()
+    restart_unarmed(server, trigger)
     message = wait_until_sold(page, "Sold 1 \u00d7 banana")
     assert "retry" in message, "the answer was not the remembered one: " + message
     after = server.stats()

@@ -33,9 +33,6 @@ extension FruitStore {
     /// Where a browser's event stream starts: without `Last-Event-ID`, the full state; with it,
     /// as `SINCE` would.
     package func catchUpPlan(resuming lastEventID: EventID?) -> CatchUpPlan {
-        guard let id = lastEventID else {
-            return CatchUpPlan(after: 0, current: ledger.seq, start: .fullState(fullState))
-        }
-        return catchUpPlan(after: id.seq, store: id.store)
+        catchUpPlan(after: lastEventID?.seq, store: lastEventID?.store)
     }
 }

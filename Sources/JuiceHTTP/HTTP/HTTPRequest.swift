@@ -16,24 +16,10 @@ package struct HTTPRequest: Equatable {
     /// The body (`Content-Length` bytes; empty without one).
     package var body: [UInt8] = []
 
-    package init(method: String, path: String, query: String?, minorVersion: Int, headers: [Header], body: [UInt8] = []) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.minorVersion = minorVersion
-        self.headers = headers
-        self.body = body
-    }
-
     package struct Header: Equatable {
         /// Lowercased.
         package let name: String
         package let value: String
-
-        package init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// The value of a header, if present (the first, for a field that may repeat; the ones

@@ -43,14 +43,18 @@ package struct HTTPRoutes {
     // The pages are files (Pages/board.html, …; README, "Pages are files") and the API's document
     // is docs/openapi.json: all embedded at build time by the EmbedFiles plugin as `EmbeddedFiles`,
     // each page already made whole there (its shared pieces in), so here they are only bytes.
-    private let board = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.boardHTML.utf8))
-    private let dashboard = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.dashboardHTML.utf8))
-    private let till = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.tillHTML.utf8))
-    private let stockEditor = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.stockHTML.utf8))
-    private let openAPI = HTTPResponse(.ok, HTTPResponse.json, body: Array(EmbeddedFiles.openapiJSON.utf8))
-    private let reportsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.reportsHTML.utf8))
-    private let tillsPage = HTTPResponse(.ok, HTTPResponse.html, body: Array(EmbeddedFiles.tillsHTML.utf8))
-    private let tillWorker = HTTPResponse(.ok, HTTPResponse.javascript, body: Array(EmbeddedFiles.tillSwJS.utf8))
+    private static let files: [ReadRoute: HTTPResponse] = [
+        .board: page(EmbeddedFiles.boardHTML),
+        .boardIndex: page(EmbeddedFiles.boardHTML),
+        .dashboard: page(EmbeddedFiles.dashboardHTML),
+        .till: page(EmbeddedFiles.tillHTML),
+        .tillWorker: HTTPResponse(.ok, HTTPResponse.javascript, body: Array(EmbeddedFiles.tillSwJS.utf8)),
+        .stockEditor: page(EmbeddedFiles.stockHTML),
+        .reportsPage: page(EmbeddedFiles.reportsHTML),
+        .tillsPage: page(EmbeddedFiles.tillsHTML),
+        .openAPI: HTTPResponse(.ok, HTTPResponse.json, body: Array(EmbeddedFiles.openapiJSON.utf8)),
+    ]
+    private static func page(_ html: String) -> HTTPResponse { HTTPResponse(.ok, HTTPResponse.html, body: Array(html.utf8)) }
     package static let allow = [("Allow", "GET, HEAD")]
     package static let allowPost = [("Allow", "POST")]
     /// The paths `GET` and `HEAD` answer (`ReadRoute`).
@@ -117,25 +121,14 @@ package struct HTTPRoutes {
             return .response(.plain(.serviceUnavailable, request.path == "/healthz" ? "shutting down" : "shutting down; try again shortly",
                                     headers: [("Retry-After", "1")]), after: 0)
         }
+        if route.isManagers, let (message, headers) = bearerRefusal(request, client: client) {
+            return .response(.plain(.unauthorized, message, headers: headers), after: 0)
+        }
         switch route {
-        case .board, .boardIndex:
-            return .response(board, after: 0)
-        case .dashboard:
-            return .response(dashboard, after: 0)
-        case .till:
-            return .response(till, after: 0)
-        case .stockEditor:
-            return .response(stockEditor, after: 0)
-        case .openAPI:
-            return .response(openAPI, after: 0)
-        case .reportsPage:
-            // Public, like /dashboard: its data call carries the manager token.
-            return .response(reportsPage, after: 0)
-        case .tillsPage:
-            // Public, like /reports: its calls (/tills/list, /tills/codes, ...) carry the token.
-            return .response(tillsPage, after: 0)
-        case .tillWorker:
-            return .response(tillWorker, after: 0)
+        case .board, .boardIndex, .dashboard, .till, .tillWorker, .stockEditor, .reportsPage, .tillsPage, .openAPI:
+            // Public: the manager's pages (the dashboard, the reports, the tills) hold no data;
+            // their calls (/sales, /reports/day, /tills/list, ...) carry the token.
+            return .response(Self.files[route] ?? notFound, after: 0)
         case .events:
             // The store a Last-Event-ID belongs to: in the id itself (`<store>:<seq>`), or, as the
             // pages send it, in the stream's URL (`/events?store=<id>`), which the browser repeats
@@ -157,7 +150,6 @@ package struct HTTPRoutes {
             }
             return .response(.plain(.ok, "ok"), after: 0)
         case .sales, .metrics:
-            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             // Figures as of now, answered once they are on disk like everything else.
             let (sales, readOnly, lsn) = store.assumeIsolated { ($0.salesSnapshot(), $0.readOnly != nil, $0.lastLSN) }
             if route == .sales {
@@ -167,11 +159,9 @@ package struct HTTPRoutes {
             let text = Metrics.text(.current(sales, lineClients: clients.line, eventClients: clients.events, readOnly: readOnly))
             return .response(HTTPResponse(.ok, Metrics.contentType, body: Array(text.utf8)), after: lsn)
         case .tillsList:
-            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             let (response, lsn, _, _) = tills.answer(request, presence: presence)
             return .response(response, after: lsn)
         case .dayReport, .daysCSV, .hoursCSV, .tillsCSV:
-            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
             let (response, lsn) = reports.answer(request)
             return .response(response, after: lsn)
         case .daySales:

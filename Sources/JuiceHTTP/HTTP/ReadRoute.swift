@@ -20,4 +20,14 @@ package enum ReadRoute: String, CaseIterable, Sendable {
     case tillsCSV = "/reports/tills.csv", daySales = "/reports/sales"
 
     package static let paths = Set(allCases.map(\.rawValue))
+
+    /// Whether it answers the manager's data: with a token configured, only to a request that
+    /// carries it (`Authorization: Bearer <token>`).
+    package var isManagers: Bool {
+        switch self {
+        case .sales, .metrics, .tillsList, .dayReport, .daysCSV, .hoursCSV, .tillsCSV: true
+        case .board, .boardIndex, .dashboard, .till, .tillWorker, .stockEditor, .reportsPage, .tillsPage,
+             .events, .state, .healthz, .openAPI: false
+        }
+    }
 }

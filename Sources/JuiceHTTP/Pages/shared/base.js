@@ -1,6 +1,6 @@
 // The script every page runs before its own (a classic script: these are globals there):
-// `el`, `setConn` for `#conn`, `followEvents`, the one way a page stays live, and
-// `watchReadOnly`, the full-disk notice.
+// `el`, `setConn` for `#conn`, `followEvents`, the one way a page stays live, `fillList`, which
+// builds a list anew, and `watchReadOnly`, the full-disk notice.
 
 "use strict";
 // An element with text: textContent only, because every name on the pages is data.
@@ -37,6 +37,11 @@ function followEvents(on, store) {
       }
     };
   })();
+}
+// Empties `box` and fills it with `make(item)` for each of `items`, in order.
+function fillList(box, items, make) {
+  box.textContent = "";
+  for (const item of items) box.appendChild(make(item));
 }
 // The read-only notice: while the disk is full the server refuses orders and restocks, and
 // /state says why ("read_only", PROTOCOL.md "Full disk"). Read at load and every 3 s, so a

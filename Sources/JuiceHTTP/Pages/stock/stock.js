@@ -34,10 +34,8 @@
   managerToken.onSubmit(probe);
 
   function build(f) {
-    const box = $("fruits");
-    box.textContent = "";
     rows = {};
-    for (const fr of f.menu.fruits) {
+    fillList($("fruits"), f.menu.fruits, fr => {
       const row = el("div", "fruit panel");
       row.dataset.fruit = fr.name;
       const n = naming(fr), name = el("div", "name", n.main);
@@ -65,14 +63,14 @@
       const result = el("div", "result");
       result.setAttribute("role", "status");
       row.appendChild(name); row.appendChild(now); row.appendChild(edit); row.appendChild(result);
-      box.appendChild(row);
       const step = d => { amount.value = String(Math.max(0, Math.min(MAX, (parseInt(amount.value, 10) || 0) + d))); };
       minus.addEventListener("click", () => step(-1));
       plus.addEventListener("click", () => step(1));
       add.addEventListener("click", () => write(fr.name, "restock"));
       set.addEventListener("click", () => write(fr.name, "set"));
       rows[fr.name] = { row, number, amount, add, set, result, fillPar, par: hasPar ? fr.par : null, answered: null };
-    }
+      return row;
+    });
     // `/stock?fruit=mango` (the till's "Restock" after an out-of-stock): that fruit first in view.
     const asked = new URLSearchParams(location.search).get("fruit");
     if (asked && rows[asked]) {

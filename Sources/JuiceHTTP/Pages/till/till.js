@@ -66,10 +66,8 @@
   }
 
   function build(f) {
-    const juices = $("juices");
-    juices.textContent = "";
     nodes = {};
-    for (const j of f.menu.juices) {
+    fillList($("juices"), f.menu.juices, j => {
       const b = el("button", "juice");
       b.type = "button";
       b.dataset.juice = j.name;
@@ -85,18 +83,16 @@
       const queued = el("span", "queued");
       b.appendChild(queued);
       b.addEventListener("click", () => tap(j.name, b));
-      juices.appendChild(b);
       nodes[j.name] = { b, number, queued, price, juice: j };
-    }
-    const fruits = $("fruits");
-    fruits.textContent = "";
-    for (const fr of f.menu.fruits) {
+      return b;
+    });
+    fillList($("fruits"), f.menu.fruits, fr => {
       const chip = el("span", "fruit");
       chip.dataset.fruit = fr.name;
       chip.appendChild(el("span", "", naming(fr).main));
       chip.appendChild(el("b", "", "0"));
-      fruits.appendChild(chip);
-    }
+      return chip;
+    });
   }
 
   function render() {
