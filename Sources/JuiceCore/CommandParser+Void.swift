@@ -10,14 +10,9 @@ extension CommandParser {
         guard let reason = VoidReason.allCases.first(where: { equalsFolded(tokens[2], Array($0.rawValue.utf8)) }) else {
             return refuse(.badArgument, usage)
         }
-        var key: String?
-        if tokens.count == 4 {
-            switch keyToken(tokens[3]) {
-            case .key(let value): key = value
-            case .malformed: return refuse(.badArgument, Self.keyRule)
-            case .notAKey: return refuse(.badArgument, usage)
-            }
+        switch lastKey(tokens, at: 3, usage: usage) {
+        case .success(let key): return .command(.void(VoidRequest(sale: UInt64(sale), reason: reason, key: key)))
+        case .failure(let refused): return refused.line
         }
-        return .command(.void(VoidRequest(sale: UInt64(sale), reason: reason, key: key)))
     }
 }

@@ -139,15 +139,29 @@ package final class CommandParser: Sendable {
         guard let amount = Self.decimal(tokens[2], in: lowest...Limits.maxStock) else {
             return refuse(.badArgument, "amount must be a whole number from \(lowest) to \(Limits.maxStock)")
         }
-        var key: String?
-        if tokens.count == 4 {
-            switch keyToken(tokens[3]) {
-            case .key(let value): key = value
-            case .malformed: return refuse(.badArgument, Self.keyRule)
-            case .notAKey: return refuse(.badArgument, usage)
-            }
+        let key: String?
+        switch lastKey(tokens, at: 3, usage: usage) {
+        case .success(let found): key = found
+        case .failure(let refused): return refused.line
         }
         return .command(verb == .set ? .set(fruit: fruit, amount: amount, key: key) : .restock(fruit: fruit, amount: amount, key: key))
+    }
+
+    /// The optional `key=<token>` a write ends with, at token `index` (nil when the line ends
+    /// before it); a refusal when that token is a malformed key or no key at all.
+    func lastKey(_ tokens: Tokens, at index: Int, usage: String) -> Result<String?, RefusedLine> {
+        guard tokens.count > index else { return .success(nil) }
+        switch keyToken(tokens[index]) {
+        case .key(let value): return .success(value)
+        case .malformed: return .failure(RefusedLine(refuse(.badArgument, Self.keyRule)))
+        case .notAKey: return .failure(RefusedLine(refuse(.badArgument, usage)))
+        }
+    }
+
+    /// A refused line, as a `Result`'s failure.
+    struct RefusedLine: Error {
+        let line: ParsedLine
+        init(_ line: ParsedLine) { self.line = line }
     }
 
     package static let keyRule = "key must be 1 to \(Limits.maxKeyBytes) characters of A-Z a-z 0-9 . _ : -"
