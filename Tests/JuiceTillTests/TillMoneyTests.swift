@@ -18,9 +18,7 @@ import JuiceTill
     @Test(.requires(.tmux), .timeLimit(.minutes(3)))
     func theTillShowsMoneyAndUndoesItsLastSale() async throws {
         try OutsideTool.tmux.require()
-        let work = temporaryDirectory("juice-till-money")
-        defer { removeTemporary(work) }
-        let shop = try await ShopWithPairedTill(work: work)
+        let shop = try await ShopWithPairedTill("juice-till-money")
         let server = shop.server
         defer { server.stop() }
         let pane = try TmuxSession(shop.tillCommand(id: "money1", token: ["-u", "JUICE_MANAGER_TOKEN"]))

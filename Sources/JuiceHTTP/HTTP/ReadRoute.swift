@@ -25,7 +25,7 @@ package enum ReadRoute: String, CaseIterable, Sendable {
     /// carries it (`Authorization: Bearer <token>`).
     package var isManagers: Bool {
         switch self {
-        case .sales, .metrics, .tillsList, .dayReport, .daysCSV, .hoursCSV, .tillsCSV: true
+        case .sales, .metrics, .tillsList, .dayReport, .daysCSV, .hoursCSV, .tillsCSV, .daySales: true
         case .board, .boardIndex, .dashboard, .till, .tillWorker, .stockEditor, .reportsPage, .tillsPage,
              .events, .state, .healthz, .openAPI: false
         }
