@@ -9,9 +9,7 @@ public struct PairedTill: Sendable, Equatable, Codable, CustomStringConvertible 
     public var credential: String
 
     public init(till: Int, name: String, credential: String) {
-        self.till = till
-        self.name = name
-        self.credential = credential
+        (self.till, self.name, self.credential) = (till, name, credential)
     }
 
     /// `till 1 (Front till)`: never the credential, which a log must not hold.

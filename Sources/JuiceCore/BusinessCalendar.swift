@@ -30,11 +30,7 @@ package struct BusinessCalendar: Sendable, Equatable {
         package let day: Int32
         package let offset: Int32
 
-        package init(start: Int64, day: Int32, offset: Int32) {
-            self.start = start
-            self.day = day
-            self.offset = offset
-        }
+        package init(start: Int64, day: Int32, offset: Int32) { (self.start, self.day, self.offset) = (start, day, offset) }
 
         /// The local clock time the slot starts at, "HH:MM".
         package var label: String { BusinessCalendar.clock(Int((start + Int64(offset)).modulo(86_400)) / 60) }

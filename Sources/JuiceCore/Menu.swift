@@ -2,20 +2,14 @@
 public struct Fruit: Sendable, Equatable {
     public let name: String
     public let aliases: [String]
-    public init(name: String, aliases: [String] = []) {
-        self.name = name
-        self.aliases = aliases
-    }
+    public init(name: String, aliases: [String] = []) { (self.name, self.aliases) = (name, aliases) }
 }
 
 /// One line of a recipe: `amount` of the fruit at index `fruit` of the menu's fruit list.
 public struct Ingredient: Sendable, Equatable {
     public let fruit: Int
     public let amount: Int
-    public init(fruit: Int, amount: Int) {
-        self.fruit = fruit
-        self.amount = amount
-    }
+    public init(fruit: Int, amount: Int) { (self.fruit, self.amount) = (fruit, amount) }
 }
 
 /// A juice on the menu and its recipe, in the order the reply and event list the fruits.
@@ -26,10 +20,7 @@ public struct Juice: Sendable, Equatable {
     /// What one costs, in minor units of the menu's currency; nil on a menu without prices.
     public let price: Int?
     public init(name: String, aliases: [String] = [], recipe: [Ingredient], price: Int? = nil) {
-        self.name = name
-        self.aliases = aliases
-        self.recipe = recipe
-        self.price = price
+        (self.name, self.aliases, self.recipe, self.price) = (name, aliases, recipe, price)
     }
 }
 

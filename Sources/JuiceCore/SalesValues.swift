@@ -43,10 +43,7 @@ public struct JournalCounts: Sendable, Equatable {
     public var syncs: UInt64 = 0
     public var records: UInt64 = 0
 
-    public init(syncs: UInt64 = 0, records: UInt64 = 0) {
-        self.syncs = syncs
-        self.records = records
-    }
+    public init(syncs: UInt64 = 0, records: UInt64 = 0) { (self.syncs, self.records) = (syncs, records) }
     /// Nothing written yet: where a journal's counts start.
     public static let zero = JournalCounts()
 }
@@ -58,9 +55,7 @@ package struct MinuteCount: Sendable, Equatable {
     package let refused: UInt64
 
     package init(start: Int64, served: UInt64, refused: UInt64) {
-        self.start = start
-        self.served = served
-        self.refused = refused
+        (self.start, self.served, self.refused) = (start, served, refused)
     }
 }
 

@@ -3,8 +3,5 @@ package struct CatchUp: Sendable, Equatable {
     package var next: UInt64
     package var through: UInt64
 
-    package init(next: UInt64, through: UInt64) {
-        self.next = next
-        self.through = through
-    }
+    package init(next: UInt64, through: UInt64) { (self.next, self.through) = (next, through) }
 }
