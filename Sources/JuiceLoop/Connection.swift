@@ -145,6 +145,13 @@ package final class Connection: @unchecked Sendable {
     /// Its output not yet taken by its socket (or still held for the journal).
     package var pendingOutputBytes: Int { outbox.pendingBytes }
     package var hasPendingOutput: Bool { !outbox.isEmpty }
+    /// Its pending output while more of its input may run; nil once none may for now (it is
+    /// finishing, or a catch-up streams). A session's pacing asks it before every line: one
+    /// call from its module, not three (each a retain and a release of the connection).
+    package var pendingOutputIfInputMayRun: Int? {
+        guard !isFinishing && catchUp == nil else { return nil }
+        return outbox.pendingBytes
+    }
 }
 
 /// A connection's place in the events when it is not simply "live, from now": after a SINCE or

@@ -95,6 +95,8 @@ package final class SessionLink {
     /// Its output not yet taken by its socket (or still held for the journal).
     package var pendingOutput: Int { conn.pendingOutputBytes }
     package var hasPendingOutput: Bool { conn.hasPendingOutput }
+    /// Its pending output, or nil while none of its input may run (finishing, or catching up).
+    package var pendingOutputIfInputMayRun: Int? { conn.pendingOutputIfInputMayRun }
     /// Its turn is over: the others get theirs, then the next flush pass gives it its next one
     /// (`ConnectionSession.drained`).
     package func yieldTurn() { loop.passes.markDirty(conn) }
