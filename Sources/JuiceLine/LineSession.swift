@@ -87,8 +87,14 @@ package final class LineSession: ConnectionSession {
         swap(&batch.reply.bytes, &line.scratch.out)
         swap(&batch.commands, &line.scratch.commands)
         defer {
-            batch.reply.bytes.removeAll(keepingCapacity: batch.reply.bytes.capacity <= LineProtocol.Scratch.keptBytes)
-            batch.commands.removeAll(keepingCapacity: true)
+            // Both are empty by now (`answer` and `runStore` emptied them, keeping their storage):
+            // emptying them again costs a call each per read, so only a big reply buffer is given up.
+            if batch.reply.bytes.capacity > LineProtocol.Scratch.keptBytes {
+                batch.reply.bytes = []
+            } else if !batch.reply.bytes.isEmpty {
+                batch.reply.bytes.removeAll(keepingCapacity: true)
+            }
+            if !batch.commands.isEmpty { batch.commands.removeAll(keepingCapacity: true) }
             swap(&batch.reply.bytes, &line.scratch.out)
             swap(&batch.commands, &line.scratch.commands)
         }
