@@ -121,10 +121,12 @@ package final class LineSession: ConnectionSession {
                     answerOwn(command, &batch)
                     break
                 }
-                batch.commands.append(storeCommand)
                 // A SINCE that starts a catch-up ends its run: what follows waits for it. So
                 // does a REPORT, which may be computed: the turn is over after one (`FairTurn`).
-                if storeCommand.endsStoreRun || batch.commands.count >= LineProtocol.storeRunMax {
+                // (Asked before it is appended, its last use, so that it is moved, not copied.)
+                let endsRun = storeCommand.endsStoreRun
+                batch.commands.append(storeCommand)
+                if endsRun || batch.commands.count >= LineProtocol.storeRunMax {
                     runStore(&batch)
                 }
             case .refused(let error, let hangUp):
