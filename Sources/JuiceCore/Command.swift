@@ -77,8 +77,8 @@ package enum StoreCommand: Sendable, Equatable {
     }
 }
 
-/// `ORDER <juice> [count] [key=<token>]`.
-package struct OrderRequest: Sendable, Equatable {
+/// `ORDER <juice> [count] [key=<token>]`. (`@usableFromInline`: a `Change.Kind` carries it.)
+@usableFromInline package struct OrderRequest: Sendable, Equatable {
     package let juice: Int
     package let count: Int
     /// The idempotency key, if the cashier sent one.

@@ -29,7 +29,9 @@ package actor FruitStore {
     /// Orders served and refused per wall-clock minute, since start (for `/sales`), and the
     /// clock that stamps them (unix seconds; tests set their own with `setWallClock`).
     private var minutes = MinuteCounts()
-    package private(set) var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
+    /// (Internal, not `package`: a stored field other modules could reach keeps a run-time
+    /// exclusivity check at each access, one an order here.)
+    private(set) var wallClock: @Sendable () -> Int64 = WallClock.unixSeconds
     /// What each client address may add to the lost-sales figures.
     private var lostSales: LostSalesAllowance
     /// Reports computed once per change of the history and shared by every client asking.

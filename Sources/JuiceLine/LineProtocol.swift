@@ -37,7 +37,9 @@ package final class LineProtocol: ServedProtocol, @unchecked Sendable {
         package static let keptBytes = 64 * 1024
     }
 
-    package var scratch = Scratch()
+    /// Internal, not `package`: a stored field other modules could reach keeps a run-time
+    /// exclusivity check at each access, four a read here.
+    var scratch = Scratch()
 
     package static let defaultBudget = 256 * 1024
     /// Store commands run together in one call (one actor entry per run, not per line), at

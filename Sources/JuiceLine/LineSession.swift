@@ -87,8 +87,14 @@ package final class LineSession: ConnectionSession {
         swap(&batch.reply.bytes, &line.scratch.out)
         swap(&batch.commands, &line.scratch.commands)
         defer {
-            batch.reply.bytes.removeAll(keepingCapacity: batch.reply.bytes.capacity <= LineProtocol.Scratch.keptBytes)
-            batch.commands.removeAll(keepingCapacity: true)
+            // Both are empty by now (`answer` and `runStore` emptied them, keeping their storage):
+            // emptying them again costs a call each per read, so only a big reply buffer is given up.
+            if batch.reply.bytes.capacity > LineProtocol.Scratch.keptBytes {
+                batch.reply.bytes = []
+            } else if !batch.reply.bytes.isEmpty {
+                batch.reply.bytes.removeAll(keepingCapacity: true)
+            }
+            if !batch.commands.isEmpty { batch.commands.removeAll(keepingCapacity: true) }
             swap(&batch.reply.bytes, &line.scratch.out)
             swap(&batch.commands, &line.scratch.commands)
         }
@@ -108,31 +114,20 @@ package final class LineSession: ConnectionSession {
                 let closing = Int(state.authFailures) >= SessionCommands.maxAuthFailures
                 Wire.tooManyAuthFailures(retryIn: seconds, closing: closing).append(to: &batch.reply.bytes)
                 if closing { link.stopReading() }
-            case .command(let line) where line.storeCommand != nil:
-                let command = line.storeCommand!
-                batch.commands.append(command)
+            case .command(let command):
+                // Asked once (a call into JuiceCore that copies the command's values).
+                guard let storeCommand = command.storeCommand else {
+                    runStore(&batch)
+                    answerOwn(command, &batch)
+                    break
+                }
                 // A SINCE that starts a catch-up ends its run: what follows waits for it. So
                 // does a REPORT, which may be computed: the turn is over after one (`FairTurn`).
-                if command.endsStoreRun {
+                // (Asked before it is appended, its last use, so that it is moved, not copied.)
+                let endsRun = storeCommand.endsStoreRun
+                batch.commands.append(storeCommand)
+                if endsRun || batch.commands.count >= LineProtocol.storeRunMax {
                     runStore(&batch)
-                } else if batch.commands.count >= LineProtocol.storeRunMax {
-                    runStore(&batch)
-                }
-            case .command(let command):
-                runStore(&batch)
-                let wasManager = state.isManager
-                defer {
-                    // AUTH checked out (with a token: a connection starts without): a known client.
-                    if state.isManager && !wasManager { link.markKnown() }
-                }
-                switch line.commands.answer(command, session: &state, peer: link.peer, to: &batch.reply.bytes) {
-                case .none: break
-                case .events(let on): link.events(on: on)
-                case .close:
-                    link.stopReading()
-                    // QUIT closes after everything owed: the events of every change applied
-                    // before it (this batch's too, which the gate may still hold) go first.
-                    link.oweEvents()
                 }
             case .refused(let error, let hangUp):
                 runStore(&batch)
@@ -159,6 +154,24 @@ package final class LineSession: ConnectionSession {
         turn.countOutput(batch.reply.bytes.count)
         link.answer(&batch.reply)
         return progress.consumed
+    }
+
+    /// A command the connection answers itself (HELP, PING, MENU, EVENTS, AUTH, QUIT).
+    private func answerOwn(_ command: Command, _ batch: inout Batch) {
+        let wasManager = state.isManager
+        defer {
+            // AUTH checked out (with a token: a connection starts without): a known client.
+            if state.isManager && !wasManager { link.markKnown() }
+        }
+        switch line.commands.answer(command, session: &state, peer: link.peer, to: &batch.reply.bytes) {
+        case .none: break
+        case .events(let on): link.events(on: on)
+        case .close:
+            link.stopReading()
+            // QUIT closes after everything owed: the events of every change applied
+            // before it (this batch's too, which the gate may still hold) go first.
+            link.oweEvents()
+        }
     }
 
     /// Runs the store commands gathered so far in one synchronous call, each outcome worded

@@ -9,6 +9,11 @@ import JuiceLog
 /// protocol that accepted it, typed there, with no downcast), which the loop tells of input,
 /// drained output and closing. Fields are ordered so the small ones pack together: an idle
 /// connection's size is the server's memory per client.
+///
+/// Its stored fields are internal, not `package`: the optimizer drops the run-time exclusivity
+/// check of a class's stored field only when it sees every access, which it cannot for one
+/// other modules may touch; the loop reads these for every line. Other modules read them
+/// through the computed properties below.
 package final class Connection: @unchecked Sendable {
     // @unchecked: loop-confined (the loop and the sessions it calls); Sendable only so that a
     // session may capture it in the store's `assumeIsolated` closures, which run on the loop too.
@@ -34,18 +39,18 @@ package final class Connection: @unchecked Sendable {
 
     package let id: UInt64
     package let socket: Socket
-    package private(set) var phase = Phase.open
-    package var interest = Interest()
+    private(set) var phase = Phase.open
+    var interest = Interest()
     /// Queued for the next flush pass.
-    package var dirty = false
+    var dirty = false
     /// Its place in `FanOut`'s list of listeners, or -1: it takes no live events. Only `FanOut`,
     /// which owns subscriptions, sets it.
-    package var subscriberSlot: Int32 = -1
+    var subscriberSlot: Int32 = -1
     /// Which of the server's listeners (and so which protocol) accepted it: the fan-out words
     /// its events in that protocol's form.
     package let listener: UInt8
     package let peer: String
-    package var outbox = Outbox()
+    var outbox = Outbox()
     /// Where it stands in the events, once that is anything but the default (most
     /// connections never need it, so it is kept apart: see `EventCursor`).
     private var cursor: EventCursor?
@@ -53,17 +58,17 @@ package final class Connection: @unchecked Sendable {
     /// last 136 years, and every connection carries it): bytes read from it, or bytes of its
     /// output its socket took (an event stream that is read from is not idle; one whose
     /// client stopped reading stops taking bytes once the kernel's buffers are full).
-    package var lastActiveSecond: UInt32
+    var lastActiveSecond: UInt32
     /// Since when (whole seconds of uptime, 0: not) its peer has left output unacknowledged at
     /// every idle check, with nothing read from it meanwhile: a client that stopped reading.
-    package var stalledSince: UInt32 = 0
+    var stalledSince: UInt32 = 0
     /// Which slots it holds (`Admission`): anonymous until it signs in (`ConnectionHost.markKnown`).
-    package var pool = Admission.Pool.anonymous
+    var pool = Admission.Pool.anonymous
     /// The address it is counted against (its peer's host, or the client a trusted proxy named
     /// for its latest request); nil: not counted against one.
-    package var countedAddress: String?
+    var countedAddress: String?
     /// Its protocol's side, set once, right after it is made (`Running.accepted`).
-    package var session: (any ConnectionSession)!
+    var session: (any ConnectionSession)!
 
     package init(id: UInt64, socket: Socket, peer: String, listener: UInt8, now: UInt64) {
         self.id = id
@@ -122,6 +127,10 @@ package final class Connection: @unchecked Sendable {
     package static func second(_ uptimeNanoseconds: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: uptimeNanoseconds / 1_000_000_000) }
 
     package var isClosed: Bool { phase == .closed }
+    /// Reading, not yet finishing.
+    package var isOpen: Bool { phase == .open }
+    /// The peer finished sending; what it sent still runs.
+    package var hasInputEnded: Bool { phase == .inputEnded }
     /// Closing or closed: no more of its input runs.
     package var isFinishing: Bool { phase == .closing || phase == .closed }
 
@@ -131,13 +140,25 @@ package final class Connection: @unchecked Sendable {
     /// It signed in (the manager, a paired till): never closed as idle, and holds a slot that
     /// strangers cannot take.
     package var isKnown: Bool { pool == .known }
+    /// Admitted while the server was full, until it signs in or its grace ends.
+    package var onProbation: Bool { pool == .probation }
+    /// Its output not yet taken by its socket (or still held for the journal).
+    package var pendingOutputBytes: Int { outbox.pendingBytes }
+    package var hasPendingOutput: Bool { !outbox.isEmpty }
+    /// Its pending output while more of its input may run; nil once none may for now (it is
+    /// finishing, or a catch-up streams). A session's pacing asks it before every line: one
+    /// call from its module, not three (each a retain and a release of the connection).
+    package var pendingOutputIfInputMayRun: Int? {
+        guard !isFinishing && catchUp == nil else { return nil }
+        return outbox.pendingBytes
+    }
 }
 
 /// A connection's place in the events when it is not simply "live, from now": after a SINCE or
 /// a browser's resume, and after QUIT. One reference in `Connection` instead of 33 bytes in
 /// every one.
-package final class EventCursor {
-    package var eventsFrom: UInt64 = 0
-    package var catchUp: CatchUp?
-    package var owedThrough: UInt64 = 0
+final class EventCursor {
+    var eventsFrom: UInt64 = 0
+    var catchUp: CatchUp?
+    var owedThrough: UInt64 = 0
 }

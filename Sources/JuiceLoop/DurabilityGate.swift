@@ -11,7 +11,8 @@ import JuiceLog
 /// the fan-out, then a draining server.
 package final class DurabilityGate {
     /// The journal is on disk up to here.
-    package private(set) var durableLSN: UInt64
+    /// (Internal: see `Connection` on exclusivity checks.)
+    private(set) var durableLSN: UInt64
     /// Connections holding output that waits for the journal, to release it when it is durable.
     private var withHeldOutput: [UInt64: Connection] = [:]
     /// Events waiting for the journal before they may be broadcast, in seq order.

@@ -11,25 +11,27 @@ package final class FanOut {
     private let output: OutputPath
     private let passes: FlushPasses
     /// Each listener's protocol's wording of an event, by listener index (`Connection.listener`).
-    package var encoders: [(_ seq: UInt64, _ touched: [FruitValue], _ out: inout [UInt8]) -> Void] = []
+    /// (Internal stored fields here and below: see `Connection` on exclusivity checks.)
+    var encoders: [(_ seq: UInt64, _ touched: [FruitValue], _ out: inout [UInt8]) -> Void] = []
     /// The connections that take live events: a broadcast visits these, not every client (most
     /// clients, tills among them, turn events off).
     private var subscribers: [Connection] = []
     /// The seq of the last change broadcast: a catch-up runs on to here before the display
     /// takes live events again.
-    package private(set) var lastBroadcastSeq: UInt64
+    package var lastBroadcastSeq: UInt64 { lastSeq }
+    private var lastSeq: UInt64
 
     package init(output: OutputPath, passes: FlushPasses, seq: UInt64) {
         self.output = output
         self.passes = passes
-        self.lastBroadcastSeq = seq
+        lastSeq = seq
     }
 
     /// Sends a batch of (durable) changes to every client listening for them, each change
     /// worded once per protocol that has a listener.
     package func broadcast(_ events: [StockEvent]) {
         guard let last = events.last else { return }
-        lastBroadcastSeq = last.seq
+        lastSeq = last.seq
         // Made when the first listener is met: most orders reach none (tills turn events off).
         var worded: [[[UInt8]]?] = []
         // A display in a catch-up is skipped: its catch-up streams these from the history after
@@ -96,5 +98,10 @@ package final class FanOut {
     }
 
     /// Whether events it is owed have not been broadcast yet (the journal still holds them).
-    package func isOwed(_ conn: Connection) -> Bool { lastBroadcastSeq < conn.eventsOwedThrough }
+    package func isOwed(_ conn: Connection) -> Bool { lastSeq < conn.eventsOwedThrough }
+
+    /// `listener`'s protocol's wording of an event (a catch-up words its changes with it).
+    package func encoder(for listener: UInt8) -> (_ seq: UInt64, _ touched: [FruitValue], _ out: inout [UInt8]) -> Void {
+        encoders[Int(listener)]
+    }
 }

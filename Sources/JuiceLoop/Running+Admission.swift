@@ -46,7 +46,7 @@ extension Running {
     /// one freed meanwhile, else it is refused as busy (what it would have got at accept).
     package func endProbations(now: UInt64) {
         for (id, deadline) in probationDeadlines where deadline <= now {
-            guard let conn = connections[id], conn.pool == .probation else {
+            guard let conn = table[id], conn.pool == .probation else {
                 probationDeadlines.removeValue(forKey: id)
                 continue
             }
@@ -80,7 +80,7 @@ extension Running {
     package func closeIdle(olderThan: UInt64, seconds: Int) {
         let limit = Connection.second(olderThan)
         let now = Connection.second(DispatchTime.now().uptimeNanoseconds)
-        for conn in connections.values where !conn.isKnown {
+        for conn in table.values where !conn.isKnown {
             if conn.lastActiveSecond >= limit {
                 // Taking output: see whether its peer acknowledges it. A check that finds
                 // nothing waiting clears the mark (a reader's next ping is acknowledged at once).

@@ -28,7 +28,9 @@ package final class Running: ConnectionHost {
     private let fanOut: FanOut
     private var reaper: IdleReaper?
     package let config: LoopConfig
-    package private(set) var connections = ConnectionTable()
+    /// Internal stored fields (see `Connection` on exclusivity checks); others read `connections`.
+    private(set) var table = ConnectionTable()
+    package var connections: ConnectionTable { table }
     /// Who holds which slots: anonymous, on probation, known (`Running+Admission`).
     package var admission: Admission
     /// Connections on probation, and when (uptime nanoseconds) each must have signed in.
@@ -73,7 +75,7 @@ package final class Running: ConnectionHost {
             listeners.append(Listener(name: listing.name, acceptor: acceptor, served: served))
             fanOut.encoders.append { [unowned served] seq, touched, out in served.appendEvent(seq: seq, touched, to: &out) }
             acceptor.onConnection = { [unowned self] socket, peer in accepted(socket, peer: peer, listener: index) }
-            acceptor.clientCount = { [unowned self] in connections.count }
+            acceptor.clientCount = { [unowned self] in table.count }
         }
         output.onFailure = { [unowned self] conn, reason in close(conn, reason: reason) }
         passes.onWritten = { [unowned self] conn in written(conn) }
@@ -100,7 +102,7 @@ package final class Running: ConnectionHost {
         listeners.first { $0.name == name }?.acceptor.port
     }
 
-    package var clientCount: Int { connections.count }
+    package var clientCount: Int { table.count }
     package var isAccepting: Bool { accepting }
 
     // MARK: Accepting and reading
@@ -119,7 +121,7 @@ package final class Running: ConnectionHost {
             return
         }
         socket.configureAsClient()
-        let id = connections.nextID
+        let id = table.nextID
         let now = DispatchTime.now().uptimeNanoseconds
         let conn = Connection(id: id, socket: socket, peer: peer, listener: UInt8(index), now: now)
         conn.pool = pool
@@ -128,8 +130,8 @@ package final class Running: ConnectionHost {
         if pool == .probation { probationDeadlines[id] = now + config.probationSeconds * 1_000_000_000 }
         if served.eventsFromStart { fanOut.setEvents(conn, on: true) }
         conn.session = served.session(for: conn)
-        connections.insert(conn)
-        Log.info("connect \(peer)\(served.logName.isEmpty ? "" : " (\(served.logName))") (clients: \(connections.count))", category: .connections)
+        table.insert(conn)
+        Log.info("connect \(peer)\(served.logName.isEmpty ? "" : " (\(served.logName))") (clients: \(table.count))", category: .connections)
         do {
             try poller.add(fd: socket.fd, id: id)
         } catch {
@@ -155,7 +157,7 @@ package final class Running: ConnectionHost {
     /// One batch of ready clients (the poller's source fired).
     private func pollClients() {
         _ = poller.poll { id, readable, writable, hangup in
-            guard let conn = connections[id] else { return }
+            guard let conn = table[id] else { return }
             if writable && output.flush(conn) { written(conn) }
             if conn.isClosed { return }
             if readable && conn.wantsInput {
@@ -220,7 +222,7 @@ package final class Running: ConnectionHost {
     package func close(_ conn: Connection, reason: String?) {
         guard !conn.isClosed else { return }
         conn.markClosed()
-        connections.remove(conn)
+        table.remove(conn)
         admission.remove(conn.pool, address: conn.countedAddress)
         if conn.pool == .probation { probationDeadlines.removeValue(forKey: conn.id) }
         gate.forget(conn)
@@ -228,7 +230,7 @@ package final class Running: ConnectionHost {
         conn.session.closed()
         poller.removeAndClose(fd: conn.fd, id: conn.id)
         for listener in listeners { listener.acceptor.descriptorFreed() }
-        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(connections.count))", category: .connections)
+        Log.info("disconnect \(conn.peer)\(reason.map { " (\($0))" } ?? "") (clients: \(table.count))", category: .connections)
         onClose()
     }
 
@@ -243,7 +245,7 @@ package final class Running: ConnectionHost {
         // `/healthz` answers 503 meanwhile, so a load balancer sees the drain).
         for listener in listeners where !listener.served.acceptsWhileDraining { listener.acceptor.stop() }
         reaper?.stop()
-        for conn in connections.values {
+        for conn in table.values {
             conn.stopInput()
             conn.session.shuttingDown(byeAfter: lsn)
             finish(conn)
@@ -251,7 +253,7 @@ package final class Running: ConnectionHost {
     }
 
     package func closeAll(reason: String) {
-        for conn in connections.values { close(conn, reason: reason) }
+        for conn in table.values { close(conn, reason: reason) }
     }
 
     /// The server has stopped: no more readiness is watched.

@@ -36,7 +36,7 @@ package final class CatchUpPump {
     package func pump(_ conn: Connection) -> Bool {
         var pieces = 0
         while conn.catchUp != nil && !conn.isClosed {
-            guard conn.outbox.pendingBytes < CatchUpPump.chunk else { return false }
+            guard conn.pendingOutputBytes < CatchUpPump.chunk else { return false }
             guard pieces < CatchUpPump.piecesPerTurn else {
                 passes.markDirty(conn)
                 return false
@@ -56,7 +56,7 @@ package final class CatchUpPump {
     private func sendNext(_ conn: Connection) {
         guard var catchUp = conn.catchUp else { return }
         let limit = conn.eventsOn ? max(catchUp.through, fanOut.lastBroadcastSeq) : catchUp.through
-        let encode = fanOut.encoders[Int(conn.listener)]
+        let encode = fanOut.encoder(for: conn.listener)
         // The store copies out a piece's worth of changes (values, at most `maxChanges`); they
         // are worded here, for this connection's protocol.
         let first = catchUp.next

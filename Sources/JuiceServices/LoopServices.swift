@@ -20,7 +20,12 @@ package struct ProtocolListing: Sendable {
 /// Everything a protocol is given when it is made: what the loop lends (`LoopHandle`), the
 /// store, and the parts every protocol shares (the tills' presence, catch-ups, the manager's
 /// token, the settings).
-package struct LoopServices {
+///
+/// A class, made once per protocol and shared by it and every link it makes: as a struct it
+/// was copied, a retain and a release for each of its references (the settings' among them),
+/// wherever a call on it could not be inlined, as from another module (an HTTP request's
+/// `isAccepting`), and every connection's link carried a copy.
+package final class LoopServices {
     package let config: ServerConfig
     package let store: FruitStore
     // The loop's parts: JuiceServices' own (SessionLink); a protocol goes through a link.

@@ -27,7 +27,8 @@ package final class PacedInput {
     /// not finishing, no catch-up streams, its output stays under the budget and its turn is
     /// not over.
     package func mayRun(_ link: SessionLink, replyBytes: Int, _ turn: FairTurn) -> Bool {
-        !link.isFinishing && !link.inCatchUp && link.pendingOutput + replyBytes < budget && !turn.isOver(adding: replyBytes)
+        guard let pending = link.pendingOutputIfInputMayRun else { return false }
+        return pending + replyBytes < budget && !turn.isOver(adding: replyBytes)
     }
 
     /// A read: `run` takes what its turn allows (returning how many bytes it used), the rest is

@@ -34,13 +34,13 @@ package final class SessionLink {
     package var isFinishing: Bool { conn.isFinishing }
     package var isClosed: Bool { conn.isClosed }
     /// Reading, not yet finishing.
-    package var isOpen: Bool { conn.phase == .open }
+    package var isOpen: Bool { conn.isOpen }
     /// The peer finished sending.
-    package var inputEnded: Bool { conn.phase == .inputEnded }
+    package var inputEnded: Bool { conn.hasInputEnded }
     /// A known client (the manager, a paired till): the reserve is its, no idle timeout.
     package var isKnown: Bool { conn.isKnown }
     /// Admitted while the server was full, until it signs in or its grace ends.
-    package var onProbation: Bool { conn.pool == .probation }
+    package var onProbation: Bool { conn.onProbation }
 
     // MARK: Answers
 
@@ -94,8 +94,10 @@ package final class SessionLink {
     /// one computed report.
     package func turn(limit: Int = FairTurn.maxLines) -> FairTurn { FairTurn(limit: limit, work: loop.store.work) }
     /// Its output not yet taken by its socket (or still held for the journal).
-    package var pendingOutput: Int { conn.outbox.pendingBytes }
-    package var hasPendingOutput: Bool { !conn.outbox.isEmpty }
+    package var pendingOutput: Int { conn.pendingOutputBytes }
+    package var hasPendingOutput: Bool { conn.hasPendingOutput }
+    /// Its pending output, or nil while none of its input may run (finishing, or catching up).
+    package var pendingOutputIfInputMayRun: Int? { conn.pendingOutputIfInputMayRun }
     /// Its turn is over: the others get theirs, then the next flush pass gives it its next one
     /// (`ConnectionSession.drained`).
     package func yieldTurn() { loop.passes.markDirty(conn) }

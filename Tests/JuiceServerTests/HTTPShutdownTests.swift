@@ -15,7 +15,7 @@ import Testing
 extension Server {
     /// Output queued for clients that their sockets have not taken yet (read on the loop).
     func pendingOutputBytes() -> Int {
-        running?.connections.values.reduce(0) { $0 + $1.outbox.pendingBytes } ?? 0
+        running?.connections.values.reduce(0) { $0 + $1.pendingOutputBytes } ?? 0
     }
 }
 

@@ -27,17 +27,20 @@ package final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
 
     /// What the loop shares: the store, the output path, the fan-out, the host.
     package let loop: LoopServices
-    package private(set) var routes: HTTPRoutes
+    // Its stored fields are internal, not `package`: the optimizer drops the run-time
+    // exclusivity check of a class's stored field only when it sees every access, and a checked
+    // read of `routes` copied the whole struct (a retain per reference in it) for each request.
+    private(set) var routes: HTTPRoutes
     /// Whose word on a request's client is taken (`--trusted-proxy`).
     package let proxies: TrustedProxies
     /// Connections waiting for (the rest of) a request (for the deadlines).
-    package var awaiting: [UInt64: HTTPSession] = [:]
+    var awaiting: [UInt64: HTTPSession] = [:]
     /// Open event streams (for keep-alive comments, and the clients gauge).
-    package var streams: [UInt64: HTTPSession] = [:]
+    var streams: [UInt64: HTTPSession] = [:]
     /// HTTP connections open now (the rest of the server's clients speak something else).
-    package var open = 0
+    var open = 0
     /// The connection whose request is being routed (for `routes.signedIn`); nil between.
-    package var routing: SessionLink?
+    var routing: SessionLink?
     private var timer: DispatchSourceTimer?
     private var ticks = 0
     private let menu: Menu
