@@ -53,13 +53,8 @@ public struct VoidResult: Sendable, Equatable, CustomStringConvertible {
     public var stock: [String: Int]
 
     public init(seq: Int, sale: Int, juice: String, count: Int, amount: Int?, reason: VoidReason, stock: [String: Int]) {
-        self.seq = seq
-        self.sale = sale
-        self.juice = juice
-        self.count = count
-        self.amount = amount
-        self.reason = reason
-        self.stock = stock
+        (self.seq, self.sale, self.juice, self.count) = (seq, sale, juice, count)
+        (self.amount, self.reason, self.stock) = (amount, reason, stock)
     }
 
     /// `voided sale 1 (mango-kiwi 2, wrong-juice) at seq 4: kiwi=9 mango=8`.

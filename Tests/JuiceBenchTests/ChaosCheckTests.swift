@@ -7,10 +7,15 @@ import Testing
 @Suite(.onOwnThreads) struct ChaosCheckTests {
     static let recipes: [String: [(fruit: String, amount: Int)]] = ["banana": [("banana", 2)], "mango-kiwi": [("mango", 2), ("kiwi", 1)]]
 
+    /// The store after the setup change at seq 1: nothing sold yet, 100 of each fruit.
+    static var afterSetup: StoreFigures {
+        StoreFigures(seq: 1, ordersServed: 0, ordersRefused: 0, sold: ["banana": 0, "mango-kiwi": 0],
+                     stock: ["banana": 100, "mango": 100, "kiwi": 100])
+    }
+
     /// Three orders answered after a setup change at seq 1: two made (seq 2 and 3), one refused.
     static func clean() -> Observations {
-        let before = StoreFigures(seq: 1, ordersServed: 0, ordersRefused: 0, sold: ["banana": 0, "mango-kiwi": 0],
-                                  stock: ["banana": 100, "mango": 100, "kiwi": 100])
+        let before = afterSetup
         let after = StoreFigures(seq: 3, ordersServed: 2, ordersRefused: 1, sold: ["banana": 1, "mango-kiwi": 2],
                                  stock: ["banana": 98, "mango": 96, "kiwi": 98])
         let orders = [

@@ -6,12 +6,9 @@ import Testing
 /// void of another till's sale, a re-sent void key answered afresh, a voided sale's key that
 /// does not say so, takings that do not add up) fails the check about it.
 @Suite(.onOwnThreads) struct ChaosVoidCheckTests {
-    static let recipes: [String: [(fruit: String, amount: Int)]] = ["banana": [("banana", 2)], "mango-kiwi": [("mango", 2), ("kiwi", 1)]]
-
     /// Two sales (seq 2 and 3) and a void of the second (seq 4), priced in KRW.
     static func clean() -> Observations {
-        var before = StoreFigures(seq: 1, ordersServed: 0, ordersRefused: 0, sold: ["banana": 0, "mango-kiwi": 0],
-                                  stock: ["banana": 100, "mango": 100, "kiwi": 100])
+        var before = ChaosCheckTests.afterSetup
         before.voided = ["banana": 0, "mango-kiwi": 0]
         (before.takings, before.voidedAmount) = (0, 0)
         var after = StoreFigures(seq: 4, ordersServed: 2, ordersRefused: 0, sold: ["banana": 1, "mango-kiwi": 2],
@@ -24,7 +21,7 @@ import Testing
         ]
         let void = AcknowledgedVoid(key: "k3", sale: 3, reason: "other", via: .http,
                                     answer: .voided(seq: 4, sale: 3, stock: ["mango": 100, "kiwi": 100], amount: 11000), dup: true, till: 0, n: 3)
-        var o = Observations(recipes: recipes, before: before, after: after, afterResend: after)
+        var o = Observations(recipes: ChaosCheckTests.recipes, before: before, after: after, afterResend: after)
         o.acknowledged = orders
         o.voids = [void]
         o.prices = ["banana": 4000, "mango-kiwi": 5500]

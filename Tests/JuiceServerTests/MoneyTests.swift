@@ -15,36 +15,26 @@ struct MoneyTests {
 
     /// A server with a manager token and a clock the test sets, its manager signed in.
     final class Shop {
-        let dir = TemporaryDirectory()
-        let clock: String
-        var arguments: [String]
-        var server: ExecutableServer
-        var manager: LineClient
-        var environment: [String: String] { ["JUICE_MANAGER_TOKEN": MoneyTests.token, "JUICE_TEST_CLOCK": clock] }
+        let clocked: ClockedServer
+        var dir: TemporaryDirectory { clocked.dir }
+        var server: ExecutableServer { clocked.server }
+        var manager: LineClient { clocked.client }
 
         init(_ extra: [String] = [], at time: Int64 = MoneyTests.noon) throws {
-            clock = dir.path + "/clock"
-            arguments = ["--data", dir.path + "/data", "--timezone", "Asia/Seoul"] + extra
-            try String(time).write(toFile: clock, atomically: true, encoding: .utf8)
-            server = try ExecutableServer(arguments, environment: ["JUICE_MANAGER_TOKEN": MoneyTests.token, "JUICE_TEST_CLOCK": clock])
-            manager = try PairedTillTests.quiet(server)
-            #expect(try manager.command("AUTH \(MoneyTests.token)") == "OK AUTH")
+            clocked = try ClockedServer(["--timezone", "Asia/Seoul"], extra, at: time,
+                                        environment: ["JUICE_MANAGER_TOKEN": MoneyTests.token]) { server in
+                let manager = try PairedTillTests.quiet(server)
+                #expect(try manager.command("AUTH \(MoneyTests.token)") == "OK AUTH")
+                return manager
+            }
         }
 
-        func at(_ time: Int64) throws {
-            try String(time).write(toFile: clock, atomically: true, encoding: .utf8)
-        }
+        func at(_ time: Int64) throws { try clocked.at(time) }
+
+        func restart(_ extra: [String]? = nil, crash: Bool = false) throws { try clocked.restart(extra, crash: crash) }
 
         func till(_ name: String) throws -> (LineClient, String) {
             try PairedTillTests.pair(server, manager: manager, name: name)
-        }
-
-        func restart(_ extra: [String]? = nil, crash: Bool = false) throws {
-            if crash { server.kill9() } else { server.stop() }
-            if let extra { arguments = ["--data", dir.path + "/data", "--timezone", "Asia/Seoul"] + extra }
-            server = try ExecutableServer.restart(arguments, port: server.port, environment: environment)
-            manager = try PairedTillTests.quiet(server)
-            #expect(try manager.command("AUTH \(MoneyTests.token)") == "OK AUTH")
         }
 
         /// A till signed in again with its credential after a restart.

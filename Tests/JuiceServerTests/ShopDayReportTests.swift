@@ -17,42 +17,8 @@ import Testing
 /// of a day, a change of time zone, a daylight-saving day, 400 days; the CSVs read back by
 /// Python's csv module and matched against STATS and the JSON report.
 @Suite(.onOwnThreads) struct ShopDayReportTests {
-    /// A server whose clock is a file the test writes.
-    final class ClockedServer {
-        let dir = TemporaryDirectory()
-        let clock: String
-        var arguments: [String]
-        var server: ExecutableServer
-        var client: LineClient
-
-        init(_ extra: [String], at time: Int64) throws {
-            clock = dir.path + "/clock"
-            arguments = ["--data", dir.path + "/data"] + extra
-            try String(time).write(toFile: clock, atomically: true, encoding: .utf8)
-            server = try ExecutableServer(arguments, environment: ["JUICE_TEST_CLOCK": clock])
-            client = try server.client()
-            _ = try client.command("EVENTS OFF")
-        }
-
-        func at(_ time: Int64) throws {
-            try String(time).write(toFile: clock, atomically: true, encoding: .utf8)
-        }
-
-        /// Stops the server (SIGKILL with `crash`) and starts it again, with `extra` if given.
-        func restart(_ extra: [String]? = nil, crash: Bool = false) throws {
-            if crash { server.kill9() } else { server.stop() }
-            if let extra { arguments = ["--data", dir.path + "/data"] + extra }
-            server = try ExecutableServer.restart(arguments, port: server.port, environment: ["JUICE_TEST_CLOCK": clock])
-            client = try server.client()
-            _ = try client.command("EVENTS OFF")
-        }
-
-        func report(_ date: String) throws -> [String: Int] {
-            let reply = try client.command("REPORT \(date)")
-            #expect(reply.hasPrefix("OK REPORT date=\(date) "), "\(reply)")
-            return values(reply)
-        }
-    }
+    /// A server whose clock is a file the test writes, read by a client with its events off.
+    typealias ClockedServer = JuiceTestSupport.ClockedServer
 
     /// Unix seconds of a wall time at a UTC offset in hours.
     static func unix(_ y: Int64, _ m: Int64, _ d: Int64, _ h: Int64, _ min: Int64 = 0, offset: Int64) -> Int64 {
@@ -256,5 +222,23 @@ import Testing
             #expect(values(try s.client.command("STATS"))["seq"] == 30, "\(zone)")
             s.server.stop()
         }
+    }
+}
+
+extension ClockedServer {
+    /// A server whose clock is a file the test writes, started with `extra` and read by a
+    /// client with its events off.
+    convenience init(_ extra: [String], at time: Int64) throws {
+        try self.init([], extra, at: time) { server in
+            let client = try server.client()
+            _ = try client.command("EVENTS OFF")
+            return client
+        }
+    }
+
+    func report(_ date: String) throws -> [String: Int] {
+        let reply = try client.command("REPORT \(date)")
+        #expect(reply.hasPrefix("OK REPORT date=\(date) "), "\(reply)")
+        return values(reply)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 @_exported import JuiceTestSupport
 import Testing
 import JuiceClient
@@ -56,4 +57,17 @@ struct ShopWithPairedTill {
                             TillTests.till, "--port", String(server.port), "--till-id", id, "--no-color"])
             .map(Executables.shellQuoted).joined(separator: " ")
     }
+}
+
+/// juice-till piped on an in-memory server, `orders` its standard input and its state under
+/// `work`: returned once it exited (or the wait gave up), its output whole; the caller stops it.
+func pipedTill(_ orders: String, tillID: String, in work: String) async throws -> ChildProcess {
+    let server = try ExecutableServer(["--in-memory"])
+    defer { server.stop() }
+    let path = work + "/orders"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(orders.utf8)))
+    let process = try ChildProcess(TillTests.till, ["--port", String(server.port), "--till-id", tillID], directory: work,
+                                   environment: ["XDG_STATE_HOME": work + "/state"], stdinPath: path)
+    #expect(await settles { !process.isRunning }, "\(process.output) \(process.errors)")
+    return process
 }

@@ -55,14 +55,8 @@ import JuiceTill
     func pipedSalesEndWithTheirAmount() async throws {
         let work = temporaryDirectory("juice-till-piped-money")
         defer { removeTemporary(work) }
-        let server = try ExecutableServer(["--in-memory"])
-        defer { server.stop() }
-        let orders = work + "/orders"
-        #expect(FileManager.default.createFile(atPath: orders, contents: Data("mango-kiwi 2\nkiwi\n".utf8)))
-        let process = try ChildProcess(TillTests.till, ["--port", String(server.port), "--till-id", "money2"], directory: work,
-                                       environment: ["XDG_STATE_HOME": work + "/state"], stdinPath: orders)
+        let process = try await pipedTill("mango-kiwi 2\nkiwi\n", tillID: "money2", in: work)
         defer { process.stop() }
-        #expect(await settles { !process.isRunning }, "\(process.output) \(process.errors)")
         #expect(process.output == "made mango-kiwi 2 seq=1 kiwi=8 mango=6 · ₩11,000\nmade kiwi 1 seq=2 kiwi=5 · ₩4,500\n",
                 "\(process.output) \(process.errors)")
         let help = try Executables.run(TillTests.till, ["--help"])

@@ -131,14 +131,8 @@ import JuiceTill
     @Test(.timeLimit(.minutes(2)))
     func pipedWithoutErrorsExitsZero() async throws {
         let directory = TemporaryDirectory("juice-till-piped-ok"), work = directory.path
-        let server = try ExecutableServer(["--in-memory"])
-        defer { server.stop() }
-        let orders = work + "/orders"
-        #expect(FileManager.default.createFile(atPath: orders, contents: Data("kiwi\nmango-kiwi 20\n".utf8)))
-        let process = try ChildProcess(Self.till, ["--port", String(server.port), "--till-id", "pipe2"], directory: work,
-                                       environment: ["XDG_STATE_HOME": work + "/state"], stdinPath: orders)
+        let process = try await pipedTill("kiwi\nmango-kiwi 20\n", tillID: "pipe2", in: work)
         defer { process.stop() }
-        #expect(await settles { !process.isRunning }, "\(process.output) \(process.errors)")
         #expect(process.output.hasPrefix("made kiwi 1 ") && process.output.contains("out-of-stock mango-kiwi 20"), "\(process.output)")
         #expect(process.exitStatus == 0, "an out-of-stock is an answer, not an error")
     }

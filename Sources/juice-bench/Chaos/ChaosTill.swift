@@ -165,44 +165,32 @@ final class ChaosTill: @unchecked Sendable {
     }
 
     private func attemptVoid(key: String, sale: Int, reason: String) throws(LinkFailure) -> VoidReply {
-        let link = try connected()
-        switch via {
-        case .tcp:
-            guard link.send("VOID \(sale) \(reason) key=\(key)\r\n") else { throw .closed }
-            run.orderWritten()
-            while true {
-                let line = try link.readLine(timeout: 10)
-                if !line.hasPrefix("EVENT ") { return VoidReply.line(line) }
-            }
-        case .http:
-            let body = #"{"sale":\#(sale),"reason":"\#(reason)"}"#
-            guard link.send(ChaosLink.post("/voids", body: body, headers: [("Idempotency-Key", key), ("Juice-Till", credential)],
-                                           host: "\(run.http)")) else { throw .closed }
-            run.orderWritten()
-            let answer = try link.readHTTPAnswer(timeout: 10)
-            if answer.closes { self.link = nil }
-            return VoidReply.http(status: answer.status, retryAfter: answer.retryAfter, body: answer.body)
-        }
+        try attempt(key: key, line: "VOID \(sale) \(reason)", path: "/voids", body: #"{"sale":\#(sale),"reason":"\#(reason)"}"#)
     }
 
     private func attempt(key: String, juice: String, count: Int) throws(LinkFailure) -> OrderReply {
+        try attempt(key: key, line: "ORDER \(juice) \(count)", path: "/orders", body: #"{"juice":"\#(juice)","count":\#(count)}"#)
+    }
+
+    /// One attempt at a keyed write: `line` with the key over TCP, or `body` posted to `path`
+    /// with the key and the till's credential over HTTP; its reply, read as `Reply`.
+    private func attempt<Reply: KeyedReply>(key: String, line: String, path: String, body: String) throws(LinkFailure) -> Reply {
         let link = try connected()
         switch via {
         case .tcp:
-            guard link.send("ORDER \(juice) \(count) key=\(key)\r\n") else { throw .closed }
+            guard link.send("\(line) key=\(key)\r\n") else { throw .closed }
             run.orderWritten()
             while true {
                 let line = try link.readLine(timeout: 10)
-                if !line.hasPrefix("EVENT ") { return OrderReply.line(line) }
+                if !line.hasPrefix("EVENT ") { return Reply.line(line) }
             }
         case .http:
-            let body = #"{"juice":"\#(juice)","count":\#(count)}"#
-            guard link.send(ChaosLink.post("/orders", body: body, headers: [("Idempotency-Key", key), ("Juice-Till", credential)],
+            guard link.send(ChaosLink.post(path, body: body, headers: [("Idempotency-Key", key), ("Juice-Till", credential)],
                                            host: "\(run.http)")) else { throw .closed }
             run.orderWritten()
             let answer = try link.readHTTPAnswer(timeout: 10)
             if answer.closes { self.link = nil }
-            return OrderReply.http(status: answer.status, retryAfter: answer.retryAfter, body: answer.body)
+            return Reply.http(status: answer.status, retryAfter: answer.retryAfter, body: answer.body)
         }
     }
 

@@ -28,7 +28,7 @@ enum OrderAnswer: Equatable, CustomStringConvertible {
 }
 
 /// What one reply to an order means for the till that sent it.
-enum OrderReply: Equatable {
+enum OrderReply: Equatable, KeyedReply {
     /// Answered for good: applied, or refused for stock. `dup`: the server repeated the first
     /// answer to this key (an earlier attempt was applied, and its answer lost). `voided`: the
     /// seq of the void that undid the sale, which a repeat of a voided sale's key names.
@@ -62,26 +62,12 @@ enum OrderReply: Equatable {
 
     /// A `POST /orders` answer: its status, `Retry-After` (if any) and JSON body.
     static func http(status: Int, retryAfter: Double?, body: [UInt8]) -> OrderReply {
-        let text = String(decoding: body.prefix(300), as: UTF8.self)
-        guard case .success(let json) = JSONReader.parse(body) else {
-            return status == 503 ? .retryLater("503 \(text)", retryAfter: retryAfter ?? 0.05) : .unexpected("\(status) \(text)")
+        http(status: status, retryAfter: retryAfter, body: body) { json, seq, stock in
+            .definite(.made(seq: seq, stock: stock, amount: json["amount"]?.integer), dup: json["dup"] == .bool(true),
+                      voided: json["voided"]?.integer)
+        } refused: { code, message, json in
+            status == 409 && code == "OUT_OF_STOCK" ? .definite(.refused(code: code, message: message), dup: json["dup"] == .bool(true)) : nil
         }
-        let dup = json["dup"] == .bool(true)
-        if status == 200, json["ok"] == .bool(true), let seq = json["seq"]?.integer,
-           case .object(let members)? = json["stock"] {
-            var stock: [String: Int] = [:]
-            for (fruit, value) in members {
-                guard let n = value.integer else { return .unexpected("200 \(text)") }
-                stock[fruit] = n
-            }
-            return .definite(.made(seq: seq, stock: stock, amount: json["amount"]?.integer), dup: dup, voided: json["voided"]?.integer)
-        }
-        guard case .string(let code)? = json["error"], case .string(let message)? = json["message"] else {
-            return .unexpected("\(status) \(text)")
-        }
-        if status == 409 && code == "OUT_OF_STOCK" { return .definite(.refused(code: code, message: message), dup: dup) }
-        if status == 503 || transientCodes.contains(code) { return .retryLater("\(status) \(text)", retryAfter: retryAfter ?? 0.05) }
-        return .unexpected("\(status) \(text)")
     }
 
     static func stockDictionary(_ values: [(fruit: String, count: Int)]) -> [String: Int] {

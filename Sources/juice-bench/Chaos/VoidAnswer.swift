@@ -31,7 +31,7 @@ enum VoidAnswer: Equatable, CustomStringConvertible {
 /// made moments ago, so every refusal of a void (NO_SUCH_SALE: the sale was lost;
 /// ALREADY_VOIDED: applied twice; FORBIDDEN: not its own, or past the window) is kept as its
 /// answer and fails the voids check; any other error is a fault, as it is for an order.
-enum VoidReply: Equatable {
+enum VoidReply: Equatable, KeyedReply {
     case definite(VoidAnswer, dup: Bool)
     /// The refusals a void may get (PROTOCOL.md, "VOID").
     static let voidRefusals: Set<String> = ["NO_SUCH_SALE", "ALREADY_VOIDED", "FORBIDDEN", "OVER_LIMIT"]
@@ -57,24 +57,12 @@ enum VoidReply: Equatable {
 
     /// A `POST /voids` answer: 200 `{"ok":true,"sale":1,"seq":4,"stock":{...},"amount":...,"dup":...}`.
     static func http(status: Int, retryAfter: Double?, body: [UInt8]) -> VoidReply {
-        let text = String(decoding: body.prefix(300), as: UTF8.self)
-        guard case .success(let json) = JSONReader.parse(body) else {
-            return status == 503 ? .retryLater("503 \(text)", retryAfter: retryAfter ?? 0.05) : .unexpected("\(status) \(text)")
-        }
-        if status == 200, json["ok"] == .bool(true), let seq = json["seq"]?.integer, let sale = json["sale"]?.integer,
-           case .object(let members)? = json["stock"] {
-            var stock: [String: Int] = [:]
-            for (fruit, value) in members {
-                guard let n = value.integer else { return .unexpected("200 \(text)") }
-                stock[fruit] = n
-            }
+        http(status: status, retryAfter: retryAfter, body: body) { json, seq, stock in
+            guard let sale = json["sale"]?.integer else { return nil }
             return .definite(.voided(seq: seq, sale: sale, stock: stock, amount: json["amount"]?.integer), dup: json["dup"] == .bool(true))
+        } refused: { code, message, _ in
+            voidRefusals.contains(code) ? .definite(.refused(code: code, message: message), dup: false) : nil
         }
-        guard case .string(let code)? = json["error"], case .string(let message)? = json["message"] else {
-            return .unexpected("\(status) \(text)")
-        }
-        if status == 503 || OrderReply.transientCodes.contains(code) { return .retryLater("\(status) \(text)", retryAfter: retryAfter ?? 0.05) }
-        return voidRefusals.contains(code) ? .definite(.refused(code: code, message: message), dup: false) : .unexpected("\(status) \(text)")
     }
 }
 
