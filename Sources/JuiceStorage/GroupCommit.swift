@@ -34,7 +34,10 @@ package final class GroupCommit: ChangeJournal {
 
     /// The position of the last record appended, of the last one handed to the journal thread,
     /// and of the last one on disk.
-    package private(set) var lastLSN: UInt64
+    package var lastLSN: UInt64 { appendedLSN }
+    /// (Internal, not `package`: a stored field other modules could reach keeps a run-time
+    /// exclusivity check at each access, two an order here.)
+    private var appendedLSN: UInt64
     private var handedLSN: UInt64
     package private(set) var durableLSN: UInt64
     /// Records framed since the last write was handed over, and whether a write is under way.
@@ -66,7 +69,7 @@ package final class GroupCommit: ChangeJournal {
         self.snapshotPath = snapshotPath
         self.directory = directory
         self.loop = loop
-        lastLSN = lsn
+        appendedLSN = lsn
         handedLSN = lsn
         durableLSN = lsn
         self.journalBytes = journalBytes
@@ -89,9 +92,9 @@ package final class GroupCommit: ChangeJournal {
     /// Appends the record `make` builds for the next journal position. It goes out with the next
     /// `flush`.
     package func append(_ make: (_ lsn: UInt64) -> JournalRecord) {
-        lastLSN += 1
+        appendedLSN += 1
         let before = pending.count
-        pending.append(contentsOf: make(lastLSN).framed())
+        pending.append(contentsOf: make(appendedLSN).framed())
         room.append(pending.count - before)
     }
 
@@ -104,7 +107,7 @@ package final class GroupCommit: ChangeJournal {
         let bytes = pending
         pending = []
         journalBytes += bytes.count
-        let upTo = lastLSN
+        let upTo = appendedLSN
         counts.syncs += 1
         counts.records += upTo - handedLSN
         handedLSN = upTo
