@@ -35,7 +35,8 @@ extension CommandParser {
     /// A VOID from values already read (HTTP's JSON body), refused as its line would be.
     package func void(sale: Int, reason name: String, key: String?) -> Result<StoreCommand, ProtocolError> {
         guard sale >= 1 else { return .failure(ProtocolError(.badArgument, "the sale is its seq, a whole number from 1")) }
-        guard let reason = VoidReason(rawValue: name) else {
+        // Any case, as the line protocol reads it.
+        guard let reason = VoidReason(rawValue: name.lowercased()) else {
             return .failure(ProtocolError(.badArgument, "reason must be one of " + VoidReason.allCases.map(\.rawValue).joined(separator: ", ")))
         }
         return .success(.void(VoidRequest(sale: UInt64(sale), reason: reason, key: key)))

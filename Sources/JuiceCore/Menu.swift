@@ -113,6 +113,12 @@ public struct Menu: Sendable {
         if currency != nil, let taken = fruits.first(where: { Menu.moneyWords.contains($0.name.lowercased()) }) {
             throw MenuError("a menu with prices cannot have a fruit named \"\(taken.name)\": the replies use it for money")
         }
+        // REPORT and MENU PRICES name money keys after juices (`takings_<juice>`,
+        // `lost_revenue_<juice>`, `lost_revenue_by_<fruit>`, `currency=`): a juice named so
+        // that one of its keys is another key would make a line say one key twice.
+        if currency != nil, let taken = juices.first(where: { Menu.collidesWithMoneyKeys($0.name.lowercased()) }) {
+            throw MenuError("a menu with prices cannot have a juice named \"\(taken.name)\": REPORT and MENU PRICES would name two figures alike")
+        }
         for (i, juice) in juices.enumerated() {
             let place = "juices[\(i)] \"\(juice.name)\""
             switch (juice.price, currency) {
@@ -129,6 +135,12 @@ public struct Menu: Sendable {
 
     /// The words a reply uses after the stock values (`Wire.appendReply`).
     package static let moneyWords: Set<String> = ["amount", "voided", "sale", "reason"]
+
+    /// A juice name whose REPORT or MENU PRICES key is another figure's: `amount`
+    /// (`voided_amount`), `currency`, `minor_digits`, `revenue...` (`lost_revenue...`), `by_...`.
+    private static func collidesWithMoneyKeys(_ name: String) -> Bool {
+        name == "amount" || name == "currency" || name == "minor_digits" || name.hasPrefix("revenue") || name.hasPrefix("by_")
+    }
 
     /// The amount of a sale of `count` of juice `juice`, in minor units; nil without prices.
     package func amount(juice: Int, count: Int) -> Int? {

@@ -40,7 +40,7 @@ extension Wire {
         case .alreadyVoided(let sale, let by):
             return ProtocolError(.alreadyVoided, "sale seq=\(sale) was voided at seq=\(by)")
         case .notYours(let sale):
-            return ProtocolError(.forbidden, "sale seq=\(sale) was made by another till: ask the manager to void it")
+            return ProtocolError(.forbidden, "sale seq=\(sale) was not made by this till: ask the manager to void it")
         case .windowPassed(let sale, let seconds):
             return ProtocolError(.forbidden, "a till voids its own sales within \(seconds / 60) minutes; sale seq=\(sale) is older: ask the manager")
         case .overLimit(let sale, let fruit):

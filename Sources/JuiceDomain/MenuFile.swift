@@ -53,6 +53,26 @@ package enum MenuFile {
         package var aliases: [String]?
         package var price: Int?
         package var recipe: [FileIngredient]
+
+        package init(name: String, aliases: [String]?, price: Int?, recipe: [FileIngredient]) {
+            (self.name, self.aliases, self.price, self.recipe) = (name, aliases, price, recipe)
+        }
+
+        /// `price` is read as a number and then judged, as `par` is, so that 5.5 or 1e30 gets an
+        /// error naming the field. Menu checks the range.
+        package init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            aliases = try c.decodeIfPresent([String].self, forKey: .aliases)
+            recipe = try c.decode([FileIngredient].self, forKey: .recipe)
+            price = try c.decodeIfPresent(Double.self, forKey: .price).map { value in
+                guard value == value.rounded(), abs(value) <= 1e15 else {
+                    throw DecodingError.dataCorruptedError(forKey: .price, in: c, debugDescription:
+                        "price must be a whole number of minor units, 0 to \(Currency.maxPrice), not \(value)")
+                }
+                return Int(value)
+            }
+        }
     }
 
     package struct File: Codable {

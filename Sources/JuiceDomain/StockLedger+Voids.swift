@@ -36,7 +36,8 @@ extension StockLedger {
         if let by = sale.voidedBy { return .voidRefused(.alreadyVoided(sale: sale.seq, by: by)) }
         if case .till(let till, let window) = authority {
             guard sale.by == .till(till) else { return .voidRefused(.notYours(sale: sale.seq)) }
-            guard now - sale.time <= window else { return .voidRefused(.windowPassed(sale: sale.seq, seconds: Int(window))) }
+            // Both ways: a clock set back must not make an old sale young again.
+            guard abs(now - sale.time) <= window else { return .voidRefused(.windowPassed(sale: sale.seq, seconds: Int(window))) }
         }
         let recipe = menu.juices[sale.juice].recipe
         if let full = recipe.first(where: { stock[$0.fruit] > Limits.maxStock - $0.amount * sale.count }) {

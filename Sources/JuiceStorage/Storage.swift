@@ -192,6 +192,11 @@ package struct Storage {
         guard case .success(let old) = MenuFile.parse(data) else {
             throw .invalidMenu(path: menuPath)
         }
+        // Amounts on disk are minor units of the currency they were taken in: read under
+        // another one they would be another sum of money (₩5,000 as $50.00).
+        if let was = old.currency?.code, was != menu.currency?.code, !accept {
+            throw .menuChangesCurrency(directory: directory, from: was, to: menu.currency?.code ?? "none")
+        }
         let dropped = old.fruits.map(\.name).filter { menu.fruitIndex($0) == nil }
         guard !dropped.isEmpty, !accept else { return }
         // Judged read-only, with the menu the data was written with.

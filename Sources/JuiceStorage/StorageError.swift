@@ -29,6 +29,8 @@ public enum StorageError: Error, CustomStringConvertible {
     case invalidStoreID(path: String)
     /// The new menu drops fruit the data still has in stock ("kiwi=3 mango=1").
     case menuDropsStock(directory: String, stocked: String)
+    /// The new menu prices in another currency than the data's amounts were taken in.
+    case menuChangesCurrency(directory: String, from: String, to: String)
     /// A compaction failed (fatal, see `GroupCommit`).
     indirect case compaction(StorageError)
 
@@ -58,6 +60,8 @@ public enum StorageError: Error, CustomStringConvertible {
             "\(path) is not a store id; delete it to give the store a new one (every client then takes the whole state again)"
         case .menuDropsStock(let directory, let stocked):
             "the new menu drops fruit that is still in stock in \(directory) (\(stocked)); sell or SET it to 0 first, or start with --accept-menu-change to discard it"
+        case .menuChangesCurrency(let directory, let from, let to):
+            "the new menu's currency (\(to)) is not the one the sales in \(directory) were taken in (\(from)): their amounts would read as \(to); start with --accept-menu-change to mix them anyway"
         case .compaction(let error): "compaction: \(error)"
         }
     }

@@ -144,7 +144,7 @@ struct MoneyTests {
         #expect(try front.command("ORDER banana") == "OK ORDER banana 1 seq=2 banana=8 amount=4000")
         #expect(try front.command("ORDER kiwi") == "OK ORDER kiwi 1 seq=3 kiwi=5 amount=4500")
         // Another till's sale: refused, nothing changes.
-        #expect(try back.command("VOID 1 wrong-juice") == "ERR FORBIDDEN sale seq=1 was made by another till: ask the manager to void it")
+        #expect(try back.command("VOID 1 wrong-juice") == "ERR FORBIDDEN sale seq=1 was not made by this till: ask the manager to void it")
         // Inside the window: the fruit goes back, the event is broadcast, the amount reversed.
         // A display of its own address (the pairing left this one's anonymous share in use).
         let display = try LineClient(port: shop.server.port, from: "127.0.0.9")
@@ -197,6 +197,35 @@ struct MoneyTests {
         try shop.restart()
         #expect(try shop.signIn(credential).command("ORDER mango-kiwi 2 key=sale-1") == voidedSale)
         #expect(try shop.report()["voids"] == 1)
+        shop.server.stop()
+    }
+
+    /// A clock set back does not make an old sale young again for its till.
+    @Test func aTillsWindowCountsBothWays() throws {
+        let shop = try Shop()
+        let (till, _) = try shop.till("Front")
+        #expect(try till.command("ORDER banana") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
+        try shop.at(Self.noon - 3_600)
+        #expect(try till.command("VOID 1 other").hasPrefix("ERR FORBIDDEN a till voids its own sales within 10 minutes"))
+        try shop.at(Self.noon - 30)
+        #expect(try till.command("VOID 1 other").hasPrefix("OK VOID banana 1 seq=2"))
+        shop.server.stop()
+    }
+
+    /// Amounts on disk are minor units of the currency they were taken in: a menu in another
+    /// currency is refused at start, unless the manager accepts the change.
+    @Test func aMenuInAnotherCurrencyNeedsTheManagersYes() throws {
+        let shop = try Shop()
+        let (till, _) = try shop.till("Front")
+        #expect(try till.command("ORDER banana").hasSuffix("amount=4000"))
+        shop.server.stop()
+        let path = shop.dir.path + "/usd.json"
+        let (_, printed) = try ExecutableServer.run(["--print-menu"])
+        try printed.replacingOccurrences(of: "\"KRW\"", with: "\"USD\"").write(toFile: path, atomically: true, encoding: .utf8)
+        let (status, output) = try ExecutableServer.run(["--data", shop.dir.path + "/data", "--port", "0", "--http-port", "0", "--menu", path])
+        #expect(status != 0 && output.contains("currency (USD) is not the one the sales") && output.contains("(KRW)"), "\(output)")
+        try shop.restart(["--menu", path, "--accept-menu-change"])
+        #expect(try shop.report()["currency"] == nil && (try shop.manager.command("REPORT")).contains(" currency=USD "))
         shop.server.stop()
     }
 

@@ -208,7 +208,7 @@ package struct HTTPRoutes {
         guard auth.token != nil, !managerPath else { return .success(.anonymous) }
         guard request.header("authorization") != nil else {
             return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, .forbidden,
-                "orders need a paired till: send the Juice-Till header (pair the till at /till with the manager's code)", headers: challenge)))
+                "orders and voids need a paired till: send the Juice-Till header (pair the till at /till with the manager's code)", headers: challenge)))
         }
         if let (message, headers) = bearerRefusal(request, client: client) {
             return .failure(Refused(response: WriteAnswer.refusal(.unauthorized, .authFailed, message, headers: headers)))
