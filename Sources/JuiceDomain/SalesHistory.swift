@@ -223,6 +223,13 @@ package struct SalesHistory: Sendable {
         change(&slots.values[index])
     }
 
+    /// The business day of `time`: the slot the last change went into says it when it holds
+    /// `time` (a sale's, just counted), so the order path asks the zone nothing.
+    package func day(at time: Int64) -> Int32 {
+        if let current, time >= current.slot.start, time < current.end { return current.slot.day }
+        return calendar.day(at: time)
+    }
+
     /// A slot as a snapshot recorded it (`Y`), under the current menu.
     package mutating func restore(_ slot: BusinessCalendar.Slot, _ counters: Counters) {
         current = nil

@@ -17,7 +17,9 @@ extension StockLedger {
     /// VOID may name) and in its till's day.
     package mutating func noteSale(_ change: Change, by writer: Writer, at time: Int64) {
         guard case .order(let request) = change.kind else { return }
-        let day = history.calendar.day(at: time)
+        // The history just counted this sale: its slot gives the day without a zone lookup,
+        // which per order showed in S2's profile before (SalesHistory.update).
+        let day = history.day(at: time)
         sales.add(DaySales.Sale(seq: change.seq, juice: request.juice, count: request.count, amount: change.amount,
                                 by: writer, time: time, key: request.key), day: day)
         if case .till(let till) = writer { tills.countSale(till: till, juices: request.count, amount: change.amount, day: day) }
