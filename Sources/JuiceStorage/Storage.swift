@@ -186,26 +186,28 @@ package struct Storage {
     // MARK: - Menu
 
     /// A data directory remembers its menu. A new menu may add fruits and juices freely; dropping a
-    /// fruit that still has stock needs `--accept-menu-change` (that stock would be lost).
+    /// fruit that still has stock, or pricing in another currency than the sales on disk, needs
+    /// `--accept-menu-change` (that stock would be lost; those amounts would read as another sum).
     private func checkMenu(_ menu: Menu, accept: Bool) throws(StorageError) {
         guard let data = FileManager.default.contents(atPath: menuPath) else { return }
         guard case .success(let old) = MenuFile.parse(data) else {
             throw .invalidMenu(path: menuPath)
         }
+        let dropped = old.fruits.map(\.name).filter { menu.fruitIndex($0) == nil }
+        if !dropped.isEmpty, !accept {
+            // Judged read-only, with the menu the data was written with.
+            let ledger = try Recovery.recover(StockLedger(menu: old, initialStock: 0),
+                                              snapshot: read(snapshotPath), journal: read(journalPath)).ledger
+            let stocked = dropped.filter { ledger.stock[old.fruitIndex($0)!] > 0 }
+            guard stocked.isEmpty else {
+                let list = stocked.map { "\($0)=\(ledger.stock[old.fruitIndex($0)!])" }.joined(separator: " ")
+                throw .menuDropsStock(directory: directory, stocked: list)
+            }
+        }
         // Amounts on disk are minor units of the currency they were taken in: read under
         // another one they would be another sum of money (₩5,000 as $50.00).
         if let was = old.currency?.code, was != menu.currency?.code, !accept {
             throw .menuChangesCurrency(directory: directory, from: was, to: menu.currency?.code ?? "none")
-        }
-        let dropped = old.fruits.map(\.name).filter { menu.fruitIndex($0) == nil }
-        guard !dropped.isEmpty, !accept else { return }
-        // Judged read-only, with the menu the data was written with.
-        let ledger = try Recovery.recover(StockLedger(menu: old, initialStock: 0),
-                                          snapshot: read(snapshotPath), journal: read(journalPath)).ledger
-        let stocked = dropped.filter { ledger.stock[old.fruitIndex($0)!] > 0 }
-        guard stocked.isEmpty else {
-            let list = stocked.map { "\($0)=\(ledger.stock[old.fruitIndex($0)!])" }.joined(separator: " ")
-            throw .menuDropsStock(directory: directory, stocked: list)
         }
     }
 }
