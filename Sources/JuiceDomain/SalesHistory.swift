@@ -74,12 +74,33 @@ package struct SalesHistory: Sendable {
             package static let juiceKinds: [Kind] = [.sold, .lost, .takings, .lostRevenue, .voided, .voids, .voidedAmount]
             package static let fruitKinds: [Kind] = [.short, .used, .restocked, .sets, .ranOut, .shortRevenue]
 
-            package var perJuice: Bool { Kind.juiceKinds.contains(self) }
+            package var perJuice: Bool {
+                switch self {
+                case .sold, .lost, .takings, .lostRevenue, .voided, .voids, .voidedAmount: true
+                case .short, .used, .restocked, .sets, .ranOut, .shortRevenue: false
+                }
+            }
 
-            /// Where its values start in `values`, per `juices` and `fruits` of the menu.
+            /// Where its values start in `values`, per `juices` and `fruits` of the menu: its
+            /// place in `juiceKinds` or `fruitKinds`, as a switch (an order moves several
+            /// counters, and a search of those lists per counter showed in S2).
             fileprivate func base(juices: Int, fruits: Int) -> Int {
-                if let i = Kind.juiceKinds.firstIndex(of: self) { return 2 + i * juices }
-                return 2 + Kind.juiceKinds.count * juices + Kind.fruitKinds.firstIndex(of: self)! * fruits
+                let perJuice = 2, perFruit = 2 + 7 * juices
+                switch self {
+                case .sold: return perJuice
+                case .lost: return perJuice + juices
+                case .takings: return perJuice + 2 * juices
+                case .lostRevenue: return perJuice + 3 * juices
+                case .voided: return perJuice + 4 * juices
+                case .voids: return perJuice + 5 * juices
+                case .voidedAmount: return perJuice + 6 * juices
+                case .short: return perFruit
+                case .used: return perFruit + fruits
+                case .restocked: return perFruit + 2 * fruits
+                case .sets: return perFruit + 3 * fruits
+                case .ranOut: return perFruit + 4 * fruits
+                case .shortRevenue: return perFruit + 5 * fruits
+                }
             }
 
             package init?(letter: Character) {
@@ -97,14 +118,7 @@ package struct SalesHistory: Sendable {
             set { values[1] = newValue }
         }
 
-        private func index(_ kind: Kind, _ i: Int) -> Int {
-            switch kind {
-            // The two an order moves, without a table lookup (the order hot path).
-            case .sold: return 2 + i
-            case .lost: return 2 + juices + i
-            default: return kind.base(juices: juices, fruits: fruits) + i
-            }
-        }
+        private func index(_ kind: Kind, _ i: Int) -> Int { kind.base(juices: juices, fruits: fruits) + i }
 
         /// The sum of a per-juice kind over every juice (a day's takings, say).
         package func total(_ kind: Kind) -> UInt64 {
