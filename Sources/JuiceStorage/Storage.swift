@@ -206,8 +206,9 @@ package struct Storage {
         }
         // Amounts on disk are minor units of the currency they were taken in: read under
         // another one they would be another sum of money (₩5,000 as $50.00).
-        if let was = old.currency?.code, was != menu.currency?.code, !accept {
-            throw .menuChangesCurrency(directory: directory, from: was, to: menu.currency?.code ?? "none")
+        // A menu without prices shows no money at all, so only another currency is refused.
+        if let was = old.currency?.code, let now = menu.currency?.code, was != now, !accept {
+            throw .menuChangesCurrency(directory: directory, from: was, to: now)
         }
     }
 }
