@@ -32,8 +32,8 @@ extension WireReader {
 
     /// The number of a last field `<name><n>`, taken off the fields; nil (fields as they were) if
     /// the last field is not one. A menu with prices has no fruit named `amount` or `voided`
-    /// (`Menu`), so a stock value is never read as one.
-    private static func trailing(_ name: String, _ fields: inout ArraySlice<Substring>) -> Int? {
+    /// (`Menu`), so a stock value is never read as one. (The void reader uses it too.)
+    static func trailing(_ name: String, _ fields: inout ArraySlice<Substring>) -> Int? {
         guard let last = fields.last, last.hasPrefix(name), let n = Int(last.dropFirst(name.count)), n >= 0 else { return nil }
         fields = fields.dropLast()
         return n

@@ -26,8 +26,8 @@ extension WireReader {
         guard let last = fields.last, last.hasPrefix("reason="),
               let reason = VoidReason(rawValue: String(last.dropFirst("reason=".count))) else { return nil }
         fields = fields.dropLast()
-        let amount = number("amount=", last: &fields)
-        guard let sale = number("sale=", last: &fields), sale >= 1,
+        let amount = trailing("amount=", &fields)
+        guard let sale = trailing("sale=", &fields), sale >= 1,
               fields.count >= 3, let count = Int(fields[fields.startIndex + 1]),
               let update = StockUpdate.parse(fields: Array(fields.dropFirst(2))) else { return nil }
         return VoidReply(juice: String(fields[fields.startIndex]), count: count, update: update, sale: sale,
@@ -61,13 +61,5 @@ extension WireReader {
             prices.append((juice, price))
         }
         return PriceList(currency: currency, prices: prices)
-    }
-
-    /// The number of a last field `<name><n>` (n >= 0), taken off the fields; nil (fields as they
-    /// were) if the last field is not one.
-    private static func number(_ name: String, last fields: inout ArraySlice<Substring>) -> Int? {
-        guard let last = fields.last, last.hasPrefix(name), let n = Int(last.dropFirst(name.count)), n >= 0 else { return nil }
-        fields = fields.dropLast()
-        return n
     }
 }

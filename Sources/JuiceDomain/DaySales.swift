@@ -8,8 +8,10 @@ import JuiceCore
 ///
 /// Bounded: only today's sales (a new business day starts an empty table), and at most
 /// `maxKept` of them; past that the oldest go first, and voiding one is `NO_SUCH_SALE` (a
-/// juice stand sells a few hundred a day; a flood of orders cannot grow this without end: about
-/// 200 bytes a sale, 4 MB at the bound, measured by SlowConsumerTests' memory ceiling).
+/// juice stand sells a few hundred a day; a flood of orders cannot grow this without end). A sale
+/// is at most 128 bytes inline (DaySalesTests checks its stride), so the table stays under
+/// 3.2 MB (1.25 times the bound: see `dropped`), plus any key or address text too long to
+/// be stored inline in its String.
 package struct DaySales: Sendable {
     package struct Sale: Sendable, Equatable {
         package let seq: UInt64
@@ -38,14 +40,16 @@ package struct DaySales: Sendable {
 
     /// The business day the table holds (nil: empty).
     package private(set) var day: Int32?
-    private var bySeq: [UInt64: Sale] = [:]
-    /// Seqs in the order they came (ascending), for dropping the oldest past `maxKept`.
-    private var seqs: [UInt64] = []
-    private var oldest = 0
+    /// The day's sales in seq order (a store's seqs only grow), found by binary search: an
+    /// append per sale, no hashing, on the order path. The first `dropped` are gone (past
+    /// `maxKept`); they are cut off in one go once they are a quarter of the bound, so the array
+    /// holds at most 1.25 times it.
+    private var sales: [Sale] = []
+    private var dropped = 0
 
     package init() {}
 
-    package var count: Int { bySeq.count }
+    package var count: Int { sales.count - dropped }
 
     /// A sale made on business `day`: a later day than the table's starts it afresh.
     package mutating func add(_ sale: Sale, day: Int32) {
@@ -55,32 +59,38 @@ package struct DaySales: Sendable {
             self = DaySales()
             self.day = day
         }
-        bySeq[sale.seq] = sale
-        seqs.append(sale.seq)
-        if bySeq.count > Self.maxKept {
-            bySeq.removeValue(forKey: seqs[oldest])
-            oldest += 1
-            // Compact the seq list once half of it is dropped ones, so it stays within twice the bound.
-            if oldest >= Self.maxKept {
-                seqs.removeFirst(oldest)
-                oldest = 0
+        // Seqs only grow; one that does not (never written so) is not kept rather than misfiled.
+        if let last = sales.last, sale.seq <= last.seq { return }
+        sales.append(sale)
+        if count > Self.maxKept {
+            dropped += 1
+            if dropped >= Self.maxKept / 4 {
+                sales.removeFirst(dropped)
+                dropped = 0
             }
         }
     }
 
     /// Sale `seq`, if it was made on business day `today`.
     package func sale(_ seq: UInt64, today: Int32) -> Sale? {
-        guard day == today else { return nil }
-        return bySeq[seq]
+        guard day == today, let i = index(of: seq) else { return nil }
+        return sales[i]
     }
 
     /// Marks sale `seq` voided by the void at `by`.
     package mutating func markVoided(_ seq: UInt64, by: UInt64) {
-        bySeq[seq]?.voidedBy = by
+        if let i = index(of: seq) { sales[i].voidedBy = by }
     }
 
-    /// Every sale kept, oldest first (for the snapshot).
-    package var all: [Sale] {
-        seqs[oldest...].compactMap { bySeq[$0] }
+    /// Every sale kept, oldest first (for the snapshot and the manager's list).
+    package var all: ArraySlice<Sale> { sales[dropped...] }
+
+    private func index(of seq: UInt64) -> Int? {
+        var low = dropped, high = sales.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sales[mid].seq < seq { low = mid + 1 } else { high = mid }
+        }
+        return low < sales.count && sales[low].seq == seq ? low : nil
     }
 }

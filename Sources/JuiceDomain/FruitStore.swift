@@ -36,8 +36,6 @@ package actor FruitStore {
     private var lostSales: LostSalesAllowance
     /// Reports computed once per change of the history and shared by every client asking.
     private var reports = ReportCache()
-    /// How long a till may void its own sale (`--void-window`).
-    package var voidWindow: Int64 = VoidAuthority.defaultWindowSeconds
     /// Counts the reports computed (not cached): the loop's fair turn ends after one.
     package nonisolated let work = WorkMeter()
     /// `today`, kept from `from` until `end` (unix seconds) at this history version.
@@ -183,10 +181,10 @@ package actor FruitStore {
     }
 
     /// VOID: the manager (or anyone, without a token) voids any sale of today; a till only its
-    /// own, within `voidWindow`.
+    /// own, within `VoidAuthority.defaultWindowSeconds` (10 minutes, PROTOCOL.md "VOID").
     private func void(_ request: VoidRequest, client: inout ClientOf) -> WriteOutcome {
         let now = wallClock(), writer = client.writer
-        let authority: VoidAuthority = if case .till(let till) = client.role { .till(till, windowSeconds: voidWindow) } else { .anySale }
+        let authority: VoidAuthority = if case .till(let till) = client.role { .till(till, windowSeconds: VoidAuthority.defaultWindowSeconds) } else { .anySale }
         let outcome = ledger.void(request, by: writer, authority: authority, at: now)
         if let change = outcome.change { applied(change, at: now, by: writer) }
         return outcome

@@ -23,5 +23,21 @@ struct DaySalesTests {
         #expect(sales.count == 1 && sales.sale(90_001, today: 8)?.voidedBy == nil)
         sales.markVoided(90_001, by: 90_002)
         #expect(sales.sale(90_001, today: 8)?.voidedBy == 90_002)
+        // Seqs only grow: one that does not is not kept over another.
+        sales.add(Self.sale(90_001), day: 8)
+        #expect(sales.count == 1 && sales.sale(90_001, today: 8)?.voidedBy == 90_002)
+    }
+
+    /// The bound on the table's memory (DaySales' comment) rests on this.
+    @Test func aSaleIsAtMost128BytesInline() {
+        #expect(MemoryLayout<DaySales.Sale>.stride <= 128, "\(MemoryLayout<DaySales.Sale>.stride)")
+    }
+
+    @Test func everySaleIsFoundAmongManyAndTheOldestDroppedInOrder() {
+        var sales = DaySales()
+        for seq in stride(from: UInt64(2), through: 60_000, by: 2) { sales.add(Self.sale(seq), day: 7) }
+        #expect(sales.count == DaySales.maxKept && sales.all.first?.seq == 60_002 - 2 * UInt64(DaySales.maxKept))
+        #expect(sales.sale(60_000, today: 7) != nil && sales.sale(59_999, today: 7) == nil && sales.sale(2, today: 7) == nil)
+        #expect(zip(sales.all, sales.all.dropFirst()).allSatisfy { $0.seq < $1.seq })
     }
 }

@@ -139,7 +139,7 @@ struct MoneyTests {
     @Test func aTillVoidsItsOwnSaleWithinItsWindowAndTheManagerAnySaleOfTheDay() throws {
         let shop = try Shop()
         let (front, _) = try shop.till("Front")
-        let (back, _) = try shop.till("Back")
+        let (back, backCredential) = try shop.till("Back")
         #expect(try front.command("ORDER mango-kiwi 2") == "OK ORDER mango-kiwi 2 seq=1 mango=6 kiwi=8 amount=11000")
         #expect(try front.command("ORDER banana") == "OK ORDER banana 1 seq=2 banana=8 amount=4000")
         #expect(try front.command("ORDER kiwi") == "OK ORDER kiwi 1 seq=3 kiwi=5 amount=4500")
@@ -174,6 +174,13 @@ struct MoneyTests {
         #expect(missing.status == 404 && missing.text.contains(#""error":"NO_SUCH_SALE""#))
         let bad = try HTTPClient.post(port: http, "/voids", json: #"{"sale":3,"reason":"because"}"#, headers: ["Authorization: Bearer \(Self.token)"])
         #expect(bad.status == 400 && bad.text.contains(#""error":"BAD_ARGUMENT""#))
+        // A known till, not allowed: 403, not 401. A sale voided before: 409.
+        let sale = try front.command("ORDER banana")
+        #expect(sale.hasPrefix("OK ORDER banana 1 seq=7 "), "\(sale)")
+        let notTheirs = try HTTPClient.post(port: http, "/voids", json: #"{"sale":7,"reason":"other"}"#, headers: ["Juice-Till: \(backCredential)"])
+        #expect(notTheirs.status == 403 && notTheirs.text.contains(#""error":"FORBIDDEN""#), "\(notTheirs.text)")
+        let again = try HTTPClient.post(port: http, "/voids", json: #"{"sale":1,"reason":"other"}"#, headers: ["Authorization: Bearer \(Self.token)"])
+        #expect(again.status == 409 && again.text.contains(#""error":"ALREADY_VOIDED""#), "\(again.text)")
         shop.server.stop()
     }
 

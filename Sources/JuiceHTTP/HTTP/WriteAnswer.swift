@@ -90,14 +90,13 @@ package final class WriteAnswer: Sendable {
             out.append(ascii: ",\"voided\":")
             out.append(decimal: voided)
         }
-        if case .restock = change.kind {
-            if keyed || dup { out.append(ascii: dup ? ",\"dup\":true" : ",\"dup\":false") }
-            out.append(UInt8(ascii: "}"))
-        } else if case .set = change.kind {
-            if keyed || dup { out.append(ascii: dup ? ",\"dup\":true" : ",\"dup\":false") }
-            out.append(UInt8(ascii: "}"))
-        } else {
+        switch change.kind {
+        case .order, .void:
             out.append(ascii: dup ? ",\"dup\":true}" : ",\"dup\":false}")
+        case .restock, .set:
+            // Said only where a key was sent (PROTOCOL.md, "Writes").
+            if keyed || dup { out.append(ascii: dup ? ",\"dup\":true" : ",\"dup\":false") }
+            out.append(UInt8(ascii: "}"))
         }
         return out
     }
