@@ -49,7 +49,7 @@ const reportSales = (function () {
     const fmt = moneyFormat(currency), t = $("sales");
     t.textContent = "";
     const head = t.createTHead().insertRow();
-    for (const w of ["#", RT.time, RT.juice, RT.count].concat(fmt ? [RT.amount] : [], [RT.soldBy, ""])) {
+    for (const w of ["#", RT.time, RT.juice, RT.count].concat(fmt ? [RT.amount] : [], [RT.soldBy, RT.void])) {
       const th = el("th", "", w); th.scope = "col"; head.appendChild(th);
     }
     const body = t.createTBody(), list = Array.from(sales.values()).sort((a, b) => b.sale - a.sale);
