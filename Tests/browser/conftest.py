@@ -378,6 +378,16 @@ def attribute(driver, selector, name):
         return None
 
 
+def text_of(driver, selector):
+    """The text of the first element matching selector, or "" (no stale-element errors: a page that
+    draws again between finding the element and reading it answers the new one)."""
+    try:
+        return driver.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", selector) or ""
+    except Exception:
+        return ""
+
+
 def screenshot(driver, name):
     """Saves docs/<name> when JUICE_SCREENSHOTS=1 (pictures for the README)."""
     if SCREENSHOTS:

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from conftest import DEADLINE, attribute, console_errors, screenshot, wait_for
+from conftest import DEADLINE, attribute, console_errors, screenshot, text_of, wait_for
 from test_dashboard import enter_token
 from test_till import open_till, tap, wait_until_sold
 
@@ -82,7 +82,7 @@ def test_todays_chart_grows_when_an_order_is_placed_from_another_window(page, st
     # The quiet hours between stand in the chart, empty.
     assert hours(page) == [["10:00", 2, 0, ""], ["11:00", 0, 0, ""], ["12:00", 0, 0, ""], ["13:00", 1, 0, ""]]
     assert attribute(page, '#juices [data-juice="banana"]', "data-sold") == "1"
-    assert page.find_element(By.ID, "served").text == "2"
+    assert text_of(page, "#served") == "2"
     assert page.execute_script("return window.__sameDocument === true;"), "the page reloaded"
 
     # A refused order changes no stock, so no event: the page still shows it (it re-reads today).
@@ -118,12 +118,12 @@ def test_a_day_with_a_sell_out_shows_its_hour(page, start_server, tmp_path):
     assert [h for h in hours(page) if h[1] or h[2] or h[3]] == [["09:00", 3, 0, ""], ["14:00", 1, 1, "kiwi"]]
     assert len(hours(page)) == 10, "09:00 to the restock at 18:00, the quiet hours too"
     assert attribute(page, '#fruits [data-fruit="kiwi"]', "data-ran-out") == "14:00"
-    assert "kiwi ran out at 14:00" in page.find_element(By.ID, "ran-out").text
+    assert "kiwi ran out at 14:00" in text_of(page, "#ran-out")
     kiwi = '#juices [data-juice="kiwi"]'
     assert (attribute(page, kiwi, "data-sold"), attribute(page, kiwi, "data-lost")) == ("3", "1")
     assert attribute(page, kiwi, "data-week-sold") == "2"
-    restock = page.find_element(By.CSS_SELECTOR, '.restock[data-fruit="kiwi"]')
-    assert (restock.get_attribute("data-hour"), restock.get_attribute("data-amount")) == ("18:00", "20")
+    restock = '.restock[data-fruit="kiwi"]'
+    assert (attribute(page, restock, "data-hour"), attribute(page, restock, "data-amount")) == ("18:00", "20")
     trend = page.execute_script("return Array.from(document.querySelectorAll('#trend .day'), e => [e.dataset.date, Number(e.dataset.sold)]);")
     assert len(trend) == 30 and trend[-1] == [YESTERDAY.isoformat(), 4]
     assert attribute(page, "#hours-csv", "href").endswith("/reports/hours.csv?day=" + YESTERDAY.isoformat())
@@ -132,8 +132,8 @@ def test_a_day_with_a_sell_out_shows_its_hour(page, start_server, tmp_path):
     # In Korean, with the menu's Korean names; the day stays the one in the address.
     open_reports(page, server, "?lang=ko&date=" + YESTERDAY.isoformat())
     wait_shown(page, YESTERDAY)
-    wait_for(page, lambda d: "키위 14:00 품절" in d.find_element(By.ID, "ran-out").text, "no Korean run-out")
-    assert "화요일" in page.find_element(By.ID, "day-name").text
+    wait_for(page, lambda d: "키위 14:00 품절" in text_of(d, "#ran-out"), "no Korean run-out")
+    assert "화요일" in text_of(page, "#day-name")
     # The next day button goes back to today, which is live again.
     page.find_element(By.ID, "next").click()
     wait_shown(page, TODAY)
