@@ -7,11 +7,11 @@ import JuiceCore
 /// compaction or a restart never makes a sale of today unvoidable.
 ///
 /// Bounded: only today's sales (a new business day starts an empty table), and at most
-/// `maxKept` of them; past that the oldest go first, and voiding one is `NO_SUCH_SALE` (a
-/// juice stand sells a few hundred a day; a flood of orders cannot grow this without end). A sale
-/// is at most 128 bytes inline (DaySalesTests checks its stride), so the table stays under
-/// 3.2 MB (1.25 times the bound: see `dropped`), plus any key or address text too long to
-/// be stored inline in its String.
+/// `maxKept` of them; past that each new sale takes the oldest one's place, and voiding that one
+/// is `NO_SUCH_SALE` (a juice stand sells a few hundred a day; a flood of orders cannot grow this
+/// without end). A sale is at most 128 bytes inline (DaySalesTests checks its stride), so the
+/// table stays under 2.6 MB, plus any key or address text too long to be stored inline in its
+/// String.
 package struct DaySales: Sendable {
     package struct Sale: Sendable, Equatable {
         package let seq: UInt64
@@ -41,15 +41,15 @@ package struct DaySales: Sendable {
     /// The business day the table holds (nil: empty).
     package private(set) var day: Int32?
     /// The day's sales in seq order (a store's seqs only grow), found by binary search: an
-    /// append per sale, no hashing, on the order path. The first `dropped` are gone (past
-    /// `maxKept`); they are cut off in one go once they are a quarter of the bound, so the array
-    /// holds at most 1.25 times it.
-    private var sales: [Sale] = []
-    private var dropped = 0
+    /// append per sale, no hashing, on the order path. A ring once full: `oldest` is where the
+    /// order starts, and the next sale overwrites it (no sale is moved; cutting the front of an
+    /// array moved the whole table, 400 instructions a sale in S2's profile).
+    private var ring: [Sale] = []
+    private var oldest = 0
 
     package init() {}
 
-    package var count: Int { sales.count - dropped }
+    package var count: Int { ring.count }
 
     /// A sale made on business `day`: a later day than the table's starts it afresh.
     package mutating func add(_ sale: Sale, day: Int32) {
@@ -60,37 +60,53 @@ package struct DaySales: Sendable {
             self.day = day
         }
         // Seqs only grow; one that does not (never written so) is not kept rather than misfiled.
-        if let last = sales.last, sale.seq <= last.seq { return }
-        sales.append(sale)
-        if count > Self.maxKept {
-            dropped += 1
-            if dropped >= Self.maxKept / 4 {
-                sales.removeFirst(dropped)
-                dropped = 0
-            }
+        if !ring.isEmpty, sale.seq <= ring[oldest == 0 ? ring.count - 1 : oldest - 1].seq { return }
+        if ring.count < Self.maxKept {
+            ring.append(sale)
+        } else {
+            ring[oldest] = sale
+            oldest = oldest + 1 == ring.count ? 0 : oldest + 1
         }
     }
 
     /// Sale `seq`, if it was made on business day `today`.
     package func sale(_ seq: UInt64, today: Int32) -> Sale? {
-        guard day == today, let i = index(of: seq) else { return nil }
-        return sales[i]
+        guard day == today, let i = all.index(of: seq) else { return nil }
+        return all[i]
     }
 
     /// Marks sale `seq` voided by the void at `by`.
     package mutating func markVoided(_ seq: UInt64, by: UInt64) {
-        if let i = index(of: seq) { sales[i].voidedBy = by }
+        // The slot is found first: a view of the ring still alive during the write would make
+        // the write copy the whole table.
+        guard let slot = all.index(of: seq).map({ all.slot($0) }) else { return }
+        ring[slot].voidedBy = by
     }
 
     /// Every sale kept, oldest first (for the snapshot and the manager's list).
-    package var all: ArraySlice<Sale> { sales[dropped...] }
+    package var all: Kept { Kept(ring: ring, oldest: oldest) }
 
-    private func index(of seq: UInt64) -> Int? {
-        var low = dropped, high = sales.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sales[mid].seq < seq { low = mid + 1 } else { high = mid }
+    /// The ring read in seq order, without copying it.
+    package struct Kept: RandomAccessCollection, Sendable {
+        fileprivate let ring: [Sale]
+        fileprivate let oldest: Int
+
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { ring.count }
+        package subscript(position: Int) -> Sale { ring[slot(position)] }
+
+        fileprivate func slot(_ position: Int) -> Int {
+            let i = oldest + position
+            return i < ring.count ? i : i - ring.count
         }
-        return low < sales.count && sales[low].seq == seq ? low : nil
+
+        fileprivate func index(of seq: UInt64) -> Int? {
+            var low = 0, high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if self[mid].seq < seq { low = mid + 1 } else { high = mid }
+            }
+            return low < count && self[low].seq == seq ? low : nil
+        }
     }
 }

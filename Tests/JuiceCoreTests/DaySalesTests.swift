@@ -39,5 +39,11 @@ struct DaySalesTests {
         #expect(sales.count == DaySales.maxKept && sales.all.first?.seq == 60_002 - 2 * UInt64(DaySales.maxKept))
         #expect(sales.sale(60_000, today: 7) != nil && sales.sale(59_999, today: 7) == nil && sales.sale(2, today: 7) == nil)
         #expect(zip(sales.all, sales.all.dropFirst()).allSatisfy { $0.seq < $1.seq })
+        // Past the bound the table is a ring: a sale on either side of its seam is voided in place.
+        for seq in [UInt64(60_000), 60_002 - 2 * UInt64(DaySales.maxKept), 40_000] { sales.markVoided(seq, by: seq + 1) }
+        #expect(sales.all.filter { $0.voidedBy != nil }.map(\.seq) == [60_002 - 2 * UInt64(DaySales.maxKept), 40_000, 60_000])
+        sales.add(Self.sale(60_002), day: 7)
+        #expect(sales.all.first?.seq == 60_004 - 2 * UInt64(DaySales.maxKept) && sales.all.last?.seq == 60_002)
+        #expect(sales.sale(60_000, today: 7)?.voidedBy == 60_001 && sales.count == DaySales.maxKept)
     }
 }
