@@ -25,21 +25,13 @@ package enum MenuFile {
             (self.name, self.aliases, self.initial_stock, self.par) = (name, aliases, initial_stock, par)
         }
 
-        /// `par` is read as a number and then judged, so that 2.5 or 1e30 gets an error naming the
-        /// field (Foundation's Int decoding calls either "not valid JSON", with no place). Menu
-        /// checks the range.
+        /// `par` is read as a number and then judged (`wholeNumber`).
         package init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             aliases = try c.decodeIfPresent([String].self, forKey: .aliases)
             initial_stock = try c.decodeIfPresent(Int.self, forKey: .initial_stock)
-            par = try c.decodeIfPresent(Double.self, forKey: .par).map { value in
-                guard value == value.rounded(), abs(value) <= 1e15 else {
-                    throw DecodingError.dataCorruptedError(forKey: .par, in: c, debugDescription:
-                        "par must be a whole number 0 to \(Limits.maxStock), not \(value)")
-                }
-                return Int(value)
-            }
+            par = try MenuFile.wholeNumber(.par, in: c) { "par must be a whole number 0 to \(Limits.maxStock), not \($0)" }
         }
     }
 
@@ -58,20 +50,28 @@ package enum MenuFile {
             (self.name, self.aliases, self.price, self.recipe) = (name, aliases, price, recipe)
         }
 
-        /// `price` is read as a number and then judged, as `par` is, so that 5.5 or 1e30 gets an
-        /// error naming the field. Menu checks the range.
+        /// `price` is read as a number and then judged, as `par` is (`wholeNumber`).
         package init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             aliases = try c.decodeIfPresent([String].self, forKey: .aliases)
             recipe = try c.decode([FileIngredient].self, forKey: .recipe)
-            price = try c.decodeIfPresent(Double.self, forKey: .price).map { value in
-                guard value == value.rounded(), abs(value) <= 1e15 else {
-                    throw DecodingError.dataCorruptedError(forKey: .price, in: c, debugDescription:
-                        "price must be a whole number of minor units, 0 to \(Currency.maxPrice), not \(value)")
-                }
-                return Int(value)
+            price = try MenuFile.wholeNumber(.price, in: c) {
+                "price must be a whole number of minor units, 0 to \(Currency.maxPrice), not \($0)"
             }
+        }
+    }
+
+    /// An optional whole-number field, read as a number and then judged, so that 2.5 or 1e30
+    /// gets an error naming the field (Foundation's Int decoding calls either "not valid JSON",
+    /// with no place); `refusal` words it from the value read. The range is Menu's to check.
+    private static func wholeNumber<Key: CodingKey>(_ key: Key, in c: KeyedDecodingContainer<Key>,
+                                                    refusal: (Double) -> String) throws -> Int? {
+        try c.decodeIfPresent(Double.self, forKey: key).map { value in
+            guard value == value.rounded(), abs(value) <= 1e15 else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: refusal(value))
+            }
+            return Int(value)
         }
     }
 

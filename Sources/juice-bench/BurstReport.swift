@@ -10,25 +10,39 @@ extension BurstResult {
     }
 }
 
+/// Microseconds as the table's milliseconds.
+private func ms(_ micros: Double) -> String { formatFixed(micros / 1000, 2) }
+
+/// A probe's round trips in the table: the line probe's and `/healthz`'s read alike.
+private func roundTrips(_ s: LatencySummary) -> String {
+    "p50 \(ms(s.p50))   p99 \(ms(s.p99))   max \(ms(s.max))   mean \(ms(s.mean))"
+}
+
+/// A probe still waiting at the end (`who` waited), or no line.
+private func unansweredLine(_ who: String, _ micros: Double?) -> [String] {
+    micros.map { ["UNANSWERED".padding(16) + "\(who) was still waiting after \(ms($0)) ms (window and drain)"] } ?? []
+}
+
+/// A probe's round trips in the JSON (microseconds). A probe never answered is the worst wait
+/// there was: it is the max.
+private func roundTripsJSON(_ s: LatencySummary, unanswered: Double?) -> [(String, JSON)] {
+    [("p50", .number(s.p50, decimals: 1)), ("p99", .number(s.p99, decimals: 1)),
+     ("max", .number(Swift.max(s.max, unanswered ?? 0), decimals: 1)), ("mean", .number(s.mean, decimals: 1))]
+}
+
 func renderTable(_ result: BurstResult) -> String {
     let o = result.options
     let p = result.probe
-    func ms(_ micros: Double) -> String { formatFixed(micros / 1000, 2) }
     var lines = ["juice-bench burst -> \(o.common.endpoint)   probe '\(o.probe)' every \(o.probeGapMilliseconds) ms after its reply"
                  + "   measured \(formatFixed(result.measuredSeconds, 2)) s" + (result.interrupted ? "  (INTERRUPTED)" : "")]
     lines.append("attack".padding(16) + result.attackDescription)
     lines.append("probes".padding(16) + "\(p.count) answered")
-    lines.append("probe (ms)".padding(16) + "p50 \(ms(p.p50))   p99 \(ms(p.p99))   max \(ms(p.max))   mean \(ms(p.mean))"
-                 + "   (the slowest sent at \(formatFixed(result.slowestSentAtSeconds, 3)) s)")
-    if let unanswered = result.unansweredMicros {
-        lines.append("UNANSWERED".padding(16) + "a probe was still waiting after \(ms(unanswered)) ms (window and drain)")
-    }
+    lines.append("probe (ms)".padding(16) + roundTrips(p) + "   (the slowest sent at \(formatFixed(result.slowestSentAtSeconds, 3)) s)")
+    lines += unansweredLine("a probe", result.unansweredMicros)
     if let h = result.healthz {
-        lines.append("/healthz (ms)".padding(16) + "p50 \(ms(h.p50))   p99 \(ms(h.p99))   max \(ms(h.max))   mean \(ms(h.mean))   (\(h.count) answered)")
+        lines.append("/healthz (ms)".padding(16) + roundTrips(h) + "   (\(h.count) answered)")
     }
-    if let unanswered = result.healthzUnansweredMicros {
-        lines.append("UNANSWERED".padding(16) + "/healthz was still waiting after \(ms(unanswered)) ms (window and drain)")
-    }
+    lines += unansweredLine("/healthz", result.healthzUnansweredMicros)
     let written = result.attackWrittenSeconds.map { "all written after \(formatFixed($0, 3)) s" } ?? "not all written by the end"
     lines.append("attack bytes".padding(16) + "\(result.attackBytesWritten) (\(written))")
     if result.attackersClosed > 0 {
@@ -40,8 +54,6 @@ func renderTable(_ result: BurstResult) -> String {
 func renderJSON(_ result: BurstResult) -> String {
     let o = result.options
     let p = result.probe
-    // A probe never answered is the worst wait there was: it is the max.
-    let max = Swift.max(p.max, result.unansweredMicros ?? 0)
     return JSON.object([
         ("mode", .string("burst")),
         ("target", .string(o.common.endpoint.description)),
@@ -52,13 +64,10 @@ func renderJSON(_ result: BurstResult) -> String {
         ("probe", .string(o.probe)),
         ("duration", .number(result.measuredSeconds, decimals: 3)),
         ("probes", .int(Int(p.count))),
-        ("probe_us", .object([("p50", .number(p.p50, decimals: 1)), ("p99", .number(p.p99, decimals: 1)),
-                              ("max", .number(max, decimals: 1)), ("mean", .number(p.mean, decimals: 1))])),
+        ("probe_us", .object(roundTripsJSON(p, unanswered: result.unansweredMicros))),
         ("probe_unanswered", .bool(result.unansweredMicros != nil)),
         ("healthz_us", result.healthz.map { h in
-            .object([("p50", .number(h.p50, decimals: 1)), ("p99", .number(h.p99, decimals: 1)),
-                     ("max", .number(Swift.max(h.max, result.healthzUnansweredMicros ?? 0), decimals: 1)),
-                     ("mean", .number(h.mean, decimals: 1)), ("count", .int(Int(h.count)))])
+            .object(roundTripsJSON(h, unanswered: result.healthzUnansweredMicros) + [("count", .int(Int(h.count)))])
         } ?? .null),
         ("slowest_sent_at_s", .number(result.slowestSentAtSeconds, decimals: 3)),
         ("attack_bytes_written", .int(result.attackBytesWritten)),

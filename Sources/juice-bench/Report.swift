@@ -17,6 +17,7 @@ private func row(_ name: String, _ value: String) -> String {
 }
 
 extension String {
+    /// A table's name column, as every report prints it: `width` wide, and at least one space.
     func padding(_ width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }

@@ -19,9 +19,9 @@ import Testing
         let after = StoreFigures(seq: 3, ordersServed: 2, ordersRefused: 1, sold: ["banana": 1, "mango-kiwi": 2],
                                  stock: ["banana": 98, "mango": 96, "kiwi": 98])
         let orders = [
-            Acknowledged(key: "k1", juice: "banana", count: 1, via: .tcp, answer: .made(seq: 2, stock: ["banana": 98]), dup: false),
-            Acknowledged(key: "k2", juice: "mango-kiwi", count: 2, via: .http, answer: .made(seq: 3, stock: ["mango": 96, "kiwi": 98]), dup: true),
-            Acknowledged(key: "k3", juice: "banana", count: 1000, via: .tcp,
+            AcknowledgedOrder(key: "k1", write: OrderWrite(juice: "banana", count: 1), via: .tcp, answer: .made(seq: 2, stock: ["banana": 98]), dup: false),
+            AcknowledgedOrder(key: "k2", write: OrderWrite(juice: "mango-kiwi", count: 2), via: .http, answer: .made(seq: 3, stock: ["mango": 96, "kiwi": 98]), dup: true),
+            AcknowledgedOrder(key: "k3", write: OrderWrite(juice: "banana", count: 1000), via: .tcp,
                          answer: .refused(code: "OUT_OF_STOCK", message: "needs banana=2000 has banana=98"), dup: false),
         ]
         var o = Observations(recipes: recipes, before: before, after: after, afterResend: after)
@@ -58,7 +58,7 @@ import Testing
     /// server keep only those): the resend takes each till's newest, in order, and no other.
     @Test func onlyEachTillsNewestKeysAreResent() {
         let orders = (0..<2500).map { i in
-            Acknowledged(key: "t\(i % 2)-\(i)", juice: "banana", count: 1, via: .tcp, answer: .made(seq: i + 2, stock: [:]), dup: false, till: i % 2, n: i)
+            AcknowledgedOrder(key: "t\(i % 2)-\(i)", write: OrderWrite(juice: "banana", count: 1), via: .tcp, answer: .made(seq: i + 2, stock: [:]), dup: false, till: i % 2, n: i)
         }
         let kept = Resender.retriable(orders)
         #expect(kept.count == 2000)
@@ -114,7 +114,7 @@ import Testing
     /// store is short of it, two keys own one seq, and the display's seq 3 is another stock.
     @Test func aLostAcknowledgedOrderFails() {
         var o = Self.clean()
-        o.acknowledged.append(Acknowledged(key: "k4", juice: "banana", count: 1, via: .tcp, answer: .made(seq: 3, stock: ["banana": 96]), dup: false))
+        o.acknowledged.append(AcknowledgedOrder(key: "k4", write: OrderWrite(juice: "banana", count: 1), via: .tcp, answer: .made(seq: 3, stock: ["banana": 96]), dup: false))
         o.after = StoreFigures(seq: 3, ordersServed: 2, ordersRefused: 1, sold: ["banana": 2, "mango-kiwi": 0],
                                stock: ["banana": 96, "mango": 100, "kiwi": 100])
         o.afterResend = o.after

@@ -15,11 +15,11 @@ import Testing
                                  stock: ["banana": 98, "mango": 100, "kiwi": 100])
         (after.voids, after.voided, after.takings, after.voidedAmount) = (1, ["banana": 0, "mango-kiwi": 2], 4000, 11000)
         let orders = [
-            Acknowledged(key: "k1", juice: "banana", count: 1, via: .tcp, answer: .made(seq: 2, stock: ["banana": 98], amount: 4000), dup: false, n: 1),
-            Acknowledged(key: "k2", juice: "mango-kiwi", count: 2, via: .http, answer: .made(seq: 3, stock: ["mango": 96, "kiwi": 98], amount: 11000),
+            AcknowledgedOrder(key: "k1", write: OrderWrite(juice: "banana", count: 1), via: .tcp, answer: .made(seq: 2, stock: ["banana": 98], amount: 4000), dup: false, n: 1),
+            AcknowledgedOrder(key: "k2", write: OrderWrite(juice: "mango-kiwi", count: 2), via: .http, answer: .made(seq: 3, stock: ["mango": 96, "kiwi": 98], amount: 11000),
                          dup: false, n: 2),
         ]
-        let void = AcknowledgedVoid(key: "k3", sale: 3, reason: "other", via: .http,
+        let void = AcknowledgedVoid(key: "k3", write: VoidWrite(sale: 3, reason: "other"), via: .http,
                                     answer: .voided(seq: 4, sale: 3, stock: ["mango": 100, "kiwi": 100], amount: 11000), dup: true, till: 0, n: 3)
         var o = Observations(recipes: ChaosCheckTests.recipes, before: before, after: after, afterResend: after)
         o.acknowledged = orders
@@ -94,10 +94,10 @@ import Testing
     /// `Limits.keysPerTill` writes, orders and voids together, by write number.
     @Test func theResendTakesEachTillsNewestOrdersAndVoids() {
         let orders = (0..<1200).map { i in
-            Acknowledged(key: "o\(i)", juice: "banana", count: 1, via: .tcp, answer: .made(seq: i + 2, stock: [:]), dup: false, n: 2 * i)
+            AcknowledgedOrder(key: "o\(i)", write: OrderWrite(juice: "banana", count: 1), via: .tcp, answer: .made(seq: i + 2, stock: [:]), dup: false, n: 2 * i)
         }
         let voids = (0..<300).map { i in
-            AcknowledgedVoid(key: "v\(i)", sale: i + 2, reason: "other", via: .tcp, answer: .voided(seq: 9000 + i, sale: i + 2, stock: [:], amount: nil),
+            AcknowledgedVoid(key: "v\(i)", write: VoidWrite(sale: i + 2, reason: "other"), via: .tcp, answer: .voided(seq: 9000 + i, sale: i + 2, stock: [:], amount: nil),
                              dup: false, till: 0, n: 2 * i + 1)
         }
         let kept = Resender.retriable(orders, voids: voids)

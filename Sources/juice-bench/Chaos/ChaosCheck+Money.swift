@@ -4,7 +4,7 @@
 extension ChaosCheck {
     /// The acknowledged voids that were applied (answered `OK VOID`), each with the acknowledged
     /// sale it names (nil: no acknowledged sale has that seq).
-    static func appliedVoids(_ o: Observations) -> [(void: AcknowledgedVoid, sale: Acknowledged?)] {
+    static func appliedVoids(_ o: Observations) -> [(void: AcknowledgedVoid, sale: AcknowledgedOrder?)] {
         let sales = Dictionary(o.acknowledged.compactMap { order in order.answer.seq.map { ($0, order) } }, uniquingKeysWith: { first, _ in first })
         return o.voids.filter { $0.answer.seq != nil }.map { ($0, sales[$0.sale]) }
     }

@@ -76,15 +76,9 @@ enum ChaosReport {
         var text = "juice-bench chaos: \(r.passed ? "PASS" : "FAIL")\n"
         text += "  seed \(r.seed), \(formatFixed(r.options.duration, 1)) s, \(r.options.tills) tills (\(tcpTills) TCP, "
             + "\(r.options.tills - tcpTills) HTTP), server \(r.binary)\(r.options.inMemory ? " --in-memory" : "")\n"
-        for (name, value) in rows { text += "  " + name.padding(to: 14) + value + "\n" }
+        for (name, value) in rows { text += "  " + name.padding(14) + value + "\n" }
         text += "\n"
         for check in r.checks { text += "  \(check.ok ? "ok  " : "FAIL") \(check.name): \(check.detail)\n" }
         return text
-    }
-}
-
-extension String {
-    func padding(to width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }
 }

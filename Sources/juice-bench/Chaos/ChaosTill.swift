@@ -84,7 +84,7 @@ final class ChaosTill: @unchecked Sendable {
         persist(key: key) { () throws(LinkFailure) -> Step in
             switch try attempt(key: key, juice: juice, count: count) {
             case .definite(let answer, let dup, _):
-                let order = Acknowledged(key: key, juice: juice, count: count, via: via, answer: answer, dup: dup, till: index, n: n)
+                let order = AcknowledgedOrder(key: key, write: OrderWrite(juice: juice, count: count), via: via, answer: answer, dup: dup, till: index, n: n)
                 run.ledger.update {
                     $0.acknowledged.append(order)
                     if dup { $0.figures.dupAnswers += 1 }
@@ -102,7 +102,7 @@ final class ChaosTill: @unchecked Sendable {
         persist(key: key) { () throws(LinkFailure) -> Step in
             switch try attemptVoid(key: key, sale: sale, reason: reason) {
             case .definite(let answer, let dup):
-                let void = AcknowledgedVoid(key: key, sale: sale, reason: reason, via: via, answer: answer, dup: dup, till: index, n: n)
+                let void = AcknowledgedVoid(key: key, write: VoidWrite(sale: sale, reason: reason), via: via, answer: answer, dup: dup, till: index, n: n)
                 run.ledger.update {
                     $0.voids.append(void)
                     if dup { $0.figures.voidDupAnswers += 1 }

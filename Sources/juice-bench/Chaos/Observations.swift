@@ -3,22 +3,6 @@
 
 enum Protocol: String, Sendable { case tcp, http }
 
-/// A keyed order that got its answer: the first answer its till received, whatever attempt it
-/// came on (`dup`: the server had applied an earlier attempt whose answer was lost).
-struct Acknowledged: Equatable, Sendable {
-    var key: String
-    var juice: String
-    var count: Int
-    var via: Protocol
-    var answer: OrderAnswer
-    var dup: Bool
-    /// The till (its index) that sold it: a key belongs to its till, and only that till may
-    /// re-send it.
-    var till = 0
-    /// The till's write number (its key's last part): orders and voids share a till's keys.
-    var n = 0
-}
-
 /// One `EVENT STOCK` the display applied (events the protocol says to ignore are not here).
 struct DisplayEvent: Equatable, Sendable {
     var seq: Int
@@ -66,7 +50,7 @@ struct Observations: Sendable {
     var after: StoreFigures
     /// After the re-sends.
     var afterResend: StoreFigures
-    var acknowledged: [Acknowledged] = []
+    var acknowledged: [AcknowledgedOrder] = []
     /// The tills' voids of their own sales that got an answer.
     var voids: [AcknowledgedVoid] = []
     /// Each juice's price (`MENU PRICES`, minor units); empty for a menu without prices.

@@ -12,7 +12,7 @@ enum Resender {
     /// What a till may re-send: its newest `Limits.keysPerTill` keys (the contract that lets
     /// the server keep only those per till), orders' and voids' together (they share a till's
     /// keys), by the till's write number `n` (its keys' last part, one number per write).
-    static func retriable(_ orders: [Acknowledged], voids: [AcknowledgedVoid] = []) -> (orders: [Acknowledged], voids: [AcknowledgedVoid]) {
+    static func retriable(_ orders: [AcknowledgedOrder], voids: [AcknowledgedVoid] = []) -> (orders: [AcknowledgedOrder], voids: [AcknowledgedVoid]) {
         var writes: [Int: [Int]] = [:]
         for order in orders { writes[order.till, default: []].append(order.n) }
         for void in voids { writes[void.till, default: []].append(void.n) }
@@ -25,9 +25,9 @@ enum Resender {
     }
 
     /// The orders' retriable keys alone (as before there were voids).
-    static func retriable(_ orders: [Acknowledged]) -> [Acknowledged] { retriable(orders, voids: []).orders }
+    static func retriable(_ orders: [AcknowledgedOrder]) -> [AcknowledgedOrder] { retriable(orders, voids: []).orders }
 
-    static func overTCP(_ orders: [Acknowledged], credentials: [Int: String], run: RunState) -> [Resent] {
+    static func overTCP(_ orders: [AcknowledgedOrder], credentials: [Int: String], run: RunState) -> [Resent] {
         let tills = Dictionary(grouping: orders, by: \.till)
         return tills.keys.sorted().flatMap { till in
             pipelined(tills[till]!, credential: credentials[till] ?? "", run: run) { "ORDER \($0.juice) \($0.count) key=\($0.key)" }
@@ -70,7 +70,7 @@ enum Resender {
         return out
     }
 
-    static func overHTTP(_ orders: [Acknowledged], credentials: [Int: String], to address: SocketAddress) -> [Resent] {
+    static func overHTTP(_ orders: [AcknowledgedOrder], credentials: [Int: String], to address: SocketAddress) -> [Resent] {
         var out: [Resent] = []
         var link: ChaosLink?
         for order in orders {

@@ -74,7 +74,7 @@ struct Figures: Sendable {
 final class Ledger: Sendable {
     struct State: Sendable {
         var figures = Figures()
-        var acknowledged: [Acknowledged] = []
+        var acknowledged: [AcknowledgedOrder] = []
         var voids: [AcknowledgedVoid] = []
         var unanswered: [String] = []
         var unexpected: [String] = []

@@ -66,19 +66,6 @@ enum VoidReply: Equatable, KeyedReply {
     }
 }
 
-/// A keyed void that got its answer: the first its till received. `n`: the till's write number
-/// (orders and voids share a till's keys, and its newest 1000 are what it may re-send).
-struct AcknowledgedVoid: Equatable, Sendable {
-    var key: String
-    var sale: Int
-    var reason: String
-    var via: Protocol
-    var answer: VoidAnswer
-    var dup: Bool
-    var till: Int
-    var n = 0
-}
-
 /// A void's key re-sent at the end and the answer it got then.
 struct ResentVoid: Equatable, Sendable {
     var key: String
