@@ -10,8 +10,8 @@ import JuiceLog
 /// `Server.start`), and the gate tells whoever waits: the released connections (written at once),
 /// the fan-out, then a draining server.
 package final class DurabilityGate: DurabilityListener {
-    /// The journal is on disk up to here.
-    /// (Internal: see `Connection` on exclusivity checks.)
+    /// The journal is on disk up to here: output that waits for a position up to it may go out
+    /// now. (Internal: see `Connection` on exclusivity checks; `OutputPath` reads it directly.)
     private(set) var durableLSN: UInt64
     /// Connections holding output that waits for the journal, to release it when it is durable.
     private var withHeldOutput: [UInt64: Connection] = [:]
@@ -35,9 +35,6 @@ package final class DurabilityGate: DurabilityListener {
     package init(durableLSN: UInt64) {
         self.durableLSN = durableLSN
     }
-
-    /// Whether output that waits for `lsn` may go out now.
-    package func isDurable(_ lsn: UInt64) -> Bool { lsn <= durableLSN }
 
     /// Remembers a connection whose outbox holds output, to release it later.
     package func hold(_ conn: Connection) {

@@ -147,7 +147,7 @@ package final class Running: ConnectionHost {
 
     /// The protocol's BUSY to a connection over a limit, then closed.
     package func refuse(_ socket: Socket, with busy: [UInt8]) {
-        busy.withUnsafeBytes { _ = socket.send($0) }
+        _ = socket.send(busy, count: busy.count)
         // Discard what it already sent and end our side first: closing with unread input
         // would make the kernel reset the connection, which can destroy the answer.
         _ = socket.receive(into: readBuffer)
