@@ -74,7 +74,7 @@ package final class Running: ConnectionHost {
             let index = listeners.count
             let served = listing.make(handle)
             listeners.append(Listener(name: listing.name, acceptor: acceptor, served: served))
-            fanOut.encoders.append { [unowned served] seq, touched, out in served.appendEvent(seq: seq, touched, to: &out) }
+            fanOut.wordings.append(FanOut.Wording(served: served))
             acceptor.onConnection = { [unowned self] socket, peer in accepted(socket, peer: peer, listener: index) }
             acceptor.clientCount = { [unowned self] in table.count }
         }
