@@ -60,17 +60,18 @@ package actor FruitStore {
         wallClock = clock
     }
 
-    /// Runs commands in order, telling `answer` each one's outcome as it is decided (a codec
-    /// words it straight into its connection's output). `peer` is the client's address as the
-    /// loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are its
-    /// group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
+    /// Runs commands in order, telling `answer` each one's outcome as it is decided, with `out`
+    /// (a codec words it straight into its connection's output, which it passes here: the
+    /// codec's own closure is called, with nothing around it). `peer` is the client's address
+    /// as the loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are
+    /// its group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
     /// that needs them. Returns the journal position the answers wait for and the changes to
     /// broadcast once they are queued. An array, not any sequence: a generic call from another
     /// module runs unspecialized, and every protocol calls this from its own.
     package func run(_ commands: [StoreCommand], peer: String, role: ClientRole = .anonymous, group: String? = nil,
-             answer: (StoreOutcome) -> Void) -> RunEnd {
+                     into out: inout [UInt8], answer: (StoreOutcome, inout [UInt8]) -> Void) -> RunEnd {
         var client = ClientOf(peer: peer, role: role, group: group)
-        for command in commands { answer(apply(command, client: &client)) }
+        for command in commands { answer(apply(command, client: &client), &out) }
         journal?.flush()
         compactIfDue()
         let end = RunEnd(lsn: lastLSN, events: changes)

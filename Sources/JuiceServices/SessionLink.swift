@@ -54,7 +54,7 @@ package final class SessionLink {
         // checks it): the closure never leaves this thread.
         nonisolated(unsafe) let word = word
         let end = loop.store.assumeIsolated { store in
-            store.run(commands, peer: peer, role: role, group: group) { word($0, &reply.bytes) }
+            store.run(commands, peer: peer, role: role, group: group, into: &reply.bytes, answer: word)
         }
         reply.lsn = max(reply.lsn, end.lsn)
         if reply.events.isEmpty { reply.events = end.events } else { reply.events.append(contentsOf: end.events) }
