@@ -13,3 +13,10 @@
         touched = change.touched
     }
 }
+
+/// Who the journal tells, on the loop, each time a write is durable, with the position now
+/// durable (the server's durability gate, which releases what waited for it). The journal is
+/// the store's and the gate the loop's, and neither module knows the other: each knows this.
+package protocol DurabilityListener: AnyObject {
+    func durable(upTo lsn: UInt64)
+}

@@ -14,27 +14,21 @@ package protocol ChangeJournal: AnyObject {
     var journalBytes: Int { get }
     /// Records and bytes written, syncs (for STATS and /metrics).
     var counts: JournalCounts { get }
-    /// Told (on the loop) each time a write is durable, with the position now durable.
-    var whenDurable: ((UInt64) -> Void)? { get set }
+    /// Told (on the loop) each time a write is durable, with the position now durable. Held
+    /// weakly: the journal may outlive the server that listens.
+    var durabilityListener: (any DurabilityListener)? { get set }
     /// Why no change is taken now (a full disk), or nil.
     var readOnly: String? { get }
     /// Whether a compaction may start now (none running, none refused a moment ago).
     var canCompact: Bool { get }
-    /// Why the journal cannot take a change's record now, or nil.
-    func refusal() -> JournalRefusal?
-    /// Appends the record `make` builds for the next position.
-    func append(_ make: (_ lsn: UInt64) -> JournalRecord)
+    /// Why the journal cannot take a change's record now (a full disk, a file still growing), or
+    /// nil. Asked before the change is applied, so a refused change takes nothing, no seq, no
+    /// key, and counts in no sales (PROTOCOL.md, "Full disk").
+    func refusal() -> WriteOutcome.Unavailable?
+    /// Appends the record `make` builds for the next position, and returns that position.
+    @discardableResult func append(_ make: (_ lsn: UInt64) -> JournalRecord) -> UInt64
     /// Hands what was appended to the disk (the group commit's write).
     func flush()
     /// Writes `ledger` as the snapshot and starts the journal afresh.
     func compact(_ ledger: StockLedger)
-}
-
-/// Why the journal cannot take a record now.
-package enum JournalRefusal: Equatable {
-    /// The disk is full (or read-only): `ERR READ_ONLY <reason>`, until it has room again.
-    case readOnly(String)
-    /// A burst appended the headroom before one growth was written: a moment's wait, not a
-    /// full disk (`ERR BUSY`, which a till retries with the same key). Not logged.
-    case growing
 }

@@ -31,7 +31,7 @@ extension FruitStore {
     /// got one can always use it).
     package func pair(code: String) -> TillsOutcome {
         let now = wallClock()
-        if let why = journalRefusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
+        if let why = journal?.refusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
         let name: String?
         switch ledger.tills.takeCode(code, now: now) {
         case .success(let named): name = named
@@ -59,12 +59,12 @@ extension FruitStore {
             }
         case .rename(let id, let name):
             guard let till = ledger.tills.till(id), till.isActive else { return noSuchTill(id) }
-            if let why = journalRefusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
+            if let why = journal?.refusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
             keep { JournalRecord.tillRenamed(lsn: $0, till: id, name: name, time: now) }
             return .renamed(info(id, now: now)!)
         case .revoke(let id):
             guard let till = ledger.tills.till(id), till.isActive else { return noSuchTill(id) }
-            if let why = journalRefusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
+            if let why = journal?.refusal() { return .refused(Wire.refusal(.unavailable(why), menu: menu)!) }
             keep { JournalRecord.tillRevoked(lsn: $0, till: id, time: now) }
             // Nothing it sends is applied again: its keys answer nothing, and go.
             ledger.forgetKeys(of: .till(id))

@@ -19,7 +19,7 @@ package actor FruitStore {
     /// The changes of the run under way (`run`), to broadcast once its answers are queued.
     private var changes: [StockEvent] = []
     /// The journal's group commit (nil in memory): records go there, and it says how far they are
-    /// on disk (to the durability gate directly: `Server.start` wires it, `whenDurable`).
+    /// on disk (to the durability gate directly: `Server.start` wires it, `durabilityListener`).
     package let journal: (any ChangeJournal)?
     /// The journal size past which the store compacts it (`--journal-max-bytes`).
     private let compactAfter: Int
@@ -60,17 +60,18 @@ package actor FruitStore {
         wallClock = clock
     }
 
-    /// Runs commands in order, telling `answer` each one's outcome as it is decided (a codec
-    /// words it straight into its connection's output). `peer` is the client's address as the
-    /// loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are its
-    /// group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
+    /// Runs commands in order, telling `answer` each one's outcome as it is decided, with `out`
+    /// (a codec words it straight into its connection's output, which it passes here: the
+    /// codec's own closure is called, with nothing around it). `peer` is the client's address
+    /// as the loop knows it ("10.0.0.7:5000"): its key-memory share and lost-sales allowance are
+    /// its group's (`PeerAddress.group`: an IPv6 client by its /64), worked out only for a write
     /// that needs them. Returns the journal position the answers wait for and the changes to
     /// broadcast once they are queued. An array, not any sequence: a generic call from another
     /// module runs unspecialized, and every protocol calls this from its own.
     package func run(_ commands: [StoreCommand], peer: String, role: ClientRole = .anonymous, group: String? = nil,
-             answer: (StoreOutcome) -> Void) -> RunEnd {
+                     into out: inout [UInt8], answer: (StoreOutcome, inout [UInt8]) -> Void) -> RunEnd {
         var client = ClientOf(peer: peer, role: role, group: group)
-        for command in commands { answer(apply(command, client: &client)) }
+        for command in commands { answer(apply(command, client: &client), &out) }
         journal?.flush()
         compactIfDue()
         let end = RunEnd(lsn: lastLSN, events: changes)
@@ -84,11 +85,11 @@ package actor FruitStore {
             // A revoked till's writes are refused, its retries too: nothing from it applies.
             if client.isRevoked(in: ledger.tills) { return .write(.tillRevoked) }
             // A retry of a keyed write the store holds changes nothing: it gets its first outcome.
-            if isNew(request.key, &client), let why = journalRefusal() { return .write(.unavailable(why)) }
+            if isNew(request.key, &client), let why = journal?.refusal() { return .write(.unavailable(why)) }
             return .write(order(request, client: &client))
         case .restock(let fruit, let amount, let key), .set(let fruit, let amount, let key):
             if client.isRevoked(in: ledger.tills) { return .write(.tillRevoked) }
-            if isNew(key, &client), let why = journalRefusal() { return .write(.unavailable(why)) }
+            if isNew(key, &client), let why = journal?.refusal() { return .write(.unavailable(why)) }
             let now = wallClock(), scope = client.writer.keyScope
             let outcome = if case .restock = command {
                 ledger.restock(fruit: fruit, amount: amount, key: key, in: scope, at: now)
@@ -99,7 +100,7 @@ package actor FruitStore {
             return .write(outcome)
         case .void(let request):
             if client.isRevoked(in: ledger.tills) { return .write(.tillRevoked) }
-            if isNew(request.key, &client), let why = journalRefusal() { return .write(.unavailable(why)) }
+            if isNew(request.key, &client), let why = journal?.refusal() { return .write(.unavailable(why)) }
             return .write(void(request, client: &client))
         case .pair(let code):
             return .tills(pair(code: code))
@@ -128,17 +129,6 @@ package actor FruitStore {
     private func compactIfDue() {
         guard let journal, journal.journalBytes >= compactAfter, journal.canCompact else { return }
         journal.compact(ledger)
-    }
-
-    /// Why the journal cannot take a change's record now (a full disk, a file still growing), or
-    /// nil. Asked before the change is applied, so a refused change takes nothing, no seq, no
-    /// key, and counts in no sales (PROTOCOL.md, "Full disk").
-    package func journalRefusal() -> WriteOutcome.Unavailable? {
-        switch journal?.refusal() {
-        case nil: return nil
-        case .readOnly(let reason)?: return .readOnly(reason: reason)
-        case .growing?: return .journalGrowing
-        }
     }
 
     /// Why the store refuses changes (a full disk), or nil: for `/healthz`, `/state`, `/metrics`.
@@ -193,9 +183,9 @@ package actor FruitStore {
     /// A change was applied in memory: journal it, keep it in the history, and broadcast it
     /// once the run's answers are queued.
     private func applied(_ change: Change, at now: Int64, by writer: Writer) {
-        journal?.append { JournalRecord(change, lsn: $0, menu: menu, time: now, by: writer) }
+        let lsn = journal?.append { JournalRecord(change, lsn: $0, menu: menu, time: now, by: writer) } ?? 0
         history.append(seq: change.seq, touched: change.touched)
-        changes.append(StockEvent(change, lsn: lastLSN))
+        changes.append(StockEvent(change, lsn: lsn))
     }
 
     /// Where a client that saw seq `after` resumes; one that saw none (nil: a browser without

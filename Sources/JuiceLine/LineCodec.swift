@@ -35,14 +35,10 @@ package final class LineCodec: Sendable {
             Wire.report(report, to: &out)
         case .since(let plan):
             Wire.sinceHeader(after: plan.after, current: plan.current, to: &out)
-            if case .fullState(let all) = plan.start { appendEvent(seq: plan.current, all, to: &out) }
+            if case .fullState(let all) = plan.start { Wire.appendEvent(seq: plan.current, all, menu: menu, to: &out) }
         case .tills(let tills):
             appendTills(tills, presence: presence, to: &out)
         }
     }
 
-    /// `EVENT STOCK seq=<n> fruit=value ...`.
-    package func appendEvent(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8]) {
-        Wire.appendEvent(seq: seq, touched, menu: menu, to: &out)
-    }
 }

@@ -67,8 +67,9 @@ package final class LineProtocol: ServedProtocol, @unchecked Sendable {
         LineSession(SessionLink(conn, loop), protocol: self)
     }
 
+    /// `EVENT STOCK seq=<n> fruit=value ...`, written by `Wire` itself (no codec step between).
     package func appendEvent(seq: UInt64, _ touched: [FruitValue], to out: inout [UInt8]) {
-        codec.appendEvent(seq: seq, touched, to: &out)
+        Wire.appendEvent(seq: seq, touched, menu: codec.menu, to: &out)
     }
 
     package func stop() {}

@@ -52,23 +52,26 @@ package final class LineSession: ConnectionSession {
         link.send(Wire.byeEvent, after: lsn)
     }
 
-    /// Output went out, or its next turn came: go on with its deferred work.
+    /// Output went out, or its next turn came: go on with its deferred work, as far as its turn
+    /// and its budget allow (`PacedInput.carryOn`: its catch-up first, then the input it sent
+    /// that has not run yet). So the work is paced by what its socket takes.
     package func drained() {
-        var turn = link.turn()
-        carryOn(&turn)
+        var turn = FairTurn(work: line.loop.store.work)
+        input.carryOn(link, &turn) { runLines($0, &$1) }
     }
 
     /// One read's bytes: runs what its turn and its budget allow and keeps the rest for later,
-    /// in order.
-    package func received(_ input: UnsafeRawBufferPointer) {
-        var turn = link.turn()
-        self.input.received(input, link, &turn) { runLines($0, &$1) }
+    /// in order; then whatever may go on, goes on.
+    package func received(_ bytes: UnsafeRawBufferPointer) {
+        var turn = FairTurn(work: line.loop.store.work)
+        let consumed = runLines(bytes, &turn)
+        if consumed < bytes.count { input.keep(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), link) }
+        input.carryOn(link, &turn) { runLines($0, &$1) }
     }
 
     /// The peer finished sending: answer what it sent, then close.
     package func inputEnded() {
-        var turn = link.turn()
-        carryOn(&turn)
+        drained()
     }
 
     /// What one run of input lines produced so far: reply bytes, the journal position they wait
@@ -106,15 +109,16 @@ package final class LineSession: ConnectionSession {
             case .command(.till(let credential)):
                 runStore(&batch)
                 signIn(credential, &batch)
-            case .command(.pair) where line.loop.auth.mayGuess(peer: link.peer) != nil:
-                // Too many wrong codes (or tokens) from its address: refused unchecked.
-                runStore(&batch)
-                let seconds = line.loop.auth.mayGuess(peer: link.peer)!
-                state.authFailures += 1
-                let closing = Int(state.authFailures) >= SessionCommands.maxAuthFailures
-                Wire.tooManyAuthFailures(retryIn: seconds, closing: closing).append(to: &batch.reply.bytes)
-                if closing { link.stopReading() }
             case .command(let command):
+                if case .pair = command, let seconds = line.loop.auth.mayGuess(peer: link.peer) {
+                    // Too many wrong codes (or tokens) from its address: refused unchecked.
+                    runStore(&batch)
+                    state.authFailures += 1
+                    let closing = Int(state.authFailures) >= SessionCommands.maxAuthFailures
+                    Wire.tooManyAuthFailures(retryIn: seconds, closing: closing).append(to: &batch.reply.bytes)
+                    if closing { link.stopReading() }
+                    break
+                }
                 // Asked once (a call into JuiceCore that copies the command's values).
                 guard let storeCommand = command.storeCommand else {
                     runStore(&batch)
@@ -246,14 +250,6 @@ package final class LineSession: ConnectionSession {
         link.signedIn(as: till)
         // A paired till is a known client: the reserve is its, and it is never reaped as idle.
         link.markKnown()
-    }
-
-    /// Goes on with its deferred work as far as its turn and its budget allow: its catch-up
-    /// first, then the input it sent that has not run yet. Called after input, whenever its
-    /// output drains (so the work is paced by what its socket takes), and when its next turn
-    /// comes.
-    private func carryOn(_ turn: inout FairTurn) {
-        input.carryOn(link, &turn) { runLines($0, &$1) }
     }
 }
 

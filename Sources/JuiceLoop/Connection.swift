@@ -136,7 +136,7 @@ package final class Connection: @unchecked Sendable {
 
     /// Whether the loop should read from it now: open, not catching up, and its protocol wants
     /// more (not while input it read waits to run, nor while an answer is on its way).
-    package var wantsInput: Bool { phase == .open && catchUp == nil && session.wantsInput }
+    package var wantsInput: Bool { phase == .open && cursor?.catchUp == nil && session.wantsInput }
     /// It signed in (the manager, a paired till): never closed as idle, and holds a slot that
     /// strangers cannot take.
     package var isKnown: Bool { pool == .known }
@@ -149,7 +149,8 @@ package final class Connection: @unchecked Sendable {
     /// finishing, or a catch-up streams). A session's pacing asks it before every line: one
     /// call from its module, not three (each a retain and a release of the connection).
     package var pendingOutputIfInputMayRun: Int? {
-        guard !isFinishing && catchUp == nil else { return nil }
+        // The fields themselves, not `isFinishing` and `catchUp`: asked before every line.
+        guard phase == .open || phase == .inputEnded, cursor?.catchUp == nil else { return nil }
         return outbox.pendingBytes
     }
 }

@@ -6,12 +6,12 @@ import JuiceLog
 /// disk first), and events wait here, until the journal reports it is durable that far.
 /// In memory (no journal) everything is durable at once: every position waited for is 0.
 ///
-/// The journal tells the gate itself (`GroupCommit.whenDurable` is `durable(upTo:)`, wired by
+/// The journal tells the gate itself (the gate is `GroupCommit`'s `durabilityListener`, wired by
 /// `Server.start`), and the gate tells whoever waits: the released connections (written at once),
 /// the fan-out, then a draining server.
-package final class DurabilityGate {
-    /// The journal is on disk up to here.
-    /// (Internal: see `Connection` on exclusivity checks.)
+package final class DurabilityGate: DurabilityListener {
+    /// The journal is on disk up to here: output that waits for a position up to it may go out
+    /// now. (Internal: see `Connection` on exclusivity checks; `OutputPath` reads it directly.)
     private(set) var durableLSN: UInt64
     /// Connections holding output that waits for the journal, to release it when it is durable.
     private var withHeldOutput: [UInt64: Connection] = [:]
@@ -23,18 +23,18 @@ package final class DurabilityGate {
     /// Scratch for `durable(upTo:)`: the connections with output released.
     private var releasedSome: [Connection] = []
 
-    /// Told of each connection whose held output was released, then of the events that may be
-    /// broadcast now (in seq order), then that a release happened (a draining server may be done).
+    /// Told of each connection whose held output was released.
     package var released: (Connection) -> Void = { _ in }
-    package var ready: ([StockEvent]) -> Void = { _ in }
-    package var afterDurable: () -> Void = {}
+    /// Where events go once they may (set by `Running`, which makes the fan-out after the gate).
+    /// Weak: the fan-out reaches the gate through the output path.
+    package weak var fanOut: FanOut?
+    /// Told after each release, only while something waits for one (a draining server may be
+    /// done: `Server.shutdown` sets it); nil otherwise.
+    package var afterDurable: (() -> Void)?
 
     package init(durableLSN: UInt64) {
         self.durableLSN = durableLSN
     }
-
-    /// Whether output that waits for `lsn` may go out now.
-    package func isDurable(_ lsn: UInt64) -> Bool { lsn <= durableLSN }
 
     /// Remembers a connection whose outbox holds output, to release it later.
     package func hold(_ conn: Connection) {
@@ -45,20 +45,22 @@ package final class DurabilityGate {
         withHeldOutput.removeValue(forKey: conn.id)
     }
 
-    /// The events that may be broadcast now; the rest wait for `durable(upTo:)`.
-    package func admit(_ events: [StockEvent]) -> [StockEvent] {
-        if let last = events.last, last.lsn > durableLSN || !pendingEvents.isEmpty {
+    /// Broadcasts changes now if they are durable and none waits before them; else they wait,
+    /// in order, for `durable(upTo:)`.
+    package func publish(_ events: [StockEvent]) {
+        guard let last = events.last else { return }
+        if last.lsn > durableLSN || !pendingEvents.isEmpty {
             pendingEvents.append(contentsOf: events)
-            return []
+        } else {
+            fanOut?.broadcast(events)
         }
-        return events
     }
 
     /// The journal is on disk up to `lsn`: moves held output to ready (`released` is told of
-    /// each connection that has some to send), then hands `ready` the events that may go now.
+    /// each connection that has some to send), then broadcasts the events that may go now.
     /// Replies are released before events, as they were produced.
     package func durable(upTo lsn: UInt64) {
-        defer { afterDurable() }
+        defer { afterDurable?() }
         durableLSN = lsn
         for conn in withHeldOutput.values {
             if conn.outbox.release(durable: lsn) { releasedSome.append(conn) }
@@ -70,9 +72,11 @@ package final class DurabilityGate {
         // change the table under the loop above.
         for conn in releasedSome { released(conn) }
         releasedSome.removeAll(keepingCapacity: true)
-        let events = pendingEvents.prefix { $0.lsn <= lsn }
-        guard !events.isEmpty else { return }
-        pendingEvents.removeFirst(events.count)
-        ready(Array(events))
+        var count = 0
+        while count < pendingEvents.count && pendingEvents[count].lsn <= lsn { count += 1 }
+        guard count > 0 else { return }
+        let events = Array(pendingEvents[..<count])
+        pendingEvents.removeFirst(count)
+        fanOut?.broadcast(events)
     }
 }

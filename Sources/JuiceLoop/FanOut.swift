@@ -10,9 +10,15 @@ package final class FanOut {
     // Loop-confined: every method runs on the loop.
     private let output: OutputPath
     private let passes: FlushPasses
-    /// Each listener's protocol's wording of an event, by listener index (`Connection.listener`).
-    /// (Internal stored fields here and below: see `Connection` on exclusivity checks.)
-    var encoders: [(_ seq: UInt64, _ touched: [FruitValue], _ out: inout [UInt8]) -> Void] = []
+    /// A listener's protocol, which words each event its own way (`ServedProtocol.appendEvent`).
+    /// Unowned: a protocol holds the loop's parts, this fan-out among them.
+    struct Wording {
+        unowned let served: any ServedProtocol
+    }
+    /// Each listener's protocol, by listener index (`Connection.listener`), asked directly (no
+    /// closure around it). (Internal stored fields here and below: see `Connection` on
+    /// exclusivity checks.)
+    var wordings: [Wording] = []
     /// The connections that take live events: a broadcast visits these, not every client (most
     /// clients, tills among them, turn events off).
     private var subscribers: [Connection] = []
@@ -39,13 +45,17 @@ package final class FanOut {
         // A copy: one that passes its output cap is closed, and leaves the list, meanwhile.
         for conn in subscribers where conn.catchUp == nil && !conn.isClosed {
             let listener = Int(conn.listener)
-            if worded.isEmpty { worded = Array(repeating: nil, count: encoders.count) }
+            if worded.isEmpty { worded = Array(repeating: nil, count: wordings.count) }
             if worded[listener] == nil {
-                worded[listener] = events.map { event in
+                let served = wordings[listener].served
+                var lines: [[UInt8]] = []
+                lines.reserveCapacity(events.count)
+                for event in events {
                     var bytes: [UInt8] = []
-                    encoders[listener](event.seq, event.touched, &bytes)
-                    return bytes
+                    served.appendEvent(seq: event.seq, event.touched, to: &bytes)
+                    lines.append(bytes)
                 }
+                worded[listener] = lines
             }
             for (i, event) in events.enumerated() where event.seq >= conn.eventsFrom
                 && (!conn.isFinishing || event.seq <= conn.eventsOwedThrough) {
@@ -100,8 +110,8 @@ package final class FanOut {
     /// Whether events it is owed have not been broadcast yet (the journal still holds them).
     package func isOwed(_ conn: Connection) -> Bool { lastSeq < conn.eventsOwedThrough }
 
-    /// `listener`'s protocol's wording of an event (a catch-up words its changes with it).
-    package func encoder(for listener: UInt8) -> (_ seq: UInt64, _ touched: [FruitValue], _ out: inout [UInt8]) -> Void {
-        encoders[Int(listener)]
+    /// The protocol of `listener`, which words its events (a catch-up words its changes with it).
+    package func wording(for listener: UInt8) -> any ServedProtocol {
+        wordings[Int(listener)].served
     }
 }

@@ -26,23 +26,22 @@ package struct Outbox {
     package var pendingBytes: Int { ready.count - sent + (heldPart?.bytes.count ?? 0) }
     package var hasReady: Bool { sent < ready.count }
     package var hasHeld: Bool { heldPart != nil }
-    package var isEmpty: Bool { !hasReady && !hasHeld }
+    package var isEmpty: Bool { sent >= ready.count && heldPart == nil }
 
-    /// Queues `bytes`; they go out once the journal is durable up to `lsn`.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer, after lsn: UInt64, durable: UInt64) {
+    /// Queues `bytes`; they go out once the journal is durable up to `lsn`. Returns whether
+    /// anything is held now (this or earlier output).
+    @discardableResult
+    package mutating func append(_ bytes: some Collection<UInt8>, after lsn: UInt64 = 0, durable: UInt64 = 0) -> Bool {
         if heldPart == nil && lsn <= durable {
             ready.append(contentsOf: bytes)
-        } else {
-            let held = heldPart ?? Held()
-            heldPart = held
-            held.bytes.append(contentsOf: bytes)
-            let last = held.runs.last?.lsn ?? 0
-            held.runs.append((max(lsn, last), held.bytes.count))
+            return false
         }
-    }
-
-    package mutating func append(_ bytes: [UInt8], after lsn: UInt64 = 0, durable: UInt64 = 0) {
-        bytes.withUnsafeBytes { append($0, after: lsn, durable: durable) }
+        let held = heldPart ?? Held()
+        heldPart = held
+        held.bytes.append(contentsOf: bytes)
+        let last = held.runs.last?.lsn ?? 0
+        held.runs.append((max(lsn, last), held.bytes.count))
+        return true
     }
 
     /// Moves the held runs covered by `durable` to `ready`; true if anything moved.

@@ -21,15 +21,16 @@ package final class OutputPath {
         self.maxOutputBytes = maxOutputBytes
     }
 
-    /// Sends now if nothing is queued and nothing waits for the journal, else queues.
-    package func send(_ conn: Connection, _ bytes: UnsafeRawBufferPointer, after lsn: UInt64) {
-        var rest = bytes
-        if conn.outbox.isEmpty && gate.isDurable(lsn) {
-            switch conn.socket.send(bytes) {
+    /// Sends now if nothing is queued and nothing waits for the journal, else queues: `lsn` is the
+    /// journal position that must be on disk first (0: none).
+    package func send(_ conn: Connection, _ bytes: [UInt8], after lsn: UInt64 = 0) {
+        var sent = 0
+        if conn.outbox.isEmpty && lsn <= gate.durableLSN {
+            switch conn.socket.send(bytes, count: bytes.count) {
             case .done(let n):
                 if n > 0 { OutputPath.progressed(conn) }
                 if n == bytes.count { return }
-                rest = UnsafeRawBufferPointer(rebasing: bytes[n...])
+                sent = n
             case .wouldBlock:
                 break
             case .closed, .failed:
@@ -37,17 +38,10 @@ package final class OutputPath {
                 return
             }
         }
-        conn.outbox.append(rest, after: lsn, durable: gate.durableLSN)
-        if conn.outbox.hasHeld { gate.hold(conn) }
+        if conn.outbox.append(bytes[sent...], after: lsn, durable: gate.durableLSN) { gate.hold(conn) }
         if conn.outbox.hasReady { watchWrites(conn, true) }
         // Output held for the journal counts toward the cap like any other.
         checkCap(conn)
-    }
-
-    /// Sends now if nothing is queued and nothing waits for the journal, else queues: `lsn` is the
-    /// journal position that must be on disk first (0: none).
-    package func send(_ conn: Connection, _ bytes: [UInt8], after lsn: UInt64 = 0) {
-        bytes.withUnsafeBytes { send(conn, $0, after: lsn) }
     }
 
     /// Queues a shared event, in the connection's protocol's words. Returns true if it waits for the next flush pass, so that
@@ -79,7 +73,7 @@ package final class OutputPath {
         var failed = false
         var took = false
         conn.outbox.drain { bytes in
-            switch conn.socket.send(bytes) {
+            switch conn.socket.send(bytes.baseAddress, count: bytes.count) {
             case .done(let n):
                 took = took || n > 0
                 return n

@@ -68,12 +68,13 @@ package final class Running: ConnectionHost {
         fanOut = FanOut(output: output, passes: passes, seq: seq)
         reaper = IdleReaper(seconds: config.idleTimeoutSeconds, queue: queue)
 
-        let handle = LoopHandle(output: output, fanOut: fanOut, passes: passes, queue: queue, host: self)
+        gate.fanOut = fanOut
+        let handle = LoopHandle(output: output, fanOut: fanOut, passes: passes, gate: gate, queue: queue, host: self)
         for (listing, acceptor) in acceptors {
             let index = listeners.count
             let served = listing.make(handle)
             listeners.append(Listener(name: listing.name, acceptor: acceptor, served: served))
-            fanOut.encoders.append { [unowned served] seq, touched, out in served.appendEvent(seq: seq, touched, to: &out) }
+            fanOut.wordings.append(FanOut.Wording(served: served))
             acceptor.onConnection = { [unowned self] socket, peer in accepted(socket, peer: peer, listener: index) }
             acceptor.clientCount = { [unowned self] in table.count }
         }
@@ -81,10 +82,10 @@ package final class Running: ConnectionHost {
         passes.onWritten = { [unowned self] conn in written(conn) }
         reaper?.reap = { [unowned self] olderThan, seconds in closeIdle(olderThan: olderThan, seconds: seconds) }
         reaper?.everySecond = { [unowned self] now in endProbations(now: now) }
-        // The durable path: the journal tells the gate; the gate releases held replies, which
-        // are written at once (direct write, as for any reply), then the events that may go.
+        // The durable path (the journal tells the gate, wired by `Server.start`): the gate
+        // releases held replies, which are written at once (direct write, as for any reply),
+        // then broadcasts the events that may go.
         gate.released = { [unowned self] conn in if output.flush(conn) { written(conn) } }
-        gate.ready = { [unowned self] events in fanOut.broadcast(events) }
     }
 
     deinit {
@@ -146,7 +147,7 @@ package final class Running: ConnectionHost {
 
     /// The protocol's BUSY to a connection over a limit, then closed.
     package func refuse(_ socket: Socket, with busy: [UInt8]) {
-        busy.withUnsafeBytes { _ = socket.send($0) }
+        _ = socket.send(busy, count: busy.count)
         // Discard what it already sent and end our side first: closing with unread input
         // would make the kernel reset the connection, which can destroy the answer.
         _ = socket.receive(into: readBuffer)
@@ -199,8 +200,7 @@ package final class Running: ConnectionHost {
     // MARK: Changes and durability
 
     package func publish(_ events: [StockEvent]) {
-        let ready = gate.admit(events)
-        if !ready.isEmpty { fanOut.broadcast(ready) }
+        gate.publish(events)
     }
 
     // MARK: Closing

@@ -73,11 +73,15 @@ package struct LoopListing {
 }
 
 /// What the loop lends each protocol it runs: the output path, the fan-out, the flush passes,
-/// its queue, and the host API. Nothing here names a store or another protocol.
+/// the durability gate, its queue, and the host API. Nothing here names a store or another
+/// protocol.
 package struct LoopHandle {
     package let output: OutputPath
     package let fanOut: FanOut
     package let passes: FlushPasses
+    /// Where a run's changes are published (`DurabilityGate.publish`): straight there, not
+    /// through the host, one call less on every durable answer.
+    package let gate: DurabilityGate
     package let queue: DispatchQueue
     package unowned let host: any ConnectionHost
 }

@@ -78,9 +78,11 @@ package struct Socket: Equatable {
     }
 
     /// A peer that went away is an EPIPE for this connection, never a SIGPIPE for the process.
-    package func send(_ bytes: UnsafeRawBufferPointer) -> IOResult {
+    /// Sends up to `count` bytes from `bytes` (an array passes as a pointer, no adapter: a
+    /// reply goes out in one call).
+    package func send(_ bytes: UnsafeRawPointer?, count: Int) -> IOResult {
         while true {
-            let n = Platform.send(fd, bytes.baseAddress, bytes.count, flags: Int32(MSG_DONTWAIT))
+            let n = Platform.send(fd, bytes, count, flags: Int32(MSG_DONTWAIT))
             if n >= 0 { return .done(n) }
             switch errno {
             case EINTR: continue

@@ -24,6 +24,8 @@ public struct LoopBound<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value on its queue, after what is queued there (from any thread).
     public func async(_ body: @escaping @Sendable (Value) -> Void) {
-        queue.async { body(value) }
+        // `held`, not `value`: this runs on `queue` by construction, so its check is implied,
+        // and the job reaches `body` in one call.
+        queue.async { body(held) }
     }
 }

@@ -56,7 +56,7 @@ package final class CatchUpPump {
     private func sendNext(_ conn: Connection) {
         guard var catchUp = conn.catchUp else { return }
         let limit = conn.eventsOn ? max(catchUp.through, fanOut.lastBroadcastSeq) : catchUp.through
-        let encode = fanOut.encoder(for: conn.listener)
+        let served = fanOut.wording(for: conn.listener)
         // The store copies out a piece's worth of changes (values, at most `maxChanges`); they
         // are worded here, for this connection's protocol.
         let first = catchUp.next
@@ -64,7 +64,7 @@ package final class CatchUpPump {
         var out: [UInt8] = []
         var next: UInt64? = changes.map { _ in first }
         for touched in changes ?? [] where out.count < CatchUpPump.chunk {
-            encode(next!, touched, &out)
+            served.appendEvent(seq: next!, touched, to: &out)
             next! += 1
         }
         guard let next else {
@@ -72,7 +72,7 @@ package final class CatchUpPump {
             // full state instead (held until durable, like anything that reflects a change).
             let (seq, all, lsn) = store.assumeIsolated { ($0.ledger.seq, $0.fullState, $0.lastLSN) }
             out.removeAll()
-            encode(seq, all, &out)
+            served.appendEvent(seq: seq, all, to: &out)
             conn.catchUp = nil
             conn.eventsFrom = seq + 1
             output.send(conn, out, after: lsn)

@@ -32,6 +32,7 @@ package final class LoopServices {
     let output: OutputPath
     let fanOut: FanOut
     let passes: FlushPasses
+    let gate: DurabilityGate
     /// Which connections are which paired till (the manager's list; revoking closes them).
     package let tills: TillPresence
     let catchUp: CatchUpPump
@@ -55,6 +56,7 @@ package final class LoopServices {
         output = loop.output
         fanOut = loop.fanOut
         passes = loop.passes
+        gate = loop.gate
         self.tills = tills
         self.catchUp = catchUp
         self.auth = auth

@@ -27,57 +27,60 @@ package final class PacedInput {
     /// not finishing, no catch-up streams, its output stays under the budget and its turn is
     /// not over.
     package func mayRun(_ link: SessionLink, replyBytes: Int, _ turn: FairTurn) -> Bool {
-        guard let pending = link.pendingOutputIfInputMayRun else { return false }
+        guard let pending = link.conn.pendingOutputIfInputMayRun else { return false }
         return pending + replyBytes < budget && !turn.isOver(adding: replyBytes)
     }
 
-    /// A read: `run` takes what its turn allows (returning how many bytes it used), the rest is
-    /// kept; then whatever may go on, goes on (`carryOn`).
-    package func received(_ input: UnsafeRawBufferPointer, _ link: SessionLink, _ turn: inout FairTurn,
-                          run: (UnsafeRawBufferPointer, inout FairTurn) -> Int) {
-        let consumed = run(input, &turn)
-        if consumed < input.count && !link.isFinishing {
-            backlog = Array(input[consumed...])
-            start = 0
-        }
-        carryOn(link, &turn, run: run)
+    /// Keeps the rest of a read that its turn or its budget did not let run (`rest`), to run
+    /// in order as the connection drains or its next turn comes; dropped if it is finishing.
+    /// A session runs a read itself, keeps what did not run, then carries on (`carryOn`).
+    package func keep(_ rest: UnsafeRawBufferPointer, _ link: SessionLink) {
+        guard !link.conn.isFinishing else { return }
+        backlog = Array(rest)
+        start = 0
     }
 
     /// Goes on with the deferred work as far as its turn and budget allow: the catch-up first,
     /// then the input kept. Called after input, whenever its output drains, and when its next
     /// turn comes; once it is finishing, drops what waits and lets it close.
     package func carryOn(_ link: SessionLink, _ turn: inout FairTurn, run: (UnsafeRawBufferPointer, inout FairTurn) -> Int) {
-        while !link.isFinishing {
-            // A SINCE's catch-up goes first: the commands after it wait for it. A piece of it
-            // is a turn's worth of output.
-            if link.inCatchUp {
+        let conn = link.conn
+        while true {
+            // One question per round: its pending output, or nil while it is finishing or a
+            // catch-up streams.
+            guard let pending = conn.pendingOutputIfInputMayRun else {
+                if conn.isFinishing { break }
+                // A SINCE's catch-up goes first: the commands after it wait for it. A piece of
+                // it is a turn's worth of output.
                 let done = link.pumpCatchUp()
                 turn.countOutput(CatchUpPump.chunk)
-                if !done { break }
+                if done { continue }
+                if conn.isFinishing { break }
+                return
             }
-            let pending = link.pendingOutput
             if pending >= budget { throttled = true }
             if pending <= budget / 4 { throttled = false }
             guard start < backlog.count else {
-                if link.inputEnded { link.stopReading() }
+                // The peer finished sending and all it sent has run: it closes.
+                guard conn.hasInputEnded else { return }
+                link.stopReading()
                 break
             }
-            guard !throttled else { break }
+            guard !throttled else { return }
             if turn.isOver() {
                 // Its share for now: the others' turns come first, then the next flush pass
                 // gives it its next one.
                 link.yieldTurn()
-                break
+                return
             }
             let from = start
             let consumed = backlog.withUnsafeBytes { run(UnsafeRawBufferPointer(rebasing: $0[from...]), &turn) }
             start += consumed
             if start == backlog.count { (backlog, start) = ([], 0) }
         }
-        if link.isFinishing {
-            (backlog, start) = ([], 0)
-            link.dropCatchUp()
-            link.finish()
-        }
+        // It is finishing: what waits is dropped, and it closes once its output is out.
+        (backlog, start) = ([], 0)
+        link.dropCatchUp()
+        link.finish()
     }
 }

@@ -5,7 +5,7 @@ import JuiceLoop
 /// One connection as a protocol's session sees it, and the only way a session reaches the loop:
 /// run store commands and answer once the journal has them (`run`, `answer`), follow changes
 /// (`listen`, `resume`, `owe`), pace itself by the loop's fair turn and its output budget
-/// (`turn`, `pendingOutput`, `yieldTurn`, `pumpCatchUp`), and end (`stopReading`, `finish`,
+/// (`turn`, `hasPendingOutput`, `yieldTurn`, `pumpCatchUp`; `PacedInput` asks the connection itself), and end (`stopReading`, `finish`,
 /// `close`). The loop's parts themselves (output path, fan-out, flush passes, catch-up pump,
 /// host) are internal to JuiceServices: a protocol cannot reach past this.
 ///
@@ -16,7 +16,9 @@ package final class SessionLink {
     // unowned(unsafe): the link lives in its connection's session (and, for one request, in
     // HTTPProtocol.routing), so the connection outlives it; a checked unowned reference cost a
     // retain per use on the hot path.
-    private unowned(unsafe) let conn: Connection
+    // Internal, not private: `PacedInput` (this module) asks the connection itself, one call
+    // instead of two on every line.
+    unowned(unsafe) let conn: Connection
     private let loop: LoopServices
 
     package init(_ conn: Connection, _ loop: LoopServices) {
@@ -35,8 +37,6 @@ package final class SessionLink {
     package var isClosed: Bool { conn.isClosed }
     /// Reading, not yet finishing.
     package var isOpen: Bool { conn.isOpen }
-    /// The peer finished sending.
-    package var inputEnded: Bool { conn.hasInputEnded }
     /// A known client (the manager, a paired till): the reserve is its, no idle timeout.
     package var isKnown: Bool { conn.isKnown }
     /// Admitted while the server was full, until it signs in or its grace ends.
@@ -54,7 +54,7 @@ package final class SessionLink {
         // checks it): the closure never leaves this thread.
         nonisolated(unsafe) let word = word
         let end = loop.store.assumeIsolated { store in
-            store.run(commands, peer: peer, role: role, group: group) { word($0, &reply.bytes) }
+            store.run(commands, peer: peer, role: role, group: group, into: &reply.bytes, answer: word)
         }
         reply.lsn = max(reply.lsn, end.lsn)
         if reply.events.isEmpty { reply.events = end.events } else { reply.events.append(contentsOf: end.events) }
@@ -65,8 +65,8 @@ package final class SessionLink {
     /// empties it.
     package func answer(_ reply: inout Reply) {
         if !reply.bytes.isEmpty { loop.output.send(conn, reply.bytes, after: reply.lsn) }
-        // Straight to the host, not through `publish`: one hop less on every durable answer.
-        if !reply.events.isEmpty { loop.host.publish(reply.events) }
+        // Straight to the gate, not through `publish` and the host: fewer hops on every durable answer.
+        if !reply.events.isEmpty { loop.gate.publish(reply.events) }
         reply.bytes.removeAll(keepingCapacity: true)
         reply.events = []
         reply.lsn = 0
@@ -75,7 +75,7 @@ package final class SessionLink {
     /// Changes a write made, to broadcast to every client that listens (through the durability
     /// gate): after the write's own answer was sent.
     package func publish(_ events: [StockEvent]) {
-        if !events.isEmpty { loop.host.publish(events) }
+        if !events.isEmpty { loop.gate.publish(events) }
     }
 
     /// Bytes that wait for the journal up to `lsn` (0: none), as `answer` sends them.
@@ -93,11 +93,7 @@ package final class SessionLink {
     /// This read's (or drain's) share of the loop: so many lines or requests, so much output,
     /// one computed report.
     package func turn(limit: Int = FairTurn.maxLines) -> FairTurn { FairTurn(limit: limit, work: loop.store.work) }
-    /// Its output not yet taken by its socket (or still held for the journal).
-    package var pendingOutput: Int { conn.pendingOutputBytes }
     package var hasPendingOutput: Bool { conn.hasPendingOutput }
-    /// Its pending output, or nil while none of its input may run (finishing, or catching up).
-    package var pendingOutputIfInputMayRun: Int? { conn.pendingOutputIfInputMayRun }
     /// Its turn is over: the others get theirs, then the next flush pass gives it its next one
     /// (`ConnectionSession.drained`).
     package func yieldTurn() { loop.passes.markDirty(conn) }

@@ -45,7 +45,7 @@ package final class GroupCommit: ChangeJournal {
     private var writing = false
     /// Told (on the loop) each time a write is durable, with the position now durable: the
     /// durability gate, wired by `Server.start`, releases what waited for it.
-    package var whenDurable: ((UInt64) -> Void)?
+    package weak var durabilityListener: (any DurabilityListener)?
     /// The journal's free preallocated room, and whether the store is read-only.
     private var room: JournalRoom
 
@@ -89,13 +89,15 @@ package final class GroupCommit: ChangeJournal {
     /// Why the store is read-only (nil: it is not), for `/healthz`, `/state` and `/metrics`.
     package var readOnly: String? { room.readOnly }
 
-    /// Appends the record `make` builds for the next journal position. It goes out with the next
-    /// `flush`.
-    package func append(_ make: (_ lsn: UInt64) -> JournalRecord) {
+    /// Appends the record `make` builds for the next journal position, and returns that position.
+    /// It goes out with the next `flush`.
+    @discardableResult
+    package func append(_ make: (_ lsn: UInt64) -> JournalRecord) -> UInt64 {
         appendedLSN += 1
         let before = pending.count
         pending.append(contentsOf: make(appendedLSN).framed())
         room.append(pending.count - before)
+        return appendedLSN
     }
 
     /// Hands everything appended so far to the journal thread, unless a write is already under
@@ -113,13 +115,10 @@ package final class GroupCommit: ChangeJournal {
         handedLSN = upTo
         room.handOver(bytes.count)
         let mark = room.handed
-        thread.async { [file, thread, back = onLoop] in
+        thread.async { [file, thread, back = LoopBound(self, on: loop)] in
             GroupCommit.write(bytes, upTo: upTo, mark: mark, to: file, on: thread, reportingTo: back)
         }
     }
-
-    /// This group commit, for a journal-thread job to report back to on the loop.
-    private var onLoop: LoopBound<GroupCommit> { LoopBound(self, on: loop) }
 
     /// On the journal thread: writes the group and syncs it. The records land in preallocated
     /// room, so the write fails for lack of room only where growing did not reserve it (a
@@ -139,18 +138,18 @@ package final class GroupCommit: ChangeJournal {
         JournalTestHook.beforeSync()
         do throws(StorageError) { try file.sync() } catch { error.stopServer() }
         JournalTestHook.afterSync()
-        journal.async {
-            $0.room.reported(mark: mark, free: free)
-            $0.log($0.room.wrote())
-            $0.written(upTo: lsn)
-        }
+        journal.async { $0.written(upTo: lsn, mark: mark, free: free) }
     }
 
-    private func written(upTo lsn: UInt64) {
+    /// Back on the loop: the group is durable up to `lsn`, and the file had `free` bytes left.
+    private func written(upTo lsn: UInt64, mark: Int, free: Int) {
+        room.reported(mark: mark, free: free)
+        // A line only when the store leaves read-only (`log` is not called for nothing).
+        if let line = room.wrote() { log(line) }
         writing = false
         flush()
         durableLSN = lsn
-        whenDurable?(lsn)
+        durabilityListener?.durable(upTo: lsn)
     }
 
     // MARK: - Growing ahead of need
@@ -162,7 +161,7 @@ package final class GroupCommit: ChangeJournal {
     private func grow(leaving wanted: Int) {
         room.growing = true
         let mark = room.handed
-        thread.async { [file, back = onLoop] in
+        thread.async { [file, back = LoopBound(self, on: loop)] in
             let failure = GroupCommit.grow(file, leaving: wanted)
             let free = file.free
             back.async {
@@ -188,7 +187,7 @@ package final class GroupCommit: ChangeJournal {
     private func grown(failure: StorageError?) {
         if let failure {
             log(room.growthFailed(failure.readOnlyReason("cannot grow the journal")))
-            loop.asyncAfter(deadline: .now() + .seconds(1)) { [back = onLoop] in back.value.retryGrowth() }
+            loop.asyncAfter(deadline: .now() + .seconds(1)) { [back = LoopBound(self, on: loop)] in back.value.retryGrowth() }
         } else {
             log(room.grew())
             growIfDue()
@@ -229,7 +228,7 @@ package final class GroupCommit: ChangeJournal {
         let covered = journalBytes
         let seq = ledger.seq
         let mark = room.handed
-        thread.async { [file, snapshotPath, directory, back = onLoop] in
+        thread.async { [file, snapshotPath, directory, back = LoopBound(self, on: loop)] in
             do throws(StorageError) {
                 try Snapshot.write(snapshot, to: snapshotPath, directory: directory)
             } catch {

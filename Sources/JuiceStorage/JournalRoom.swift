@@ -55,16 +55,19 @@ package struct JournalRoom {
     /// Why the store is read-only now, or nil.
     package var readOnly: String? { growthFailure ?? writeFailure }
 
-    /// Why a change may not be applied now.
-    package typealias Refusal = JournalRefusal
+    /// Why a change may not be applied now: the disk is full (or read-only), `ERR READ_ONLY
+    /// <reason>` until it has room again; or a burst appended the headroom before one growth
+    /// was written, a moment's wait and not a full disk (`ERR BUSY`, which a till retries with
+    /// the same key; not logged).
+    package typealias Refusal = WriteOutcome.Unavailable
 
     /// Nil if a change may be applied now; else why not.
     package mutating func refusal() -> Refusal? {
         if let readOnly {
             refused += 1
-            return .readOnly(readOnly)
+            return .readOnly(reason: readOnly)
         }
-        return free < recordBound ? .growing : nil
+        return free < recordBound ? .journalGrowing : nil
     }
 
     package mutating func append(_ bytes: Int) { appended += bytes }

@@ -34,12 +34,20 @@ package final class JournalThread: Sendable {
     }
 
     deinit {
+        // The end: the thread stops once the jobs queued before it are done.
         shared.add(nil)
     }
 
     /// Queues `job` behind every job queued before it. Wakes the thread only if it is idle.
     package func async(_ job: @escaping @Sendable () -> Void) {
-        shared.add(job)
+        // Queued here, not through `Shared.add`: one call less for every group the journal writes.
+        let wakeThread = shared.jobs.withLock { jobs -> Bool in
+            jobs.queued.append(job)
+            guard jobs.idle else { return false }
+            jobs.idle = false
+            return true
+        }
+        if wakeThread { shared.wake.signal() }
     }
 
     /// Queues `job` after `seconds` (a retry on a full disk: rare, so a Dispatch timer does).
@@ -47,18 +55,19 @@ package final class JournalThread: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [shared] in shared.add(job) }
     }
 
+    /// The jobs, shared by the thread and whoever queues them.
     private final class Shared: Sendable {
-        private struct Jobs {
+        struct Jobs {
             /// nil: the end (the journal was let go).
-            package var queued: [(@Sendable () -> Void)?] = []
+            var queued: [(@Sendable () -> Void)?] = []
             /// The thread found nothing to do and waits for `wake`.
-            package var idle = false
+            var idle = false
         }
 
-        private let jobs = Mutex(Jobs())
-        private let wake = DispatchSemaphore(value: 0)
+        let jobs = Mutex(Jobs())
+        let wake = DispatchSemaphore(value: 0)
 
-        package func add(_ job: (@Sendable () -> Void)?) {
+        func add(_ job: (@Sendable () -> Void)?) {
             let wakeThread = jobs.withLock { jobs -> Bool in
                 jobs.queued.append(job)
                 guard jobs.idle else { return false }
@@ -68,7 +77,7 @@ package final class JournalThread: Sendable {
             if wakeThread { wake.signal() }
         }
 
-        package func run() {
+        func run() {
             while true {
                 let batch = jobs.withLock { jobs -> [(@Sendable () -> Void)?]? in
                     guard !jobs.queued.isEmpty else {

@@ -121,7 +121,9 @@ final class JSONLinesSession: ConnectionSession {
 
     func received(_ bytes: UnsafeRawBufferPointer) {
         var turn = link.turn()
-        input.received(bytes, link, &turn) { run($0, &$1) }
+        let used = run(bytes, &turn)
+        if used < bytes.count { input.keep(UnsafeRawBufferPointer(rebasing: bytes[used...]), link) }
+        input.carryOn(link, &turn) { run($0, &$1) }
     }
 
     /// Runs the lines in `bytes` while its turn and budget allow; returns the bytes it took.

@@ -98,7 +98,7 @@ final class JournalFixture {
         journal = try loop.sync { [dir, loop] in
             try GroupCommit(file: file, snapshotPath: dir + "/snapshot", directory: dir, lsn: 0, journalBytes: 0, loop: loop)
         }
-        loop.sync { [journal, durable] in journal.whenDurable = { durable.add($0) } }
+        loop.sync { [journal, durable] in journal.durabilityListener = durable }
     }
 
     deinit {
@@ -111,8 +111,10 @@ final class JournalFixture {
     }
 }
 
-/// The positions `whenDurable` reported, in order.
-final class DurableLog: @unchecked Sendable {
+/// The positions the journal reported durable, in order.
+final class DurableLog: DurabilityListener, @unchecked Sendable {
+    func durable(upTo lsn: UInt64) { add(lsn) }
+
     private let lock = NSLock()
     private var lsns: [UInt64] = []
 

@@ -37,14 +37,14 @@ import Testing
         #expect(room.refusal() == nil)
         #expect(room.growthDue() != nil, "less than the headroom is free")
         room.append(60)
-        #expect(room.refusal() == .growing)
+        #expect(room.refusal() == .journalGrowing)
         #expect(room.readOnly == nil)
         room.growing = true
         #expect(room.growthDue() == nil, "one growth at a time")
         room.growing = false
         #expect(room.growthFailed("disk full: x")?.hasPrefix("read-only: disk full: x; ") == true)
         #expect(room.growthFailed("disk full: x") == nil, "logged once, not on every retry")
-        #expect(room.refusal() == .readOnly("disk full: x"))
+        #expect(room.refusal() == .readOnly(reason: "disk full: x"))
         #expect(room.writeFailed("disk full: y") == nil)
         #expect(room.grew() == nil, "a write still waits for room")
         #expect(room.wrote()?.hasPrefix("writable again: ") == true)

@@ -24,7 +24,8 @@ final class TestClock: Sendable {
 extension FruitStore {
     /// Runs commands, their outcomes unread.
     func runAll(_ commands: [StoreCommand]) {
-        _ = run(commands, peer: "") { _ in }
+        var unused: [UInt8] = []
+        _ = run(commands, peer: "", into: &unused) { _, _ in }
     }
 }
 

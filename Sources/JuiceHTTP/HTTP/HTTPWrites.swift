@@ -53,8 +53,12 @@ package struct HTTPWrites {
         case .failure(let refused): return Outcome(response: refused.response)
         }
         var written: WriteOutcome?
+        // The answer is worded below, as a response: nothing is written into the run's output.
+        var unused: [UInt8] = []
         let end = store.assumeIsolated { store in
-            store.run([command], peer: client.address, role: role) { if case .write(let outcome) = $0 { written = outcome } }
+            store.run([command], peer: client.address, role: role, into: &unused) { outcome, _ in
+                if case .write(let outcome) = outcome { written = outcome }
+            }
         }
         guard let written else { preconditionFailure("a write's outcome is a write outcome") }
         return Outcome(response: answers.response(written, keyed: command.key != nil), lsn: end.lsn, events: end.events)

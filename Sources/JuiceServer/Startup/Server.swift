@@ -61,10 +61,9 @@ public actor Server {
         // The durable path: the journal (nil in memory) tells the gate how far the disk is, and
         // the gate releases held replies and events. The journal is the store's, the gate the
         // server's: both on the loop, which `LoopBound` checks (the compiler sees two actors).
-        let durable = LoopBound({ [weak gate = running.gate] (lsn: UInt64) in gate?.durable(upTo: lsn) }, on: executor.queue)
-        store.assumeIsolated { $0.journal?.whenDurable = { durable.value($0) } }
+        let gate = LoopBound(running.gate, on: executor.queue)
+        store.assumeIsolated { $0.journal?.durabilityListener = gate.value }
         running.onClose = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
-        running.gate.afterDurable = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
         running.start()
         LoopTestHook.install(on: executor.queue)
         state = .running(running)
@@ -100,6 +99,8 @@ public actor Server {
     public func shutdown(deadline: Double = 1.5, done: @escaping @Sendable (_ durable: Bool) -> Void) {
         guard case .running(let running) = state else { return }
         state = .draining(running, done: done)
+        // From now on each release may be the last thing the drain waits for.
+        running.gate.afterDurable = { [weak self] in self?.assumeIsolated { $0.checkDrained() } }
         Log.lifecycle("shutting down: \(running.connections.count) clients, flushing replies and the journal")
         running.beginDrain(byeAfter: store.assumeIsolated { $0.lastLSN })
         executor.queue.asyncAfter(deadline: .now() + deadline) { [weak self] in
