@@ -81,18 +81,26 @@ package struct SalesHistory: Sendable {
                 }
             }
 
-            /// Each kind's place in `juiceKinds` or `fruitKinds`, by raw value: found once from
-            /// those lists (the one statement of the order), so that an order, which moves several
-            /// counters, never searches them (a search per counter showed in S2).
-            private static let places: [Int] = allCases.map { kind in
-                (kind.perJuice ? juiceKinds : fruitKinds).firstIndex(of: kind)!
-            }
-
-            /// Where its values start in `values`, per `juices` and `fruits` of the menu.
+            /// Where its values start in `values`, per `juices` and `fruits` of the menu: its
+            /// place in `juiceKinds` or `fruitKinds`, as a switch (an order moves several
+            /// counters, and a search of those lists per counter showed in S2).
             fileprivate func base(juices: Int, fruits: Int) -> Int {
-                let place = Kind.places[rawValue]
-                let juicesStart = 2, fruitsStart = juicesStart + Kind.juiceKinds.count * juices  // after [served, refused]
-                return perJuice ? juicesStart + place * juices : fruitsStart + place * fruits
+                let perJuice = 2, perFruit = 2 + 7 * juices
+                switch self {
+                case .sold: return perJuice
+                case .lost: return perJuice + juices
+                case .takings: return perJuice + 2 * juices
+                case .lostRevenue: return perJuice + 3 * juices
+                case .voided: return perJuice + 4 * juices
+                case .voids: return perJuice + 5 * juices
+                case .voidedAmount: return perJuice + 6 * juices
+                case .short: return perFruit
+                case .used: return perFruit + fruits
+                case .restocked: return perFruit + 2 * fruits
+                case .sets: return perFruit + 3 * fruits
+                case .ranOut: return perFruit + 4 * fruits
+                case .shortRevenue: return perFruit + 5 * fruits
+                }
             }
 
             package init?(letter: Character) {
