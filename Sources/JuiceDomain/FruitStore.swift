@@ -143,7 +143,10 @@ package actor FruitStore {
         // client's is its address group, worked out from its peer, which an unkeyed order in
         // memory never needs (it showed in S1's CPU per order).
         let writer = request.key != nil || journal != nil ? client.writer : client.writerWithoutAddress
-        let outcome = ledger.order(request, in: writer.keyScope, at: now) {
+        // Today's sales (what a VOID may name) and the till's day need who sold it: a till or the
+        // manager as itself, an anonymous client as its address group only when the journal
+        // needs it anyway (`writer`), else unknown.
+        let outcome = ledger.order(request, in: writer.keyScope, seller: writer, at: now) {
             counted = lostSales.allows(request.count, from: client.host, now: now)
             return counted
         }
@@ -151,10 +154,6 @@ package actor FruitStore {
         case .applied(let change):
             minutes.record(served: true, at: now)
             applied(change, at: now, by: writer)
-            // Today's sales (what a VOID may name) and the till's day need who sold it: a till
-            // or the manager as itself, an anonymous client as its address group only when
-            // the journal needs it anyway (`writer`), else unknown.
-            ledger.noteSale(change, by: writer, at: now)
         case .outOfStock(_, let had):
             if counted {
                 lostSales.spend(request.count, from: client.host, now: now)

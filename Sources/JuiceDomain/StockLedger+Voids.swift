@@ -17,12 +17,17 @@ extension StockLedger {
     /// VOID may name) and in its till's day.
     package mutating func noteSale(_ change: Change, by writer: Writer, at time: Int64) {
         guard case .order(let request) = change.kind else { return }
+        noteSale(seq: change.seq, request, amount: change.amount, by: writer, at: time)
+    }
+
+    /// The same from the sale's parts, as `order` has them (no Change copied on the order path).
+    mutating func noteSale(seq: UInt64, _ request: OrderRequest, amount: Int?, by writer: Writer, at time: Int64) {
         // The history just counted this sale: its slot gives the day without a zone lookup,
         // which per order showed in S2's profile before (SalesHistory.update).
         let day = history.day(at: time)
-        sales.add(DaySales.Sale(seq: change.seq, juice: request.juice, count: request.count, amount: change.amount,
+        sales.add(DaySales.Sale(seq: seq, juice: request.juice, count: request.count, amount: amount,
                                 by: writer, time: time, key: request.key), day: day)
-        if case .till(let till) = writer { tills.countSale(till: till, juices: request.count, amount: change.amount, day: day) }
+        if case .till(let till) = writer { tills.countSale(till: till, juices: request.count, amount: amount, day: day) }
     }
 
     /// VOID: gives a sale of today back, all or nothing, once. A keyed void is applied once per

@@ -55,8 +55,11 @@ package struct StockLedger: Sendable {
         order(request, in: .shared(address: owner), at: now, countingRefusal: countingRefusal)
     }
 
-    /// An order whose key lives in `scope` (a till's own namespace, or the shared one).
-    package mutating func order(_ request: OrderRequest, in scope: KeyMemory.Scope, at now: Int64,
+    /// An order whose key lives in `scope` (a till's own namespace, or the shared one). With a
+    /// `seller`, a sale is noted among today's sales here, from its parts: the store makes one
+    /// call into its ledger per order (each is a run-time exclusivity check), and no Change is
+    /// copied for it.
+    package mutating func order(_ request: OrderRequest, in scope: KeyMemory.Scope, seller: Writer? = nil, at now: Int64,
                                countingRefusal: () -> Bool = { true }) -> WriteOutcome {
         let asked = KeyMemory.Request.order(juice: request.juice, count: request.count)
         if let key = request.key, let settled = settledKey(key, asked, scope: scope, now: now) { return settled }
@@ -81,6 +84,7 @@ package struct StockLedger: Sendable {
         sold[request.juice] += UInt64(request.count)
         if let amount { money.takings += UInt64(amount) }
         history.orderServed(juice: request.juice, count: request.count, touched: touched, amount: amount, at: now)
+        if let seller { noteSale(seq: seq, request, amount: amount, by: seller, at: now) }
         return applied(Change(seq: seq, kind: .order(request), touched: touched, amount: amount), key: request.key, in: scope, at: now)
     }
 
