@@ -78,6 +78,10 @@ def test_the_queue_is_sent_the_moment_the_server_answers_again(page, start_serve
     after = server.stats()
     assert after["sold_banana"] == before["sold_banana"] + 1, "banana not sold exactly once"
     assert after["sold_kiwi"] == before["sold_kiwi"] + 1, "kiwi not sold exactly once"
+    # Answered: the till is live again, its counts the server's (an offline start's /state read at once too).
+    wait_for(page, lambda d: attribute(d, "body", "data-stale") == "false", "still stale with the server back")
+    wait_for(page, lambda d: attribute(d, '[data-fruit="banana"]', "data-shown") == "8", "banana is not the server's 8")
+    assert attribute(page, '[data-fruit="banana"]', "data-held") == "0"
 
     # The first answer the page had from the server again (any request, or the stream), the first
     # the till's own watch saw (a probe, or the stream), and the first order sent after them.

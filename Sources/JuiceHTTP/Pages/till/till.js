@@ -225,6 +225,7 @@
   // it is given up on and sent again at once, with its key (the server applies a key once).
   function serverBack() {
     tillProbe.stop();
+    if (feed) feed.retry();                                     // an offline start's /state, now too
     if (!loadQueue().length) return;
     if (!sending) { clearTimeout(retryTimer); retryTimer = null; pump(); return; }
     if (sent && Date.now() - sent.at >= 1000) { sent.again = true; sent.abort.abort(); }
