@@ -30,7 +30,8 @@ function canMake(juice, stock) {
   for (const r of juice.recipe) best = Math.min(best, Math.floor((stock[r.fruit] || 0) / r.amount));
   return best === Infinity ? 0 : best;
 }
-// on.menu(feed) when a menu is (re)built, on.stock(feed) after every change, on.live(bool).
+// on.menu(feed) when a menu is (re)built, on.stock(feed) after every change, on.live(bool);
+// feed.retry() reads /state at once when it is waiting to try again.
 // Returns the feed: {menu: {fruits, juices, currency}, stock: {fruit: count}, seq}; `currency` is
 // /state's `{code, minor_digits}`, or null for a menu without prices (each juice then has no `price`).
 function followStock(on) {
@@ -65,16 +66,22 @@ function followStock(on) {
     feed.seq = data.seq;
     on.stock(feed);
   }
-  (function start() {
+  let retry = null;
+  function start() {
+    retry = null;
     load().then(() => followEvents({
       stock: onStock,
       open: () => { if (lost) load().catch(() => {}); lost = false; on.live(true); },
       drop: () => { lost = true; on.live(false); },
     }, () => feed.store), () => {
       on.live(false);
-      setTimeout(start, delay);
+      retry = setTimeout(start, delay);
       delay = Math.min(delay * 2, 10000);
     });
-  })();
+  }
+  start();
+  // The page heard the server answer another way (the till's probe): a wait to read /state again
+  // is cut short.
+  feed.retry = () => { if (retry !== null) { clearTimeout(retry); start(); } };
   return feed;
 }

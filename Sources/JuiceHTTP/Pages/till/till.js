@@ -7,8 +7,11 @@
 // - Orders are sent one at a time, oldest first, as `POST /orders` with `Idempotency-Key`
 //   and, once paired, `Juice-Till` (`tillPairing`). No answer (a network error, a timeout, a
 //   5xx other than `READ_ONLY`, a server restarting) keeps the order and retries it with the
-//   **same key** (1 s, 2 s, 4 s, then every 5 s, and at once when the event stream comes
-//   back): the server applies a key once and answers a repeat with the original result.
+//   **same key**: the server applies a key once and answers a repeat with the original result.
+//   It is sent again **the moment the server answers again**: the event stream reconnects, or
+//   `tillProbe` (till/probe.js: `GET /healthz` once a second while away) gets an answer. A 5xx
+//   answer (the server is there, but failing) is retried after 1 s, 2 s, 4 s, then every 5 s.
+// - While orders wait, the counts shown take what they will take (`tillHeld`, till/held.js).
 // - An answer (200, or a refusal: 4xx, or 503 `READ_ONLY`) takes the order out of the queue.
 //   A 401 means the till is not (or no longer) paired: see `unpaired`.
 // - A second tap on the same juice within `DEBOUNCE` ms is the same tap (a double tap).
@@ -83,7 +86,7 @@
       const queued = el("span", "queued");
       b.appendChild(queued);
       b.addEventListener("click", () => tap(j.name, b));
-      nodes[j.name] = { b, number, queued, price, juice: j };
+      nodes[j.name] = { b, number, left, queued, price, juice: j };
       return b;
     });
     fillList($("fruits"), f.menu.fruits, fr => {
@@ -91,6 +94,8 @@
       chip.dataset.fruit = fr.name;
       chip.appendChild(el("span", "", naming(fr).main));
       chip.appendChild(el("b", "", "0"));
+      chip.appendChild(el("small", "held-by")).setAttribute("aria-hidden", "true");
+      chip.appendChild(el("span", "visually-hidden"));
       return chip;
     });
   }
@@ -99,25 +104,20 @@
     const f = view();
     if (!f || !f.menu) return;
     if (f === feed) saveState();
-    const waiting = {};
-    for (const o of loadQueue()) waiting[o.juice] = (waiting[o.juice] || 0) + o.count;
+    // What the waiting orders will take is not there to sell: the counts shown take it.
+    const held = tillHeld.of(loadQueue(), f.menu, f.stock, sent), stock = tillHeld.left(f.stock, held);
     for (const name in nodes) {
-      const n = nodes[name], can = canMake(n.juice, f.stock);
+      const n = nodes[name], can = canMake(n.juice, stock), marked = tillHeld.juice(n, can, canMake(n.juice, f.stock), held, T);
       n.b.dataset.canMake = String(can);
       n.number.textContent = String(can);
       // Greyed and not tappable when the stock cannot make the count picked (sold out at 1).
       n.b.disabled = can < count;
       const total = tillSales.showPrice(n.price, n.juice, count);
-      n.b.setAttribute("aria-label", n.juice.name + (total ? " " + total : "") + ": " + (can > 0 ? can + " " + T.left : T.soldOut));
-      n.queued.textContent = waiting[name] ? T.queued(waiting[name]) : "";
-      n.queued.classList.toggle("some", !!waiting[name]);
+      n.b.setAttribute("aria-label", n.juice.name + (total ? " " + total : "") + ": "
+                       + (can > 0 ? can + " " + T.left : T.soldOut) + marked + (n.queued.textContent ? ", " + n.queued.textContent : ""));
     }
-    for (const chip of document.querySelectorAll("#fruits .fruit")) {
-      const c = f.stock[chip.dataset.fruit] || 0;
-      chip.dataset.stock = String(c);
-      chip.lastChild.textContent = String(c);
-      chip.classList.toggle("out", c <= 0);
-    }
+    for (const chip of document.querySelectorAll("#fruits .fruit"))
+      tillHeld.fruit(chip, f.stock[chip.dataset.fruit] || 0, held.fruits[chip.dataset.fruit], T);
     $("seq").textContent = f.seq >= 0 ? "#" + f.seq : "";
     tillSales.render();
   }
@@ -151,33 +151,20 @@
     pump();
   }
 
-  let sending = false, offline = false, retryTimer = null, retryDelay = 1000;
+  // `sent`: the order on its way ({key, stock shown when it left, at, abort, again}), or null.
+  let sending = false, offline = false, retryTimer = null, retryDelay = 1000, sent = null;
   function showPending() {
     const n = loadQueue().length, p = $("pending");
     p.dataset.waiting = String(n);
+    // The longest the till waits before it tries again (test hook): the probe's period while away.
+    p.dataset.retryMs = n === 0 ? "" : String(tillProbe.probing ? tillProbe.EVERY : retryTimer !== null ? retryDelay : 0);
     p.dataset.state = n === 0 ? "idle" : offline ? "offline" : "sending";
     p.textContent = n === 0 ? "" : offline ? T.waiting(n) : T.sending(n);
     render();
   }
   function say(text, kind) { const m = $("message"); m.textContent = text; m.dataset.kind = kind; }
-  // `restockFruit`: the short fruit of an out-of-stock, for the seeds' "edit the stock?" choice.
-  let restockFruit = null;
-  function alertBox(title, text, code, fruit) {
-    restockFruit = fruit || null;
-    $("alert-title").textContent = title;
-    $("alert-text").textContent = text;
-    $("alert").dataset.code = code || "";
-    $("alert-restock").hidden = !restockFruit;
-    $("alert-restock").textContent = T.restock + (restockFruit ? " " + fruitLabel(restockFruit) : "");
-    $("alert-ok").textContent = restockFruit ? T.cancel : T.ok;
-    $("alert").classList.add("open");
-    (restockFruit ? $("alert-restock") : $("alert-ok")).focus();
-  }
-  $("alert-ok").addEventListener("click", () => $("alert").classList.remove("open"));
-  $("alert-restock").addEventListener("click", () => {
-    $("alert").classList.remove("open");
-    if (restockFruit) location.href = "/stock?fruit=" + encodeURIComponent(restockFruit);
-  });
+  // A sale said, a refusal alerted (till/answers.js).
+  const { answered, alertBox } = tillAnswers({ text: T, say, fruitLabel, juiceLabel });
 
   // Sends the oldest waiting order. Exactly one outcome per attempt: answered (out of the
   // queue) or no answer (kept, retried with the same key).
@@ -185,16 +172,18 @@
     showPending();
     if (sending) return;
     const order = loadQueue()[0];
-    if (!order) { offline = false; showPending(); return; }
+    if (!order) { offline = false; tillProbe.stop(); showPending(); return; }
     // A key lives in its till's namespace: an order tapped as another till (or before this one
     // was paired) is never sent under this credential, where its key would be new and could sell
     // a second time. It is dropped, and said.
     if ((order.till || null) !== tillPairing.till) { removeOrder(order.key); say(T.dropped(1), "refused"); pump(); return; }
     sending = true;
     clearTimeout(retryTimer); retryTimer = null;
-    let status = 0, body = null, text = "", sentAs = tillPairing.credential, sent = Date.now();
+    const abort = new AbortController(), view0 = view();
+    sent = { key: order.key, stock: Object.assign({}, view0 ? view0.stock : {}), at: Date.now(), abort, again: false };
+    let status = 0, body = null, text = "", sentAs = tillPairing.credential, at = sent.at;
     try {
-      const abort = new AbortController(), timer = setTimeout(() => abort.abort(), TIMEOUT);
+      const timer = setTimeout(() => abort.abort(), TIMEOUT);
       try {
         const r = await fetch("/orders", {
           method: "POST", cache: "no-store", signal: abort.signal,
@@ -206,20 +195,40 @@
       } finally { clearTimeout(timer); }
       try { body = JSON.parse(text); } catch (e) { body = null; }
     } catch (e) { status = 0; }
-    sending = false;
+    const again = sent.again;
+    sending = false; sent = null;
     const readOnly = status === 503 && body && body.error === "READ_ONLY";
-    if (status === 0 || (status >= 500 && !readOnly)) {
+    if (status === 0 && again) { pump(); return; }             // given up on as the server came back: now
+    if (status === 0) {                                         // no answer: sent the moment the server answers
       offline = true;
+      tillProbe.start(serverBack);
       showPending();
+      return;
+    }
+    if (status >= 500 && !readOnly) {                           // the server is there but failing: back off
+      offline = true;
       retryTimer = setTimeout(pump, retryDelay);
+      showPending();
       retryDelay = Math.min(retryDelay * 2, 5000);
       return;
     }
     offline = false; retryDelay = 1000;
+    tillProbe.stop();
     removeOrder(order.key);
     if (status === 401) { if (sentAs === tillPairing.credential) unpaired(body); else pump(); return; }   // else: re-paired meanwhile
-    answered(order, status, body, text, sent);
+    answered(order, status, body, text, at);
     pump();
+  }
+
+  // The server answers again (its event stream is back, or a probe was answered): the queue goes
+  // now. An order still on its way since before may hang on a dead connection until its timeout:
+  // it is given up on and sent again at once, with its key (the server applies a key once).
+  function serverBack() {
+    tillProbe.stop();
+    if (feed) feed.retry();                                     // an offline start's /state, now too
+    if (!loadQueue().length) return;
+    if (!sending) { clearTimeout(retryTimer); retryTimer = null; pump(); return; }
+    if (sent && Date.now() - sent.at >= 1000) { sent.again = true; sent.abort.abort(); }
   }
 
   // 401: the server takes orders only from a paired till, and this one is not (FORBIDDEN), no
@@ -236,33 +245,6 @@
     showPending();
   }
 
-  function answered(order, status, body, text, sent) {
-    if (status >= 200 && status < 300 && (!body || body.ok !== false)) {
-      const n = body && body.count || order.count, amount = tillSales.amountText(body && body.amount);
-      say(T.sold + " " + n + " \u00d7 " + juiceLabel(order.juice) + (amount ? " \u00b7 " + amount : "")
-          + (body && body.dup ? " (" + T.again + ")" : "") + (body && body.seq ? "  #" + body.seq : ""), "sold");
-      tillSales.sold(order, body, sent);
-      return;
-    }
-    const code = body && body.error || "";
-    let title = T.notSold, message, short = null;
-    if (code === "OUT_OF_STOCK" && body.needs) {
-      title = T.out;
-      short = Object.keys(body.needs).find(f => body.needs[f] > (body.has && body.has[f] || 0)) || null;
-      message = T.out + ": " + Object.keys(body.needs)
-        .map(f => T.needs(fruitLabel(f), body.needs[f], body.has && body.has[f] !== undefined ? body.has[f] : 0)).join("; ");
-    } else if (code === "READ_ONLY") {
-      message = T.disk;
-    } else {
-      message = (body && body.message) || text.trim() || "the server answered " + status;
-      message = (code || status) + ": " + message;
-      // A till opened under a name the server does not take writes for (DNS rebinding guard).
-      if ((status === 403 || status === 421) && !/^(localhost|[0-9.]+|\[[0-9a-f:.]+\])$/i.test(location.hostname))
-        message += " (start the server with --allow-host " + location.hostname + ")";
-    }
-    say(juiceLabel(order.juice) + " \u00d7" + order.count + ": " + message, "refused");
-    alertBox(title, message, code || String(status), short);
-  }
 
   // Another tab of this till changed the queue: show it, and help send it.
   window.addEventListener("storage", ev => { if (ev.key === null || ev.key.startsWith(ORDER)) pump(); });
@@ -275,7 +257,7 @@
     menu: f => { setStale(null); build(f); },
     stock: render,
     // Back online: a waiting order goes now rather than at its next retry.
-    live: up => { if (up && loadQueue().length && !sending) pump(); },
+    live: up => { if (up) serverBack(); },
   });
   tillSales.start({ view, juiceLabel, say, alert: alertBox, waiting: () => loadQueue().length, nextKey, text: T });
   render();
