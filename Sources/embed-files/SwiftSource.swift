@@ -7,7 +7,8 @@ import Foundation
 /// holds its text as it is, except for its closing delimiter and escapes, so the delimiter gets
 /// as many `#` as it takes to appear nowhere in the text.
 enum SwiftSource {
-    static func write(_ members: [(name: String, source: String, text: String)], to output: URL) throws {
+    static func write(_ members: [(name: String, source: String, text: String)],
+                      images: [(name: String, source: String, bytes: [UInt8])] = [], to output: URL) throws {
         var swift = "// Generated at build time by embed-files (the EmbedFiles plugin): do not edit.\n\n"
         swift += "/// The files the server embeds: the pages of Sources/JuiceHTTP/Pages, expanded, and docs/openapi.json.\n"
         swift += "enum EmbeddedFiles {\n"
@@ -19,6 +20,28 @@ enum SwiftSource {
             let hashes = String(repeating: "#", count: delimiterLength(member.text))
             swift += "    /// \(member.source).\n"
             swift += "    static let \(member.name) = \(hashes)\"\"\"\n\(member.text)\n\"\"\"\(hashes)\n"
+        }
+        // A binary file (an icon) as a hex string, made bytes once when first used: a string
+        // literal compiles fast where an array literal of as many numbers compiles slowly.
+        for image in images {
+            guard names.insert(image.name).inserted else {
+                throw EmbedError(file: image.source, line: nil, "two files embed as `\(image.name)`: rename one")
+            }
+            let digits = Array("0123456789abcdef")
+            let hex = String(image.bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+            swift += "    /// \(image.source).\n"
+            swift += "    static let \(image.name): [UInt8] = bytes(hex: \"\(hex)\")\n"
+        }
+        if !images.isEmpty {
+            swift += """
+                /// The bytes a string of hex digits spells, two digits a byte.
+                private static func bytes(hex: String) -> [UInt8] {
+                    func value(_ digit: UInt8) -> UInt8 { digit <= UInt8(ascii: "9") ? digit - UInt8(ascii: "0") : digit - UInt8(ascii: "a") + 10 }
+                    let digits = Array(hex.utf8)
+                    return stride(from: 0, to: digits.count, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+                }
+
+            """
         }
         swift += "}\n"
         // Written only when it changed, so a comment-only edit of a page does not recompile the server.

@@ -175,3 +175,50 @@ def test_fill_to_par_a_second_tap_after_the_first_answer_was_lost_adds_nothing(
     stats = server.stats()
     assert server.stock()["mango"] == 25, "added twice"
     assert stats["seq"] == 2 and stats["keys"] == 1, stats
+
+
+def test_below_a_quarter_of_par_is_low_as_on_the_board_and_above_par_says_so(
+        page, start_server, juice_server_command, tmp_path):
+    """The board's rule for low stock (under a quarter of par, shared/live-stock.js): kiwi at 1
+    of par 40 is low here too, not green (once only 0 was marked). The par button reads "At par"
+    at par and "Above par" above it; with ?lang=ko, in Korean."""
+    server = start_server(args=["--menu", menu_with_par(juice_server_command, tmp_path, {"kiwi": 40})])
+    open_stock(page, server)
+    wait_for(page, lambda d: "no manager token" in d.find_element(By.ID, "mode").text, "the editor did not open")
+    kiwi = '[data-fruit="kiwi"]'
+    assert attribute(page, kiwi, "data-level") == "ok", "10 is a quarter of 40, not under it"
+    assert server.send("SET kiwi 9").startswith("OK SET ")   # still enough for every recipe: low by par alone
+    wait_for(page, lambda d: attribute(d, kiwi, "data-level") == "low", "kiwi 9 of par 40 is not marked low")
+    assert server.send("SET kiwi 1").startswith("OK SET ")
+    wait_for(page, lambda d: attribute(d, kiwi, "data-stock") == "1", "the editor did not follow")
+    wait_for(page, lambda d: attribute(d, kiwi, "data-level") == "low", "kiwi 1 of par 40 is not marked low")
+    assert "low" in attribute(page, kiwi, "class").split(), "not the board's class"
+    assert row(page, "kiwi", "low-tag").is_displayed() and row(page, "kiwi", "low-tag").text == "low"
+    color = page.execute_script("return getComputedStyle(arguments[0]).color;", row(page, "kiwi", "now").find_element(By.TAG_NAME, "b"))
+    assert color == "rgb(255, 176, 32)", "not the low colour: %s" % color
+    assert attribute(page, '[data-fruit="mango"]', "data-level") == "ok"
+    assert row(page, "kiwi", "fill-par").text == "Fill to par (+39)"
+    # The board, on the same stock, agrees.
+    page.get(server.url + "/")
+    wait_for(page, lambda d: "low" in (attribute(d, kiwi, "class") or "").split(), "the board does not say low")
+
+    assert server.send("SET kiwi 0").startswith("OK SET ")
+    open_stock(page, server)
+    wait_for(page, lambda d: attribute(d, kiwi, "data-level") == "out", "none left is not out")
+    assert not row(page, "kiwi", "low-tag").is_displayed()
+    assert server.send("SET kiwi 40").startswith("OK SET ")
+    wait_for(page, lambda d: row(d, "kiwi", "fill-par").text == "At par", "at par")
+    assert attribute(page, kiwi, "data-level") == "ok"
+    assert server.send("SET kiwi 45").startswith("OK SET ")
+    wait_for(page, lambda d: row(d, "kiwi", "fill-par").text == "Above par", "above par still reads At par")
+    wait_for(page, lambda d: row(d, "kiwi", "fill-par").is_enabled(), "the button did not come up")
+    row(page, "kiwi", "fill-par").click()
+    wait_for(page, lambda d: row(d, "kiwi", "result").text == "Above par (45 of 40): nothing added.", "no word on the tap")
+
+    page.get(server.url + "/stock?lang=ko")
+    wait_for(page, lambda d: attribute(d, kiwi, "data-stock") == "45", "no fruit rows in Korean")
+    wait_for(page, lambda d: row(d, "kiwi", "fill-par").text == "기준 초과", "Above par is not Korean")
+    assert row(page, "kiwi", "par").text == "기준 40"
+    assert server.send("SET kiwi 1").startswith("OK SET ")
+    wait_for(page, lambda d: row(d, "kiwi", "low-tag").text == "부족", "low is not Korean")
+    assert row(page, "kiwi", "fill-par").text == "기준까지 채우기 (+39)"

@@ -46,6 +46,10 @@ package struct HTTPResponse {
     package static let json = "application/json; charset=utf-8"
     /// The till's service worker (Pages/till-sw.js).
     package static let javascript = "text/javascript; charset=utf-8"
+    /// The till's web app manifest (Pages/till.webmanifest; JSON, which is UTF-8 by definition).
+    package static let webManifest = "application/manifest+json"
+    /// The till's app icons.
+    package static let png = "image/png"
 
     package init(_ status: HTTPStatus, _ contentType: String = HTTPResponse.text, body: [UInt8], headers: [(String, String)] = []) {
         self.status = status

@@ -52,6 +52,9 @@ package struct HTTPRoutes {
         .stockEditor: page(EmbeddedFiles.stockHTML),
         .reportsPage: page(EmbeddedFiles.reportsHTML),
         .tillsPage: page(EmbeddedFiles.tillsHTML),
+        .tillManifest: HTTPResponse(.ok, HTTPResponse.webManifest, body: Array(EmbeddedFiles.tillWEBMANIFEST.utf8)),
+        .tillIcon192: HTTPResponse(.ok, HTTPResponse.png, body: EmbeddedFiles.tillIcon192PNG),
+        .tillIcon512: HTTPResponse(.ok, HTTPResponse.png, body: EmbeddedFiles.tillIcon512PNG),
         .openAPI: HTTPResponse(.ok, HTTPResponse.json, body: Array(EmbeddedFiles.openapiJSON.utf8)),
     ]
     private static func page(_ html: String) -> HTTPResponse { HTTPResponse(.ok, HTTPResponse.html, body: Array(html.utf8)) }
@@ -125,7 +128,8 @@ package struct HTTPRoutes {
             return .response(.plain(.unauthorized, message, headers: headers), after: 0)
         }
         switch route {
-        case .board, .boardIndex, .dashboard, .till, .tillWorker, .stockEditor, .reportsPage, .tillsPage, .openAPI:
+        case .board, .boardIndex, .dashboard, .till, .tillWorker, .stockEditor, .reportsPage, .tillsPage, .openAPI,
+             .tillManifest, .tillIcon192, .tillIcon512:
             // Public: the manager's pages (the dashboard, the reports, the tills) hold no data;
             // their calls (/sales, /reports/day, /tills/list, ...) carry the token.
             return .response(Self.files[route] ?? notFound, after: 0)

@@ -13,6 +13,8 @@ package enum ReadRoute: String, CaseIterable, Sendable {
     // The shop's pages, public: they hold no data (the manager's ask for the token).
     case board = "/", boardIndex = "/index.html", dashboard = "/dashboard", till = "/till", tillWorker = "/till-sw.js"
     case stockEditor = "/stock", reportsPage = "/reports", tillsPage = "/tills"
+    // The till as an installable app: its web app manifest and the manifest's icons.
+    case tillManifest = "/till.webmanifest", tillIcon192 = "/till-icon-192.png", tillIcon512 = "/till-icon-512.png"
     // Public data, the probe, and this API's own document.
     case events = "/events", state = "/state", healthz = "/healthz", openAPI = "/openapi.json"
     // The manager's data (with a token configured).
@@ -27,7 +29,7 @@ package enum ReadRoute: String, CaseIterable, Sendable {
         switch self {
         case .sales, .metrics, .tillsList, .dayReport, .daysCSV, .hoursCSV, .tillsCSV, .daySales: true
         case .board, .boardIndex, .dashboard, .till, .tillWorker, .stockEditor, .reportsPage, .tillsPage,
-             .events, .state, .healthz, .openAPI: false
+             .tillManifest, .tillIcon192, .tillIcon512, .events, .state, .healthz, .openAPI: false
         }
     }
 }

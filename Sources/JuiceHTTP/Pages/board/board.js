@@ -30,11 +30,10 @@
     const juices = document.getElementById("juices"), fruits = document.getElementById("fruits");
     juices.textContent = ""; fruits.textContent = "";
     nodes = { juices: {}, fruits: {} };
-    thirstiest = {};
+    thirstiest = mostPerRecipe(menu.juices);
     par = {};
     for (const f of menu.fruits) if (typeof f.par === "number") par[f.name] = f.par;
     for (const j of menu.juices) {
-      for (const r of j.recipe) thirstiest[r.fruit] = Math.max(thirstiest[r.fruit] || 0, r.amount);
       const card = el("article", "juice");
       card.dataset.juice = j.name;
       const n = naming(j), name = el("div", "name", n.main);
@@ -78,14 +77,10 @@
       const n = nodes.fruits[name], count = stock[name] || 0;
       n.row.dataset.stock = String(count);
       n.number.textContent = String(count);
-      // Low stock: below a quarter of the fruit's par, when the menu gives it one (a shelf that
-      // should open with 40 kiwis is low at 9); and, for every fruit, when some juice on the
-      // menu can no longer be made because of it (less than the most any single recipe takes),
-      // the terminal board's rule (juice-board, which has no par: the line protocol's MENU does
-      // not carry it). Zero is "none left" instead.
+      // Low stock: shared/live-stock.js's rule, the stock editor's too (under a quarter of par,
+      // or too few for the thirstiest recipe). Zero is "none left" instead.
       n.row.classList.toggle("out", count <= 0);
-      const underPar = name in par && count * 4 < par[name];
-      n.row.classList.toggle("low", count > 0 && (underPar || count < (thirstiest[name] || 0)));
+      n.row.classList.toggle("low", isLowStock(count, par[name], thirstiest[name]));
       // The bar's full length is the most stock seen since the page loaded, or the largest par,
       // so bars shrink as the day's stock sells; any stock at all shows a sliver.
       n.fill.style.width = (count > 0 ? Math.max(2, 100 * count / highWater) : 0) + "%";

@@ -30,6 +30,20 @@ function canMake(juice, stock) {
   for (const r of juice.recipe) best = Math.min(best, Math.floor((stock[r.fruit] || 0) / r.amount));
   return best === Infinity ? 0 : best;
 }
+// Low stock, the one rule of the board and the stock editor: some left, but under a quarter of
+// the fruit's par when the menu gives it one (a shelf that should open with 40 kiwis is low at 9,
+// and at 1), or, par or not, fewer than the most any single recipe takes (some juice can no longer
+// be made of it: the terminal board's rule, juice-board, whose MENU carries no par). Zero is
+// "none left" instead. `most`: mostPerRecipe(menu.juices)[fruit].
+function isLowStock(count, par, most) {
+  return count > 0 && ((typeof par === "number" && count * 4 < par) || count < (most || 0));
+}
+// The most of each fruit any single recipe takes: {fruit: amount}.
+function mostPerRecipe(juices) {
+  const most = {};
+  for (const j of juices) for (const r of j.recipe) most[r.fruit] = Math.max(most[r.fruit] || 0, r.amount);
+  return most;
+}
 // on.menu(feed) when a menu is (re)built, on.stock(feed) after every change, on.live(bool);
 // feed.retry() reads /state at once when it is waiting to try again.
 // Returns the feed: {menu: {fruits, juices, currency}, stock: {fruit: count}, seq}; `currency` is

@@ -6,7 +6,11 @@
 (function () {
   const MAX = 1000000000;
   const $ = id => document.getElementById(id);
-  let feed = null, rows = {}, live = false;
+  let feed = null, rows = {}, live = false, most = {};
+  // The words of par and low stock (the rest of the page is English yet).
+  const T = KO
+    ? { par: "기준", fillPar: "기준까지 채우기", atPar: "기준 충족", abovePar: "기준 초과", low: "부족" }
+    : { par: "par", fillPar: "Fill to par", atPar: "At par", abovePar: "Above par", low: "low" };
   // Each write carries an idempotency key, made once per click: a write whose answer was lost
   // is sent again with the same key until it is answered, and the server applies it once.
   const tab = Array.from(crypto.getRandomValues(new Uint8Array(6)), b => b.toString(16).padStart(2, "0")).join("");
@@ -35,11 +39,13 @@
 
   function build(f) {
     rows = {};
+    most = mostPerRecipe(f.menu.juices);
     fillList($("fruits"), f.menu.fruits, fr => {
       const row = el("div", "fruit panel");
       row.dataset.fruit = fr.name;
       const n = naming(fr), name = el("div", "name", n.main);
       if (n.alias) name.appendChild(el("span", "alias", n.alias));
+      name.appendChild(el("span", "low-tag", T.low));
       const [now, number] = countBox("div", "now", "in stock");
       const edit = el("div", "edit"), stepper = el("div", "stepper");
       const minus = el("button", "minus", "\u2212"), plus = el("button", "plus", "+"), amount = el("input", "amount");
@@ -53,9 +59,9 @@
       edit.appendChild(stepper); edit.appendChild(add); edit.appendChild(set);
       // Par (the menu's count for opening): shown under the count, with one tap to fill up to it.
       const hasPar = typeof fr.par === "number";
-      const fillPar = hasPar ? el("button", "fill-par", "Fill to par") : null;
+      const fillPar = hasPar ? el("button", "fill-par", T.fillPar) : null;
       if (hasPar) {
-        now.appendChild(el("small", "par", "par " + fr.par));
+        now.appendChild(el("small", "par", T.par + " " + fr.par));
         fillPar.type = "button";
         edit.appendChild(fillPar);
         fillPar.addEventListener("click", () => fillToPar(fr.name));
@@ -92,9 +98,14 @@
       const r = rows[name], c = shown(name);
       r.row.dataset.stock = String(c);
       r.number.textContent = String(c);
+      // Low and none left, by the board's rule (shared/live-stock.js): `data-level` and the classes.
+      const low = isLowStock(c, r.par, most[name]);
+      r.row.classList.toggle("low", low);
+      r.row.classList.toggle("out", c <= 0);
+      r.row.dataset.level = c <= 0 ? "out" : low ? "low" : "ok";
       if (r.fillPar) {
         const need = Math.max(0, r.par - c);
-        r.fillPar.textContent = need > 0 ? "Fill to par (+" + need + ")" : "At par";
+        r.fillPar.textContent = need > 0 ? T.fillPar + " (+" + need + ")" : c > r.par ? T.abovePar : T.atPar;
         r.row.dataset.fill = String(need);
         // A stale count would give a wrong difference: no filling while the stream is down.
         r.fillPar.disabled = !live || r.row.classList.contains("busy");
@@ -125,7 +136,7 @@
     const r = rows[fruit];
     if (!r || r.par === null || r.row.classList.contains("busy") || !live) return;
     const count = shown(fruit), need = r.par - count;
-    if (need <= 0) { show(r, "Already at par (" + count + " of " + r.par + "): nothing added.", "ok"); return; }
+    if (need <= 0) { show(r, (need < 0 ? "Above par (" : "Already at par (") + count + " of " + r.par + "): nothing added.", "ok"); return; }
     send(fruit, "restock", need, "Filled to par: added " + need);
   }
 
