@@ -97,6 +97,7 @@ const drawReport = (function () {
     box.textContent = "";
     if (!cols.length) { box.appendChild(el("div", "empty-note", RT.noActivity)); return; }
     const max = Math.max(1, ...cols.map(c => c.hour ? Math.max(sum(c.hour.sold), sum(c.hour.lost)) : 0));
+    scale(box, max);
     const short = cols.length > 12;
     for (const c of cols) {
       const h = c.hour, sold = h ? sum(h.sold) : 0, lost = h ? sum(h.lost) : 0, out = (h && h.ran_out) || [];
@@ -182,6 +183,7 @@ const drawReport = (function () {
     const box = $("trend"), days = r.trend || [];
     box.textContent = "";
     const max = Math.max(1, ...days.map(d => d.sold + d.lost)), fmt = moneyFormat(r.currency);
+    scale(box, max);
     for (const d of days) {
       const col = el("div", "col day" + (d.date === r.date ? " shown" : ""));
       col.dataset.date = d.date; col.dataset.sold = String(d.sold); col.dataset.lost = String(d.lost);
@@ -197,6 +199,22 @@ const drawReport = (function () {
       col.addEventListener("click", () => pick(d.date));
       box.appendChild(col);
     }
+    // The shown day is the last bar: on a phone the chart opens on it, not on the oldest day
+    // (only when the day changes, so a manager's own scrolling stays where it is).
+    if (trendShown !== r.date) { trendShown = r.date; box.scrollLeft = box.scrollWidth; }
+  }
+
+  // A chart's scale: the count its tallest bar stands for, above the chart (outside its
+  // scroll box, so it stays in view), and a dashed line at that height in each column.
+  let trendShown = null;
+  function scale(box, max) {
+    let top = box.previousElementSibling;
+    if (!top || !top.classList.contains("scale")) {
+      top = el("div", "scale");
+      box.parentNode.insertBefore(top, box);
+    }
+    top.textContent = RT.scaleTop(max);
+    box.dataset.max = String(max);
   }
 
   return function (r, m, pick) {
