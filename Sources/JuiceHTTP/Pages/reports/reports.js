@@ -110,7 +110,7 @@
     $("day-note").textContent = (r.today ? RT.live + " \u00b7 " : "") + RT.businessDay(r.day_starts, r.timezone);
     const from = r.trend && r.trend.length ? r.trend[0].date : shift(r.date, -29);
     $("days-csv").href = "/reports/days.csv?from=" + from + "&to=" + r.date;
-    $("hours-csv").href = "/reports/hours.csv?day=" + r.date;
+    $("hours-csv").href = "/reports/hours.csv?date=" + r.date;
     drawReport(r, menu, pick);
     drawMoney(r, menu);
     reportSales.show(r, menu);
