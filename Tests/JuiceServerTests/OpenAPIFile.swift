@@ -67,6 +67,13 @@ struct OpenAPIFile {
         return String(decoding: try JSONSerialization.data(withJSONObject: example), as: UTF8.self)
     }
 
+    /// The names of the query parameters documented for the operation (its own and its path's).
+    func queryParameters(_ operation: Operation) -> Set<String> {
+        let item = (root["paths"] as? [String: Any])?[operation.path] as? [String: Any] ?? [:]
+        let all = (item["parameters"] as? [Any] ?? []) + (operation.object["parameters"] as? [Any] ?? [])
+        return Set(all.compactMap { resolve($0) }.filter { $0["in"] as? String == "query" }.compactMap { $0["name"] as? String })
+    }
+
     /// An object, or the one a local `$ref` names.
     private func resolve(_ value: Any?) -> [String: Any]? {
         guard let object = value as? [String: Any] else { return nil }

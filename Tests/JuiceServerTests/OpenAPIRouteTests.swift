@@ -32,6 +32,18 @@ import JuiceTestSupport
         }
     }
 
+    /// Each route's query parameters are the document's (issue 34): the server refuses any other
+    /// with 400, so one it takes but the document lacks would never be sent by a client that
+    /// reads the contract, and one documented but not taken would be refused. A write takes none.
+    @Test func theQueryParametersAreTheDocumentsParameters() throws {
+        let file = try OpenAPIFile()
+        for operation in file.operations {
+            let taken = ReadRoute(rawValue: operation.path).map { Set($0.parameters) } ?? []
+            #expect(file.queryParameters(operation) == taken,
+                    "\(operation): the server takes \(taken.sorted()), the document has \(file.queryParameters(operation).sorted())")
+        }
+    }
+
     /// Every documented operation answers on a fresh server: with the token, 200 with its
     /// documented content type (a write sends its documented example); without it, 401 exactly
     /// where the document asks for the token.

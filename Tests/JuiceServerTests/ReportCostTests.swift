@@ -136,7 +136,7 @@ import Testing
         let pairs = 20
         var burst = ""
         for i in 0..<pairs {
-            burst += "GET /reports/hours.csv?day=2025-01-\(10 + i) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            burst += "GET /reports/hours.csv?date=2025-01-\(10 + i) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
             burst += "GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         }
         try Self.burstBesideAChange(server, from: attacker, burst)

@@ -54,14 +54,14 @@ import Testing
         #expect(try s.report("2026-11-26")["sold_mango"] == 1)
 
         // Another time zone from now on: the hours already recorded keep their day and hour.
-        let before = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text
+        let before = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?date=2026-11-25").text
         try s.restart(["--timezone", "America/New_York", "--journal-max-bytes", "1024"])
-        #expect(try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text == before)
+        #expect(try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?date=2026-11-25").text == before)
         #expect(try s.report("2026-11-25")["orders_served"] == 3)
         #expect(before.contains("\r\n2026-11-25,04:00,banana,2,0,2026-11-25T04:00:00+09:00,0,8000,0\r\n"), "\(before)")
         // 05:00 in Seoul on the 26th is 15:00 on the 25th in New York.
         #expect(try s.client.command("ORDER banana").hasPrefix("OK ORDER"))
-        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text
+        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?date=2026-11-25").text
         #expect(hours.contains("\r\n2026-11-25,15:00,banana,1,0,2026-11-25T15:00:00-05:00,0,4000,0\r\n"), "\(hours)")
         s.server.stop()
     }
@@ -127,7 +127,7 @@ import Testing
             }
         }
         // The hours of a day add up to that day.
-        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-21")
+        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?date=2026-11-21")
         let hoursPath = s.dir.path + "/hours.csv"
         try Data(hours.body).write(to: URL(fileURLWithPath: hoursPath))
         let sum = """
@@ -157,7 +157,7 @@ import Testing
             orders += 1
             t += 3600
         }
-        let csv = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-10-31").text
+        let csv = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?date=2026-10-31").text
         let rows = csv.split(separator: "\r\n").dropFirst().filter { $0.contains(",banana,") }
         #expect(orders == 25 && rows.count == 25, "\(csv)")
         #expect(rows.filter { $0.hasPrefix("2026-10-31,01:00,") }.count == 2)
@@ -201,7 +201,7 @@ import Testing
         try s.restart(["--timezone", "Asia/Tokyo"])
         #expect(try s.report("2026-11-25")["sold_banana"] == 1)
         try s.restart()
-        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?day=2026-11-25").text
+        let hours = try HTTPClient.get(port: s.server.httpPort, "/reports/hours.csv?date=2026-11-25").text
         #expect(hours.contains("\r\n2026-11-25,10:00,banana,1,0,2026-11-25T10:00:00+00:00,0,4000,0\r\n"), "\(hours)")
         #expect(hours.contains("\r\n2026-11-25,19:00,kiwi,1,0,2026-11-25T19:00:00+09:00,0,4500,0\r\n"), "\(hours)")
         s.server.stop()

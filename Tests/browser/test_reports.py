@@ -126,7 +126,7 @@ def test_a_day_with_a_sell_out_shows_its_hour(page, start_server, tmp_path):
     assert (attribute(page, restock, "data-hour"), attribute(page, restock, "data-amount")) == ("18:00", "20")
     trend = page.execute_script("return Array.from(document.querySelectorAll('#trend .day'), e => [e.dataset.date, Number(e.dataset.sold)]);")
     assert len(trend) == 30 and trend[-1] == [YESTERDAY.isoformat(), 4]
-    assert attribute(page, "#hours-csv", "href").endswith("/reports/hours.csv?day=" + YESTERDAY.isoformat())
+    assert attribute(page, "#hours-csv", "href").endswith("/reports/hours.csv?date=" + YESTERDAY.isoformat())
     assert attribute(page, "#days-csv", "href").endswith("/reports/days.csv?from=2026-10-26&to=2026-11-24")
 
     # In Korean, with the menu's Korean names; the day stays the one in the address.

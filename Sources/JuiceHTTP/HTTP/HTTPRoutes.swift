@@ -81,6 +81,9 @@ package struct HTTPRoutes {
             guard request.method == "POST" else {
                 return .response(WriteAnswer.refusal(.methodNotAllowed, .badRequest, "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
             }
+            if let problem = QueryRules.problem(request.query, path: request.path, known: []) {
+                return .response(WriteAnswer.refusal(.badRequest, .badRequest, problem), after: 0)
+            }
             if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
                 Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
                 return .response(WriteAnswer.refusal(.forbidden, .forbidden, why), after: 0)
@@ -103,6 +106,9 @@ package struct HTTPRoutes {
             guard request.method == "POST" else {
                 return .response(WriteAnswer.refusal(.methodNotAllowed, .badRequest, "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
             }
+            if let problem = QueryRules.problem(request.query, path: request.path, known: []) {
+                return .response(WriteAnswer.refusal(.badRequest, .badRequest, problem), after: 0)
+            }
             if isDraining() {
                 return .response(WriteAnswer.refusal(.serviceUnavailable, .shuttingDown, "shutting down; try again shortly",
                                                     headers: [("Retry-After", "1")]), after: 0)
@@ -119,6 +125,10 @@ package struct HTTPRoutes {
         guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, after: 0) }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /voids, /restock, /set)", headers: HTTPRoutes.allow), after: 0)
+        }
+        // An unknown or repeated query parameter (`QueryRules`): in plain text, as every read's refusal.
+        if let problem = QueryRules.problem(request.query, path: request.path, known: route.parameters) {
+            return .response(.plain(.badRequest, problem), after: 0)
         }
         if isDraining() {
             return .response(.plain(.serviceUnavailable, request.path == "/healthz" ? "shutting down" : "shutting down; try again shortly",

@@ -23,6 +23,23 @@ package enum ReadRoute: String, CaseIterable, Sendable {
 
     package static let paths = Set(allCases.map(\.rawValue))
 
+    /// The query parameters it takes (docs/openapi.json documents exactly these: OpenAPIRouteTests);
+    /// any other, or one sent twice, is `400` naming it (`QueryRules`). The pages take what their
+    /// own scripts and links put there: `lang` (`ko`: Korean), the report's `date`, the stock
+    /// editor's `fruit` (the till's "restock" link).
+    package var parameters: [String] {
+        switch self {
+        case .board, .boardIndex, .dashboard, .till, .tillsPage: ["lang"]
+        case .stockEditor: ["lang", "fruit"]
+        case .reportsPage: ["lang", "date"]
+        case .events: ["store"]
+        case .dayReport, .hoursCSV: ["date"]
+        case .daysCSV, .tillsCSV: ["from", "to"]
+        case .daySales: ["before"]
+        case .tillWorker, .state, .healthz, .openAPI, .sales, .metrics, .tillsList: []
+        }
+    }
+
     /// Whether it answers the manager's data: with a token configured, only to a request that
     /// carries it (`Authorization: Bearer <token>`).
     package var isManagers: Bool {

@@ -9,7 +9,7 @@ import JuiceServices
 ///
 ///     GET /reports/day?date=YYYY-MM-DD            the day as JSON (default today)
 ///     GET /reports/days.csv?from=YYYY-MM-DD&to=YYYY-MM-DD   a row per day and juice (default: the last 30 days)
-///     GET /reports/hours.csv?day=YYYY-MM-DD       a row per hour and juice (default today)
+///     GET /reports/hours.csv?date=YYYY-MM-DD      a row per hour and juice (default today)
 ///     GET /reports/tills.csv?from=...&to=...      a row per day and paired till (default: the last 30 days)
 ///
 /// Each is answered once the journal is durable up to what it shows, like `/sales`. The work a
@@ -42,7 +42,7 @@ package struct ReportRoutes {
                     return (HTTPResponse(.ok, HTTPResponse.json, body: Self.bytes(json)), store.lastLSN)
                 }
             case "/reports/hours.csv":
-                let date = try day("day")
+                let date = try day("date")
                 return store.assumeIsolated { store in
                     let today = store.today, day = date ?? today
                     let csv = store.cachedReport(.hoursCSV(day), today: today) { .bytes(Array(ReportCSV.hours($0, of: day).utf8)) }
@@ -84,7 +84,8 @@ package struct ReportRoutes {
         return bytes
     }
 
-    /// `a=1&b=2` as a dictionary (the dates need no percent-decoding; a repeated name: the last).
+    /// `a=1&b=2` as a dictionary (the dates need no percent-decoding; a name is never repeated nor
+    /// unknown here: `QueryRules` refused that before the route ran).
     package static func parameters(_ query: String?) -> [String: String] {
         var out: [String: String] = [:]
         for pair in (query ?? "").split(separator: "&") {

@@ -12,9 +12,8 @@
   let report = null, menu = null, authorized = false, todayDate = null;
   let inFlight = false, again = false, timer = null, lastFetch = 0;
 
-  // The words of the static parts.
-  const words = { "title": null, "nav-board": RT.board, "nav-till": RT.till, "nav-stock": RT.stock, "nav-sales": RT.sales,
-    "today": RT.today, "days-csv": RT.daysCsv, "hours-csv": RT.hoursCsv, "served-label": RT.served,
+  // The words of the static parts (the links to the other pages: shared/base.js).
+  const words = { "title": null, "today": RT.today, "days-csv": RT.daysCsv, "hours-csv": RT.hoursCsv, "served-label": RT.served,
     "refused-label": RT.refused, "sold-label": RT.sold, "lost-label": RT.lost, "hours-title": RT.byHour,
     "legend-sold": RT.soldShort, "legend-lost": RT.lostShort, "legend-out": RT.ranOut, "juices-title": RT.perJuice,
     "fruits-title": RT.fruits, "restocks-title": RT.restocks, "trend-title": RT.trend, "tills-title": RT.tills,
@@ -110,7 +109,7 @@
     $("day-note").textContent = (r.today ? RT.live + " \u00b7 " : "") + RT.businessDay(r.day_starts, r.timezone);
     const from = r.trend && r.trend.length ? r.trend[0].date : shift(r.date, -29);
     $("days-csv").href = "/reports/days.csv?from=" + from + "&to=" + r.date;
-    $("hours-csv").href = "/reports/hours.csv?day=" + r.date;
+    $("hours-csv").href = "/reports/hours.csv?date=" + r.date;
     drawReport(r, menu, pick);
     drawMoney(r, menu);
     reportSales.show(r, menu);

@@ -4,7 +4,7 @@
 
 "use strict";
 const RT = KO ? {
-  title: "주스", reports: "리포트", board: "메뉴판", till: "계산대", stock: "재고", sales: "매출",
+  title: "주스", reports: "리포트", till: "계산대",
   authTitle: "관리자 토큰", authText: "이 서버에는 관리자 토큰이 있습니다. 리포트를 보려면 입력하세요. 이 탭에만 보관되고 탭을 닫으면 지워집니다.",
   authSubmit: "리포트 보기", today: "오늘", prev: "전날", next: "다음 날",
   served: "주문 처리", refused: "주문 거절 (재고 부족)", sold: "판매한 주스", lost: "놓친 주스",
@@ -31,7 +31,7 @@ const RT = KO ? {
   voidNoAnswer: seq => "#" + seq + " 취소 안 됨: 서버가 응답하지 않습니다. 다시 시도하세요 (한 번만 적용됩니다).",
   voided: (seq, by) => "#" + seq + " 판매를 취소했습니다 (#" + by + ").", notVoided: (seq, why) => "#" + seq + " 취소 안 됨: " + why,
 } : {
-  title: "Juice", reports: "reports", board: "board", till: "till", stock: "stock", sales: "sales",
+  title: "Juice", reports: "reports", till: "till",
   authTitle: "Manager token", authText: "This server has a manager token: enter it to see the reports. It is kept "
     + "in this browser tab only and sent with each request; closing the tab forgets it.",
   authSubmit: "Show reports", today: "Today", prev: "previous day", next: "next day",

@@ -1,6 +1,7 @@
 // The script every page runs before its own (a classic script: these are globals there):
 // `el`, `setConn` for `#conn`, `followEvents`, the one way a page stays live, `fillList`, which
-// builds a list anew, and `watchReadOnly`, the full-disk notice.
+// builds a list anew, and `watchReadOnly`, the full-disk notice. It also sets up the links between
+// the pages (`a[data-nav]`, below).
 
 "use strict";
 // An element with text: textContent only, because every name on the pages is data.
@@ -38,6 +39,22 @@ function followEvents(on, store) {
     };
   })();
 }
+// The links between the pages (shared/nav.html, the till's, the board's corner link), each naming
+// its page in `data-nav` (or `data-lang`: a link that keeps its own words, the till's title): the
+// page itself is marked `aria-current`, and with ?lang=ko each link keeps ?lang=ko (every page
+// takes it) and a `data-nav` one is in Korean, so whoever follows them stays in one language.
+const NAV_KO = { sales: "매출", reports: "리포트", stock: "재고", tills: "계산대 관리", board: "메뉴판", till: "계산대",
+  manager: "관리자" };
+(function () {
+  const ko = new URLSearchParams(location.search).get("lang") === "ko";
+  for (const a of document.querySelectorAll("a[data-nav], a[data-lang]")) {
+    if (ko) a.search = "?lang=ko";
+    if (ko && NAV_KO[a.dataset.nav]) a.textContent = NAV_KO[a.dataset.nav];
+    if (a.pathname === location.pathname) a.setAttribute("aria-current", "page");
+  }
+  const nav = document.querySelector("nav[aria-label]");
+  if (ko && nav) nav.setAttribute("aria-label", "페이지");
+})();
 // Empties `box` and fills it with `make(item)` for each of `items`, in order.
 function fillList(box, items, make) {
   box.textContent = "";
