@@ -36,7 +36,7 @@ package enum ReadRoute: String, CaseIterable, Sendable {
         case .dayReport, .hoursCSV: ["date"]
         case .daysCSV, .tillsCSV: ["from", "to"]
         case .daySales: ["before"]
-        case .tillWorker, .state, .healthz, .openAPI, .sales, .metrics, .tillsList: []
+        case .tillWorker, .tillManifest, .tillIcon192, .tillIcon512, .state, .healthz, .openAPI, .sales, .metrics, .tillsList: []
         }
     }
 
