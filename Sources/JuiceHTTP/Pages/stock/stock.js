@@ -79,7 +79,7 @@
     });
     // `/stock?fruit=mango` (the till's "Restock" after an out-of-stock): that fruit first in view.
     const asked = new URLSearchParams(location.search).get("fruit");
-    if (asked && rows[asked]) {
+    if (asked && Object.hasOwn(rows, asked)) {   // own rows only: ?fruit=__proto__ is no row
       rows[asked].row.classList.add("asked");
       rows[asked].row.dataset.asked = "true";
       rows[asked].row.scrollIntoView({ block: "center" });
