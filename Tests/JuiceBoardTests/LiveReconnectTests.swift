@@ -56,7 +56,11 @@ import Testing
             // 3. Stopped while a cashier is busy: the changes before and after the gap all show.
             let busy = DispatchGroup()
             let failure = Locked<String?>(nil)
-            DispatchQueue.global().async(group: busy) {
+            busy.enter()
+            // On a thread of its own: a blocking loop on Dispatch's global queue takes a thread of
+            // the pool Swift's tasks run on (on Linux, as many threads as cores), starving them.
+            Thread {
+                defer { busy.leave() }
                 // A cashier that carries on through the restart: cut off, it reconnects and goes on
                 // with the next change (whether the cut one was applied, the server's seq will say).
                 var next = 40
@@ -68,7 +72,7 @@ import Testing
                         next += 1 // the cut-off change may or may not have been applied: skip it
                     }
                 }
-            }
+            }.start()
             usleep(50_000)
             live.stop()
             live = try ExecutableServer.restart(["--data", data], port: port)
