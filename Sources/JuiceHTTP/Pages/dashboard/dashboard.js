@@ -92,9 +92,10 @@
     if (item.aliases && item.aliases.length) cell.appendChild(el("span", "alias", item.aliases.join(" / ")));
     return cell;
   }
-  // A horizontal bar of stacked parts [{value, color}] scaled to `max`.
+  // A horizontal bar of stacked parts [{value, color}] scaled to `max`. Hidden from screen
+  // readers: the numbers beside it say the same in words.
   function bar(parts, max) {
-    const s = svg("svg", { viewBox: "0 0 1000 20", preserveAspectRatio: "none", role: "img" });
+    const s = svg("svg", { viewBox: "0 0 1000 20", preserveAspectRatio: "none", "aria-hidden": "true" });
     svg("rect", { x: 0, y: 0, width: 1000, height: 20, rx: 4, fill: "#0b0e13" }, s);
     let x = 0;
     for (const p of parts) {
