@@ -1,5 +1,5 @@
 // The report's words in English and, with `?lang=ko`, in Korean: the global `RT`, read by the
-// other scripts (`KO` comes from shared/live-stock.js). Dates and weekdays are formatted by the
+// other scripts (`KO` comes from shared/base.js). Dates and weekdays are formatted by the
 // browser (`Intl`) in the same language, from the report's ISO dates.
 
 "use strict";

@@ -1,5 +1,5 @@
 // A classic script run before the till's own: the global `TILL_TEXT`, the till's words in
-// English, or in Korean with `?lang=ko` (`KO`, from shared/live-stock.js).
+// English, or in Korean with `?lang=ko` (`KO`, from shared/base.js).
 
 "use strict";
 const TILL_TEXT = KO
