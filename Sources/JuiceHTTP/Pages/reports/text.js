@@ -67,3 +67,5 @@ function dayName(iso, short) {
   try { return new Intl.DateTimeFormat(RT.locale, options).format(new Date(iso + "T00:00:00Z")); }
   catch (e) { return iso; }
 }
+// In Korean, the fixed words reports/reports.js does not set (`koWords`, shared/base.js).
+if (KO) koWords({ "title": "주스 리포트", "#date": { label: "날짜" } });

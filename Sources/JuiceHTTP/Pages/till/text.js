@@ -34,3 +34,7 @@ const TILL_TEXT = KO
       reasons: { "wrong-juice": "Wrong juice", "customer-left": "Customer left", "other": "Other" },
       undone: (w, t) => "Undone: " + w + (t ? ", " + t + " back" : ""), notUndone: "Not undone",
       undoNoAnswer: "Not undone: the server did not answer. Press Undo again once it is back (the same undo is sent: it applies once)." };
+// In Korean, the till's fixed words (`koWords`, shared/base.js); the rest is set from TILL_TEXT.
+if (KO) koWords({ "title": "주스 계산대", "h1 a": { parts: ["주스 ", "계산대"] }, "#till-name": { title: "이 계산대" },
+  "#count-minus": { label: "하나 빼기" }, "#count-plus": { label: "하나 더하기" }, "#juices": { label: "주스" },
+  "#alert-title": "판매 안 됨", "#alert-restock": "재고 추가", "#alert-ok": "확인" });
