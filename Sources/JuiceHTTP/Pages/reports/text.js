@@ -16,7 +16,7 @@ const RT = KO ? {
   restocked: "입고", sets: "수량 수정", restocks: "입고 기록", noRestocks: "입고 없음",
   tills: "계산대별 판매", tillOrders: "주문", tillJuices: "주스", noTills: "이 날 계산대 판매 없음", tillsCsv: "tills.csv (30일)",
   trend: "최근 30일 판매와 손실", daysCsv: "days.csv (30일)", hoursCsv: "hours.csv (이날)",
-  businessDay: (start, tz) => "영업일 " + start + " 시작 · " + tz, live: "오늘 · 실시간",
+  businessDay: (start, tz) => "영업일 " + start + " 시작 · " + zoneName(tz), live: "오늘 · 실시간",
   updated: t => "갱신 " + t, signedIn: "관리자 토큰으로 로그인됨 (이 탭만).",
   open: "이 서버에는 관리자 토큰이 없습니다: 누구나 리포트를 볼 수 있습니다.",
   unavailable: s => "리포트를 불러올 수 없습니다 (" + s + ")", loading: "불러오는 중…", locale: "ko-KR",
@@ -69,3 +69,10 @@ function dayName(iso, short) {
 }
 // In Korean, the fixed words reports/reports.js does not set (`koWords`, shared/base.js).
 if (KO) koWords({ "title": "주스 리포트", "#date": { label: "날짜" } });
+// A time zone in Korean words ("Asia/Seoul": "대한민국 표준시"), or its id where the browser has none.
+function zoneName(tz) {
+  try {
+    const parts = new Intl.DateTimeFormat("ko-KR", { timeZone: tz, timeZoneName: "long" }).formatToParts(new Date());
+    return parts.find(p => p.type === "timeZoneName").value;
+  } catch (e) { return tz; }
+}
