@@ -81,12 +81,19 @@ def test_korean_is_korean_on_every_page(page, start_server, tmp_path):
         assert links and set(links) == {"?lang=ko"}, (path, links)
 
 
-def test_the_token_prompt_and_the_tills_are_korean(page, start_server, tmp_path):
+def test_the_token_prompt_pairing_and_tills_are_korean(page, start_server, tmp_path):
     server, _ = start_shop(start_server, tmp_path, token="s3cret")
     for path in ("/dashboard", "/reports", "/stock", "/tills"):
         page.get(server.url + path + "?lang=ko")
         wait_for(page, lambda d: d.find_element("id", "auth").is_displayed(), "%s asks for no token" % path)
         assert english_words(page, set()) == [], "%s?lang=ko asks for the token in English" % path
+    page.get(server.url + "/till?lang=ko")                  # a till not paired yet: its pairing form
+    wait_for(page, lambda d: d.find_element("id", "pairing").is_displayed(), "the till asks for no pairing")
+    page.find_element("id", "pair-submit").click()
+    wait_for(page, lambda d: d.find_element("id", "pair-error").text, "no word on an empty code")
+    assert english_words(page, set()) == [], "the till's pairing form is English"
+    page.get(server.url + "/tills?lang=ko")
+    wait_for(page, lambda d: d.find_element("id", "auth").is_displayed(), "/tills asks for no token")
     page.find_element("id", "token").send_keys("s3cret")
     page.find_element("id", "token-submit").click()
     wait_for(page, lambda d: d.execute_script("return document.getElementById('page').dataset.state") == "shown",
