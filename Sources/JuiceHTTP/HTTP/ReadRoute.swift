@@ -25,8 +25,8 @@ package enum ReadRoute: String, CaseIterable, Sendable {
 
     /// The query parameters it takes (docs/openapi.json documents exactly these: OpenAPIRouteTests);
     /// any other, or one sent twice, is `400` naming it (`QueryRules`). The pages take what their
-    /// own scripts and links put there: `lang` (`ko`: Korean), the report's `date`, the stock
-    /// editor's `fruit` (the till's "restock" link).
+    /// own scripts and links put there: `lang` (`ko`: Korean, `en`: English, none: the browser's
+    /// language), the report's `date`, the stock editor's `fruit` (the till's "restock" link).
     package var parameters: [String] {
         switch self {
         case .board, .boardIndex, .dashboard, .till, .tillsPage: ["lang"]

@@ -12,6 +12,7 @@
   document.getElementById("title").lastChild.textContent = T.menu;
   document.getElementById("juices-title").textContent = T.juices;
   document.getElementById("fruits-title").textContent = T.fruits;
+  if (KO) koWords({ "title": "주스 메뉴판", "#message": "불러오는 중…" });
 
   let menu = null;          // {fruits: [{name, aliases}], juices: [{name, aliases, recipe}]}
   let stock = {};           // fruit name -> count
@@ -71,7 +72,7 @@
       const n = nodes.juices[name], can = canMake(n.juice, stock);
       n.card.dataset.canMake = String(can);
       n.number.textContent = String(can);
-      n.card.setAttribute("aria-label", n.juice.name + ": " + (can > 0 ? can + " " + T.canMake : T.soldOut));
+      n.card.setAttribute("aria-label", naming(n.juice).main + ": " + (can > 0 ? can + " " + T.canMake : T.soldOut));
     }
     for (const name in nodes.fruits) {
       const n = nodes.fruits[name], count = stock[name] || 0;

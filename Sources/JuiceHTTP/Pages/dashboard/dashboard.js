@@ -31,14 +31,13 @@
         managerToken.refused(await response.text());
         return;
       }
-      if (!response.ok) { $("updated").textContent = "/sales answered " + response.status; return; }
+      if (!response.ok) { $("updated").textContent = DT.answered(response.status); return; }
       const sales = await response.json();
       authorized = true;
       document.body.classList.remove("asking");
       document.body.classList.add("showing");
       $("mode").textContent = managerToken.value
-        ? "Signed in with the manager token (this tab only)."
-        : "This server has no manager token: the sales are open to anyone who can reach it.";
+        ? DT.signedIn : DT.open;
       render(sales);
       today();
       follow();
@@ -65,7 +64,7 @@
     $("lost-revenue-tile").hidden = !fmt;
     $("voids").textContent = String(day.voids || 0);
     $("voids").dataset.count = String(day.voids || 0);
-    $("voids-amount").textContent = fmt ? " \u00b7 " + fmt(day.voided_amount || 0) + " given back" : "";
+    $("voids-amount").textContent = fmt ? " \u00b7 " + DT.givenBack(fmt(day.voided_amount || 0)) : "";
     if (!fmt) return;
     for (const [id, key] of [["takings", "takings"], ["lost-revenue", "lost_revenue"]]) {
       $(id).textContent = fmt(day[key] || 0);
@@ -121,8 +120,8 @@
       row.appendChild(nameCell(j));
       row.appendChild(bar([{ value: j.sold, color: GOOD }, { value: j.lost, color: LOST }], juiceMax));
       const nums = el("div", "nums");
-      nums.appendChild(el("b", "", String(j.sold))); nums.appendChild(document.createTextNode(" sold · "));
-      nums.appendChild(el("span", j.lost > 0 ? "l some" : "l", String(j.lost))); nums.appendChild(document.createTextNode(" lost"));
+      nums.appendChild(el("b", "", String(j.sold))); nums.appendChild(document.createTextNode(" " + DT.sold + " · "));
+      nums.appendChild(el("span", j.lost > 0 ? "l some" : "l", String(j.lost))); nums.appendChild(document.createTextNode(" " + DT.lost));
       row.appendChild(nums);
       juices.appendChild(row);
     }
@@ -135,7 +134,7 @@
       row.appendChild(nameCell(f));
       row.appendChild(bar([{ value: f.short, color: LOW }], shortMax));
       const nums = el("div", "nums");
-      nums.appendChild(el("b", "", String(f.short))); nums.appendChild(document.createTextNode(" short · " + f.stock + " left"));
+      nums.appendChild(el("b", "", String(f.short))); nums.appendChild(document.createTextNode(" " + DT.short + " · " + DT.left(f.stock)));
       row.appendChild(nums);
       fruits.appendChild(row);
     }
@@ -143,13 +142,13 @@
     const culprits = sales.fruits.filter(f => f.short > 0).sort((a, b) => b.short - a.short);
     const advice = $("advice");
     advice.textContent = culprits.length
-      ? "Restock first: " + culprits.slice(0, 3).map(f => f.name).join(", then ")
-      : "No sales lost to missing fruit.";
+      ? DT.restockFirst(culprits.slice(0, 3).map(f => f.name))
+      : DT.noLost;
     advice.classList.toggle("urgent", culprits.length > 0);
 
     lastMinutes = sales.per_minute || [];
     chart(lastMinutes);
-    $("updated").textContent = "updated " + new Date().toLocaleTimeString() + " · change #" + sales.seq;
+    $("updated").textContent = DT.updated(new Date().toLocaleTimeString(DT.locale), sales.seq);
   }
 
   // Orders per minute: one stacked column per minute (served below, refused above), oldest left.
@@ -159,7 +158,7 @@
     const box = $("chart-body");
     const W = Math.max(300, box.clientWidth), H = Math.max(120, box.clientHeight), left = 36, bottom = 22, top = 10;
     const s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img",
-                           "aria-label": "orders per minute" });
+                           "aria-label": DT.chart });
     const max = Math.max(1, ...minutes.map(m => m.served + m.refused));
     const plotH = H - bottom - top, slot = (W - left) / Math.max(minutes.length, 1);
     for (const f of [0, 0.5, 1]) {
@@ -173,14 +172,14 @@
       const hs = plotH * m.served / max, hr = plotH * m.refused / max;
       const g = svg("g", {}, s);
       const title = svg("title", {}, g);
-      title.textContent = new Date(m.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) +
-        ": " + m.served + " served, " + m.refused + " refused";
+      title.textContent = DT.minute(new Date(m.t * 1000).toLocaleTimeString(DT.locale, { hour: "2-digit", minute: "2-digit" }),
+        m.served, m.refused);
       if (hs > 0) svg("rect", { x, y: top + plotH - hs, width: w, height: hs, fill: GOOD }, g);
       if (hr > 0) svg("rect", { x, y: top + plotH - hs - hr, width: w, height: hr, fill: LOST }, g);
     });
     const n = minutes.length;
     if (n) {
-      const ticks = [[0, "-" + (n - 1) + " min"], [Math.floor((n - 1) / 2), "-" + (n - 1 - Math.floor((n - 1) / 2)) + " min"], [n - 1, "now"]];
+      const ticks = [[0, DT.ago(n - 1)], [Math.floor((n - 1) / 2), DT.ago(n - 1 - Math.floor((n - 1) / 2))], [n - 1, DT.now]];
       for (const [i, text] of ticks) {
         const t = svg("text", { x: left + i * slot + slot / 2, y: H - 5, "text-anchor": i === 0 ? "start" : i === n - 1 ? "end" : "middle" }, s);
         t.textContent = text;

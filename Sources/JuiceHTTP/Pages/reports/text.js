@@ -1,5 +1,5 @@
 // The report's words in English and, with `?lang=ko`, in Korean: the global `RT`, read by the
-// other scripts (`KO` comes from shared/live-stock.js). Dates and weekdays are formatted by the
+// other scripts (`KO` comes from shared/base.js). Dates and weekdays are formatted by the
 // browser (`Intl`) in the same language, from the report's ISO dates.
 
 "use strict";
@@ -16,7 +16,7 @@ const RT = KO ? {
   restocked: "입고", sets: "수량 수정", restocks: "입고 기록", noRestocks: "입고 없음",
   tills: "계산대별 판매", tillOrders: "주문", tillJuices: "주스", noTills: "이 날 계산대 판매 없음", tillsCsv: "tills.csv (30일)",
   trend: "최근 30일 판매와 손실", daysCsv: "days.csv (30일)", hoursCsv: "hours.csv (이날)",
-  businessDay: (start, tz) => "영업일 " + start + " 시작 · " + tz, live: "오늘 · 실시간",
+  businessDay: (start, tz) => "영업일 " + start + " 시작 · " + zoneName(tz), live: "오늘 · 실시간",
   updated: t => "갱신 " + t, signedIn: "관리자 토큰으로 로그인됨 (이 탭만).",
   open: "이 서버에는 관리자 토큰이 없습니다: 누구나 리포트를 볼 수 있습니다.",
   unavailable: s => "리포트를 불러올 수 없습니다 (" + s + ")", loading: "불러오는 중…", locale: "ko-KR",
@@ -66,4 +66,13 @@ function dayName(iso, short) {
                         : { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" };
   try { return new Intl.DateTimeFormat(RT.locale, options).format(new Date(iso + "T00:00:00Z")); }
   catch (e) { return iso; }
+}
+// In Korean, the fixed words reports/reports.js does not set (`koWords`, shared/base.js).
+if (KO) koWords({ "title": "주스 리포트", "#date": { label: "날짜" } });
+// A time zone in Korean words ("Asia/Seoul": "대한민국 표준시"), or its id where the browser has none.
+function zoneName(tz) {
+  try {
+    const parts = new Intl.DateTimeFormat("ko-KR", { timeZone: tz, timeZoneName: "long" }).formatToParts(new Date());
+    return parts.find(p => p.type === "timeZoneName").value;
+  } catch (e) { return tz; }
 }

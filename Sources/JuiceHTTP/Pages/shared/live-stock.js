@@ -10,9 +10,7 @@
 // another menu).
 
 "use strict";
-// The names to show: with ?lang=ko the first alias (or the name); else the name, aliases beside.
-const KO = new URLSearchParams(location.search).get("lang") === "ko";
-if (KO) document.documentElement.lang = "ko";
+// The names to show: in Korean (`KO`, shared/base.js) the first alias (or the name); else the name, aliases beside.
 function naming(item) {
   if (KO) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
   return { main: item.name, alias: (item.aliases || []).join(" / ") };

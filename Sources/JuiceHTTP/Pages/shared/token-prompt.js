@@ -32,14 +32,14 @@ const managerToken = (function () {
     refused(body) {
       const text = (body || "").trim(), had = !!token;
       remember(null);
-      ask(/too many/i.test(text) ? text : had ? "That token was not accepted. Try again." : "");
+      ask(/too many/i.test(text) ? text : had ? WORDS.notAccepted : "");
     },
     // The form: a token typed in is kept, and `retry()` tries it.
     onSubmit(retry) {
       byId("token-form").addEventListener("submit", ev => {
         ev.preventDefault();
         const value = byId("token").value.trim();
-        if (!value) { ask("Enter the manager token."); return; }
+        if (!value) { ask(WORDS.enterToken); return; }
         remember(value);
         byId("auth-error").textContent = "";
         retry();

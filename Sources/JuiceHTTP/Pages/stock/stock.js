@@ -7,10 +7,29 @@
   const MAX = 1000000000;
   const $ = id => document.getElementById(id);
   let feed = null, rows = {}, live = false, most = {};
-  // The words of par and low stock (the rest of the page is English yet).
+  // The page's words, in English or in Korean (`KO`, shared/base.js); in Korean the fixed ones are put in too.
   const T = KO
-    ? { par: "기준", fillPar: "기준까지 채우기", atPar: "기준 충족", abovePar: "기준 초과", low: "부족" }
-    : { par: "par", fillPar: "Fill to par", atPar: "At par", abovePar: "Above par", low: "low" };
+    ? { par: "기준", fillPar: "기준까지 채우기", atPar: "기준 충족", abovePar: "기준 초과", low: "부족", inStock: "재고",
+        less: "하나 빼기", more: "하나 더하기", amount: name => name + " 수량", add: "추가", set: "수량 지정",
+        signedIn: "관리자 토큰으로 로그인됨 (이 탭만).", open: "이 서버에는 관리자 토큰이 없습니다: 누구나 재고를 바꿀 수 있습니다.",
+        whole: "정수를 입력하세요.", setTo: n => n + "개로 지정", added: n => n + "개 추가",
+        nothing: (above, c, par) => (above ? "기준 초과" : "이미 기준 충족") + " (" + c + "/" + par + "): 추가하지 않았습니다.",
+        filled: n => "기준까지 채움: " + n + "개 추가", noAnswer: "서버가 아직 응답하지 않습니다: 같은 키로 다시 보내므로 한 번만 적용됩니다\u2026",
+        notDone: "처리 안 됨: ", needToken: "관리자 토큰이 필요합니다", refused: "거절됨", now: (v, n) => v + ": 현재 " + n,
+        retry: "  (재전송 응답: 한 번만 적용됨)" }
+    : { par: "par", fillPar: "Fill to par", atPar: "At par", abovePar: "Above par", low: "low", inStock: "in stock",
+        less: "one less", more: "one more", amount: name => name + " amount", add: "Add", set: "Set to",
+        signedIn: "Signed in with the manager token (this tab only).",
+        open: "This server has no manager token: anyone who can reach it can change the stock.",
+        whole: "Enter a whole number.", setTo: n => "Set to " + n, added: n => "Added " + n,
+        nothing: (above, c, par) => (above ? "Above par (" : "Already at par (") + c + " of " + par + "): nothing added.",
+        filled: n => "Filled to par: added " + n, noAnswer: "No answer from the server yet: trying again with the same key, so it is applied once\u2026",
+        notDone: "Not done: ", needToken: "the manager token is needed", refused: "refused", now: (v, n) => v + ": now " + n,
+        retry: "  (answered on a retry: applied once)" };
+  if (KO) koWords({ "title": "주스 재고", "h1": { parts: ["주스 ", "재고"] }, "#token-submit": "토큰 사용",
+    "#auth p": "재고를 바꾸려면 관리자 토큰이 필요합니다. 이 탭에만 보관되고 변경마다 보내지며, 탭을 닫으면 지워집니다.",
+    "#fruits": { label: "과일 재고" },
+    "footer > span:first-child": "추가: 입고된 수량 (계산대가 판매 중이어도 안전). 수량 지정: 선반에 있는 수량. 기준까지 채우기: 누른 순간 보이는 재고에서 메뉴 기준까지 모자란 만큼 추가." });
   // Each write carries an idempotency key, made once per click: a write whose answer was lost
   // is sent again with the same key until it is answered, and the server applies it once.
   const tab = Array.from(crypto.getRandomValues(new Uint8Array(6)), b => b.toString(16).padStart(2, "0")).join("");
@@ -20,8 +39,7 @@
   function signedIn(withToken) {
     document.body.classList.remove("asking");
     $("mode").textContent = withToken
-      ? "Signed in with the manager token (this tab only)."
-      : "This server has no manager token: anyone who can reach it can change the stock.";
+      ? T.signedIn : T.open;
   }
   // Whether this server wants a token: GET /sales answers 401 without a (valid) one. A token
   // from this tab's earlier visit is checked the same way.
@@ -46,15 +64,15 @@
       const n = naming(fr), name = el("div", "name", n.main);
       if (n.alias) name.appendChild(el("span", "alias", n.alias));
       name.appendChild(el("span", "low-tag", T.low));
-      const [now, number] = countBox("div", "now", "in stock");
+      const [now, number] = countBox("div", "now", T.inStock);
       const edit = el("div", "edit"), stepper = el("div", "stepper");
       const minus = el("button", "minus", "\u2212"), plus = el("button", "plus", "+"), amount = el("input", "amount");
       minus.type = plus.type = "button";
-      minus.setAttribute("aria-label", "one less"); plus.setAttribute("aria-label", "one more");
+      minus.setAttribute("aria-label", T.less); plus.setAttribute("aria-label", T.more);
       amount.type = "number"; amount.inputMode = "numeric"; amount.min = "0"; amount.max = String(MAX); amount.value = "0";
-      amount.setAttribute("aria-label", fr.name + " amount");
+      amount.setAttribute("aria-label", T.amount(n.main));
       stepper.appendChild(minus); stepper.appendChild(amount); stepper.appendChild(plus);
-      const add = el("button", "add", "Add"), set = el("button", "set", "Set to");
+      const add = el("button", "add", T.add), set = el("button", "set", T.set);
       add.type = set.type = "button";
       edit.appendChild(stepper); edit.appendChild(add); edit.appendChild(set);
       // Par (the menu's count for opening): shown under the count, with one tap to fill up to it.
@@ -125,9 +143,9 @@
     const r = rows[fruit];
     if (!r || r.row.classList.contains("busy")) return;
     const text = r.amount.value.trim();
-    if (!/^[0-9]{1,10}$/.test(text)) { show(r, "Enter a whole number.", "error"); return; }
+    if (!/^[0-9]{1,10}$/.test(text)) { show(r, T.whole, "error"); return; }
     const amount = Number(text);
-    send(fruit, route, amount, route === "set" ? "Set to " + amount : "Added " + amount);
+    send(fruit, route, amount, route === "set" ? T.setTo(amount) : T.added(amount));
   }
   // "Fill to par": an Add of par minus the count shown at the tap, fixed then. It is a restock,
   // not a Set, so juices sold meanwhile stay sold (the shelf ends that much under par); a
@@ -136,8 +154,8 @@
     const r = rows[fruit];
     if (!r || r.par === null || r.row.classList.contains("busy") || !live) return;
     const count = shown(fruit), need = r.par - count;
-    if (need <= 0) { show(r, (need < 0 ? "Above par (" : "Already at par (") + count + " of " + r.par + "): nothing added.", "ok"); return; }
-    send(fruit, "restock", need, "Filled to par: added " + need);
+    if (need <= 0) { show(r, T.nothing(need < 0, count, r.par), "ok"); return; }
+    send(fruit, "restock", need, T.filled(need));
   }
 
   // One write for one fruit; its buttons wait for the answer, so a double click is one write.
@@ -162,26 +180,26 @@
         if (answer && answer.status === 503) { try { readOnly = JSON.parse(raw).error === "READ_ONLY"; } catch (e) {} }
         if (answer && (answer.status < 500 || readOnly)) { response = answer; break; }
         retried = true;
-        show(r, "No answer from the server yet: trying again with the same key, so it is applied once\u2026", "waiting");
+        show(r, T.noAnswer, "waiting");
         const wait = answer && parseInt(answer.headers.get("Retry-After") || "", 10);
         await sleep(wait > 0 ? Math.min(wait * 1000, 60000) : delay);
         delay = Math.min(delay * 2, 5000);
       }
       try { body = JSON.parse(raw); } catch (e) {}
       if (response.status === 401) {
-        show(r, "Not done: " + (body && body.message || raw.trim() || "the manager token is needed"), "error");
+        show(r, T.notDone + (body && body.message || raw.trim() || T.needToken), "error");
         managerToken.refused(raw);
         return;
       }
       if (response.ok && body && body.ok !== false) {
         const now = body.stock && body.stock[fruit] !== undefined ? body.stock[fruit] : "?";
         if (typeof now === "number" && typeof body.seq === "number") { r.answered = { seq: body.seq, count: now }; render(); }
-        const again = body.dup || retried ? "  (answered on a retry: applied once)" : "";
-        show(r, verb + ": now " + now + (body.seq ? "  (#" + body.seq + ")" : "") + again, "ok");
+        const again = body.dup || retried ? T.retry : "";
+        show(r, T.now(verb, now) + (body.seq ? "  (#" + body.seq + ")" : "") + again, "ok");
         return;
       }
       const code = body && body.error ? body.error + ": " : response.status + ": ";
-      show(r, "Not done: " + code + (body && body.message || raw.trim() || "refused"), "error");
+      show(r, T.notDone + code + (body && body.message || raw.trim() || T.refused), "error");
     } finally {
       busy(r, false);
     }

@@ -46,11 +46,11 @@ function tillAnswers(on) {
     } else if (code === "READ_ONLY") {
       message = T.disk;
     } else {
-      message = (body && body.message) || text.trim() || "the server answered " + status;
+      message = (body && body.message) || text.trim() || T.answered(status);
       message = (code || status) + ": " + message;
       // A till opened under a name the server does not take writes for (DNS rebinding guard).
       if ((status === 403 || status === 421) && !/^(localhost|[0-9.]+|\[[0-9a-f:.]+\])$/i.test(location.hostname))
-        message += " (start the server with --allow-host " + location.hostname + ")";
+        message += T.allowHost(location.hostname);
     }
     say(juiceLabel(order.juice) + " \u00d7" + order.count + ": " + message, "refused");
     alertBox(title, message, code || String(status), short);

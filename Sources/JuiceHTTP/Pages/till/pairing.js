@@ -1,4 +1,4 @@
-// A classic script, run after shared/live-stock.js (for `KO`) and before the till's own: the
+// A classic script, run after shared/base.js (for `KO`) and before the till's own: the
 // global `tillPairing`. It keeps the till's credential and name in `localStorage` (the
 // credential is this device's password for the till: the server keeps only its hash and
 // shows it once), adds `Juice-Till` to every order's headers, and runs the form.

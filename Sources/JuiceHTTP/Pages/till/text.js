@@ -1,5 +1,5 @@
 // A classic script run before the till's own: the global `TILL_TEXT`, the till's words in
-// English, or in Korean with `?lang=ko` (`KO`, from shared/live-stock.js).
+// English, or in Korean with `?lang=ko` (`KO`, from shared/base.js).
 
 "use strict";
 const TILL_TEXT = KO
@@ -16,7 +16,8 @@ const TILL_TEXT = KO
       undoWhat: (n, j, t, seq) => j + " " + n + "잔" + (t ? " (" + t + ")" : "") + " #" + seq + " 판매를 취소할까요? 이유를 고르세요.",
       reasons: { "wrong-juice": "주스 잘못 누름", "customer-left": "손님이 떠남", "other": "기타" },
       undone: (w, t) => "취소됨: " + w + (t ? ", " + t + " 환불" : ""), notUndone: "취소 안 됨",
-      undoNoAnswer: "취소 안 됨: 서버가 응답하지 않습니다. 다시 연결되면 다시 누르세요 (같은 취소가 한 번만 적용됩니다)." }
+      undoNoAnswer: "취소 안 됨: 서버가 응답하지 않습니다. 다시 연결되면 다시 누르세요 (같은 취소가 한 번만 적용됩니다).",
+      answered: s => "서버 응답 " + s, allowHost: h => " (서버를 --allow-host " + h + " 옵션으로 시작하세요)" }
   : { how: "How many", left: "left", soldOut: "SOLD OUT", fruits: "Fruit stock", waiting: n => "offline: " + n + " order" + (n === 1 ? "" : "s") + " waiting",
       sending: n => "sending " + n + " order" + (n === 1 ? "" : "s") + "\u2026", sold: "Sold", again: "answered on a retry; sold once",
       notSold: "Not sold", out: "Out of stock", needs: (f, n, h) => "needs " + f + " " + n + ", has " + h,
@@ -33,4 +34,9 @@ const TILL_TEXT = KO
       undoWhat: (n, j, t, seq) => "Undo " + n + " \u00d7 " + j + (t ? " (" + t + ")" : "") + ", sale #" + seq + "? Pick why:",
       reasons: { "wrong-juice": "Wrong juice", "customer-left": "Customer left", "other": "Other" },
       undone: (w, t) => "Undone: " + w + (t ? ", " + t + " back" : ""), notUndone: "Not undone",
-      undoNoAnswer: "Not undone: the server did not answer. Press Undo again once it is back (the same undo is sent: it applies once)." };
+      undoNoAnswer: "Not undone: the server did not answer. Press Undo again once it is back (the same undo is sent: it applies once).",
+      answered: s => "the server answered " + s, allowHost: h => " (start the server with --allow-host " + h + ")" };
+// In Korean, the till's fixed words (`koWords`, shared/base.js); the rest is set from TILL_TEXT.
+if (KO) koWords({ "title": "주스 계산대", "h1 a": { parts: ["주스 ", "계산대"] }, "#till-name": { title: "이 계산대" },
+  "#count-minus": { label: "하나 빼기" }, "#count-plus": { label: "하나 더하기" }, "#juices": { label: "주스" },
+  "#alert-title": "판매 안 됨", "#alert-restock": "재고 추가", "#alert-ok": "확인" });

@@ -113,7 +113,7 @@
       // Greyed and not tappable when the stock cannot make the count picked (sold out at 1).
       n.b.disabled = can < count;
       const total = tillSales.showPrice(n.price, n.juice, count);
-      n.b.setAttribute("aria-label", n.juice.name + (total ? " " + total : "") + ": "
+      n.b.setAttribute("aria-label", naming(n.juice).main + (total ? " " + total : "") + ": "
                        + (can > 0 ? can + " " + T.left : T.soldOut) + marked + (n.queued.textContent ? ", " + n.queued.textContent : ""));
     }
     for (const chip of document.querySelectorAll("#fruits .fruit"))
@@ -128,7 +128,7 @@
   }
   function setStale(at) {
     document.body.dataset.stale = at ? "true" : "false";
-    $("stale").textContent = at ? T.stale(new Date(at).toLocaleTimeString()) : "";
+    $("stale").textContent = at ? T.stale(new Date(at).toLocaleTimeString(KO ? "ko-KR" : undefined)) : "";
   }
 
   // A tap: one order, queued before it is sent. A second tap on the same juice while the

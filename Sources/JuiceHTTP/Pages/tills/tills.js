@@ -23,7 +23,7 @@
     }
     return { status: response.status, body: parsed, raw: raw };
   }
-  const why = r => r.status === 0 ? "The server did not answer: try again."
+  const why = r => r.status === 0 ? TT.noAnswer
     : (r.body && (r.body.message || r.body.error)) || r.raw.trim().slice(0, 200) || "HTTP " + r.status;
 
   // One list call at a time; one asked for meanwhile runs after it.
@@ -37,7 +37,7 @@
       authorized = true;
       document.body.classList.remove("asking");
       document.body.classList.add("showing");
-      $("mode").textContent = managerToken.value ? "signed in as the manager (this tab)" : "this server has no manager token: tills need no pairing";
+      $("mode").textContent = managerToken.value ? TT.signedIn : TT.open;
       if (!r.body || !Array.isArray(r.body.tills)) { $("page").dataset.state = "error"; $("status").textContent = why(r); return; }
       $("status").textContent = "";
       show(r.body.tills);
@@ -49,11 +49,11 @@
   }
 
   function when(iso) {
-    if (!iso) return "never";
+    if (!iso) return TT.never;
     const t = Date.parse(iso), ago = Math.round((Date.now() - t) / 1000);
-    if (ago < 60) return "just now";
-    if (ago < 3600) return Math.floor(ago / 60) + " min ago";
-    return new Date(t).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    if (ago < 60) return TT.justNow;
+    if (ago < 3600) return TT.minAgo(Math.floor(ago / 60));
+    return new Date(t).toLocaleString(TT.locale, { dateStyle: "medium", timeStyle: "short" });
   }
   function timeIn(dd, iso) {
     dd.textContent = "";
@@ -75,18 +75,18 @@
     const title = el("h3");
     const presence = el("span", "presence");
     const dl = el("dl");
-    const parts = { li, title, presence, paired: field(dl, "Paired"), seen: field(dl, "Last seen"), orders: field(dl, "Orders today") };
+    const parts = { li, title, presence, paired: field(dl, TT.paired), seen: field(dl, TT.seen), orders: field(dl, TT.orders) };
     const actions = el("div", "actions");
-    const rename = el("button", "quiet rename", "Rename"), revoke = el("button", "danger revoke", "Revoke");
+    const rename = el("button", "quiet rename", TT.rename), revoke = el("button", "danger revoke", TT.revoke);
     rename.type = revoke.type = "button";
     actions.append(rename, revoke);
     const form = el("form", "rename-form");
     form.hidden = true;
-    const inputId = "rename-" + t.till, label = el("label", "", "New name");
+    const inputId = "rename-" + t.till, label = el("label", "", TT.newName);
     label.htmlFor = inputId;
     const input = el("input", "rename-name");
     input.id = inputId; input.maxLength = 40; input.autocomplete = "off";
-    const save = el("button", "rename-save", "Save"), cancel = el("button", "quiet rename-cancel", "Cancel");
+    const save = el("button", "rename-save", TT.save), cancel = el("button", "quiet rename-cancel", TT.cancel);
     save.type = "submit"; cancel.type = "button";
     form.append(label, input, save, cancel);
     const result = el("div", "result");
@@ -102,7 +102,7 @@
     form.addEventListener("submit", async ev => {
       ev.preventDefault();
       const name = input.value.trim();
-      if (!name) { result.textContent = "Enter a name."; return; }
+      if (!name) { result.textContent = TT.enterName; return; }
       save.disabled = true;
       const r = await call("POST", "/tills/rename", { till: t.till, name: name });
       save.disabled = false;
@@ -125,18 +125,18 @@
     li.dataset.connected = String(!!t.connected);
     li.dataset.ordersToday = String(t.orders_today);
     p.title.textContent = t.name;
-    p.title.appendChild(el("small", "", "till " + t.till));
-    p.presence.textContent = !t.active ? "revoked" : t.connected ? "connected now" : "not connected";
+    p.title.appendChild(el("small", "", TT.till(t.till)));
+    p.presence.textContent = !t.active ? TT.revoked : t.connected ? TT.connected : TT.notConnected;
     timeIn(p.paired, t.paired);
     if (t.active) timeIn(p.seen, t.last_seen);
-    else { p.seen.textContent = "revoked "; p.seen.appendChild(document.createTextNode(when(t.revoked))); }
+    else { p.seen.textContent = TT.revoked + " "; p.seen.appendChild(document.createTextNode(when(t.revoked))); }
     p.orders.textContent = "";
     p.orders.appendChild(el("b", "", String(t.orders_today)));
-    p.orders.appendChild(document.createTextNode(" (" + t.juices_today + " juice" + (t.juices_today === 1 ? "" : "s") + ")"));
+    p.orders.appendChild(document.createTextNode(TT.juices(t.juices_today)));
     p.actions.hidden = !t.active || !p.form.hidden;
     if (!t.active) p.form.hidden = true;
-    p.rename.setAttribute("aria-label", "Rename " + t.name);
-    p.revoke.setAttribute("aria-label", "Revoke " + t.name);
+    p.rename.setAttribute("aria-label", TT.renameOf(t.name));
+    p.revoke.setAttribute("aria-label", TT.revokeOf(t.name));
   }
 
   // Active tills first (newest paired first), then the revoked ones.
@@ -150,7 +150,7 @@
       const paired = sorted.find(t => t.active && t.till > code.after && (!code.name || t.name === code.name));
       if (paired) {
         $("code-box").dataset.state = "used";
-        $("code-expiry").textContent = "Paired: " + paired.name;
+        $("code-expiry").textContent = TT.pairedAs(paired.name);
         code.until = 0;
       }
     }
@@ -176,7 +176,7 @@
     if (r.status !== 200 || !r.body || !r.body.code) { $("code-error").textContent = why(r); return; }
     code = { until: Date.now() + r.body.expires_in * 1000, after: after, name: r.body.name || null };
     $("code").textContent = r.body.code;
-    $("code-what").textContent = "Pairing code" + (r.body.name ? " for \u201c" + r.body.name + "\u201d" : "");
+    $("code-what").textContent = TT.code(r.body.name);
     $("code-box").hidden = false;
     $("code-box").dataset.state = "shown";
     $("code-name").value = "";
@@ -189,11 +189,11 @@
     const left = Math.max(0, Math.ceil((code.until - Date.now()) / 1000));
     if (left === 0) {
       $("code-box").dataset.state = "expired";
-      $("code-expiry").textContent = "Expired: make a new code.";
+      $("code-expiry").textContent = TT.expired;
       code.until = 0;
       return;
     }
-    $("code-expiry").textContent = "Expires in " + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    $("code-expiry").textContent = TT.expiresIn(Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0"));
   }
   setInterval(tick, 1000);
 
@@ -201,10 +201,9 @@
   let asked = null, opener = null;
   function ask(till) {
     asked = till; opener = document.activeElement;
-    const name = cards[till] ? cards[till].li.dataset.name : "till " + till;
-    $("confirm-title").textContent = "Revoke \u201c" + name + "\u201d?";
-    $("confirm-text").textContent = "It stops selling at once: its next tap says it was removed, and its waiting orders are "
-      + "not sold. To use that tablet again, pair it with a new code.";
+    const name = cards[till] ? cards[till].li.dataset.name : TT.till(till);
+    $("confirm-title").textContent = TT.revokeWhich(name);
+    $("confirm-text").textContent = TT.revokeText;
     $("confirm").classList.add("open");
     $("confirm-no").focus();
   }
