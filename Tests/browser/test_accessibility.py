@@ -72,8 +72,9 @@ def drawn(driver, path, asking):
                 "%s never went live" % path)
 
 
-def check_pages(driver, server, pages, asking):
-    source = axe_source()
+def on_every_page(driver, server, pages, asking, look):
+    """look(driver) on each page, in both languages, at each size, once drawn: what it found,
+    each named by its page and size."""
     found = []
     for size, metrics in SIZES:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
@@ -81,7 +82,13 @@ def check_pages(driver, server, pages, asking):
             for query in ("", "?lang=ko"):
                 driver.get(server.url + path + query)
                 drawn(driver, path, asking)
-                found += ["%s%s at %s: %s" % (path, query, size, v) for v in violations(driver, source)]
+                found += ["%s%s at %s: %s" % (path, query, size, v) for v in look(driver)]
+    return found
+
+
+def check_pages(driver, server, pages, asking):
+    source = axe_source()
+    found = on_every_page(driver, server, pages, asking, lambda d: violations(d, source))
     assert found == [], "axe found:\n" + "\n".join(found)
 
 
@@ -122,14 +129,7 @@ SMALL_TARGETS = """
 
 
 def check_targets(driver, server, pages, asking):
-    found = []
-    for size, metrics in SIZES:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-        for path in pages:
-            for query in ("", "?lang=ko"):
-                driver.get(server.url + path + query)
-                drawn(driver, path, asking)
-                found += ["%s%s at %s: %s" % (path, query, size, t) for t in driver.execute_script(SMALL_TARGETS)]
+    found = on_every_page(driver, server, pages, asking, lambda d: d.execute_script(SMALL_TARGETS))
     assert found == [], "targets under 44x44 px:\n" + "\n".join(found)
 
 
