@@ -32,6 +32,12 @@ package enum BackupFile {
         package var lsn: UInt64
     }
 
+    /// A backup of `ledger`, the state at journal position `lsn`: the snapshot a compaction would
+    /// write now, with the menu and calendar it is read under (`FruitStore.BackupEncoder`).
+    package static func encode(_ ledger: StockLedger, lsn: UInt64, takenAt: Int64) -> [UInt8] {
+        encode(snapshot: Snapshot.encode(ledger, lsn: lsn), menu: ledger.menu, calendar: ledger.history.calendar, takenAt: takenAt)
+    }
+
     package static func encode(snapshot: [UInt8], menu: Menu, calendar: BusinessCalendar, takenAt: Int64) -> [UInt8] {
         var out = framed(Array("\(magic) \(takenAt)".utf8))
         out += framed(Array("menu ".utf8) + Array(MenuFile.json(menu).utf8))

@@ -119,6 +119,8 @@ public enum CommandLineOptions {
                                    (connects, refusals, busy) are limited to \(LogThrottle.perWindow) a second per kind,
                                    then one "N similar lines suppressed" line; debug lifts that limit.
         Backups (see README, "Backups"):
+          GET /backup              (HTTP, manager) the running store's whole state as one file,
+                                   everything acknowledged before the request began
           verify FILE              check a backup without starting a server: print its seq, last
                                    change, keys, days of history and tills, or refuse it naming
                                    the offset and what is wrong (exit 1)
