@@ -99,4 +99,23 @@ import Testing
             #expect(copy.terminate() == 0)
         }
     }
+
+    @Test("a backup larger than --max-output-bytes goes out whole, a part at a time as the socket takes it")
+    func pacedBody() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let server = try ExecutableServer(["--data", dir.path + "/shop", "--max-output-bytes", "4096", "--initial-stock", "100000"])
+        let c = try server.client()
+        try c.sendRaw(Array((1...300).map { "ORDER banana key=paced-\($0)\r\n" }.joined().utf8))
+        for _ in 1...300 { _ = try c.reply() }
+        #expect(try c.command("STOCK banana") == "OK STOCK seq=300 banana=99400")
+        let reply = try Self.get(server.httpPort, token: nil)
+        #expect(reply.status == 200 && reply.body.count > 4 * 4096, "\(reply.statusLine) \(reply.body.count) bytes")
+        let file = dir.path + "/paced.backup"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(reply.body)))
+        let (status, output) = try ExecutableServer.run(["verify", file])
+        #expect(status == 0 && output.contains("keys:         300"), "\(output)")
+        #expect(!server.log().contains("slow client"))
+        // The connection goes on: the next request on it is answered after the whole backup.
+        #expect(try Self.get(server.httpPort, "/healthz", token: nil).status == 200)
+    }
 }
