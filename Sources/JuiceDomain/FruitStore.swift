@@ -41,11 +41,16 @@ package actor FruitStore {
     /// `today`, kept from `from` until `end` (unix seconds) at this history version.
     private var todayKept: (day: Int32, from: Int64, end: Int64, version: UInt64)?
 
+    /// Encodes the state as a backup file (`GET /backup`): storage's, handed in by `Server.make`.
+    package typealias BackupEncoder = @Sendable (_ ledger: StockLedger, _ lsn: UInt64, _ takenAt: Int64) -> [UInt8]
+    let backupEncoder: BackupEncoder?
+
     /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
     /// recovered from it, and the journal is compacted past `compactAfter` bytes.
     package init(executor: LoopExecutor, ledger: StockLedger, journal: (any ChangeJournal)?, history: EventHistory? = nil,
          compactAfter: Int = 64 << 20, lostSalesPerMinute: Int = LostSalesAllowance.defaultPerMinute,
-         storeID: String = StoreID.fresh()) {
+         storeID: String = StoreID.fresh(), backupEncoder: BackupEncoder? = nil) {
+        self.backupEncoder = backupEncoder
         self.lostSales = LostSalesAllowance(perMinute: lostSalesPerMinute)
         self.executor = executor
         self.storeID = storeID

@@ -157,11 +157,15 @@ package struct Storage {
     private func readCalendar() throws(StorageError) -> BusinessCalendar? {
         guard FileManager.default.fileExists(atPath: calendarPath) else { return nil }
         guard let data = FileManager.default.contents(atPath: calendarPath) else { throw .unreadable(path: calendarPath) }
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard let calendar = Storage.parseCalendar(String(decoding: data, as: UTF8.self)) else { throw .invalidCalendar(path: calendarPath) }
+        return calendar
+    }
+
+    /// The calendar file's text (`Asia/Seoul 04:00`), or nil if it is not one.
+    package static func parseCalendar(_ text: String) -> BusinessCalendar? {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count == 2, let zone = TimeZone(identifier: String(fields[0])),
-              let minutes = BusinessCalendar.minutes(ofClock: String(fields[1])) else {
-            throw .invalidCalendar(path: calendarPath)
-        }
+              let minutes = BusinessCalendar.minutes(ofClock: String(fields[1])) else { return nil }
         return BusinessCalendar(timeZone: zone, dayStartMinutes: minutes)
     }
 

@@ -18,6 +18,8 @@ public enum StorageError: Error, CustomStringConvertible {
     case syncFailed(path: String, errno: Int32)
     /// Recovery found damage in a data file: where, and why. Nothing on disk was changed.
     case corrupt(DataFile, path: String, offset: Int, reason: String)
+    /// A backup file is damaged, cut short, or not a backup (`BackupFile`): where, and why.
+    case badBackup(path: String, offset: Int, reason: String)
     /// Another process holds the directory's LOCK.
     case inUse(directory: String)
     case cannotCreateDirectory(String, reason: String)
@@ -51,6 +53,8 @@ public enum StorageError: Error, CustomStringConvertible {
         case .syncFailed(let path, let code): "fsync of \(path) failed: \(Platform.describe(code))"
         case .corrupt(let file, let path, let offset, let reason):
             "\(file.rawValue) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup"
+        case .badBackup(let path, let offset, let reason):
+            "backup \(path) is damaged at offset \(offset) (\(reason)); refusing it: nothing was restored from it"
         case .inUse(let directory): "data directory \(directory) is in use by another juice-server"
         case .cannotCreateDirectory(let directory, let reason): "cannot create data directory \(directory): \(reason)"
         case .unreadable(let path): "cannot read \(path)"

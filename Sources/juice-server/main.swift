@@ -26,6 +26,10 @@ case .success(.version):
 case .success(.printMenu(let menu)):
     print(MenuFile.json(menu))
     exit(0)
+case .success(.verify(let file)):
+    exit(VerifyCommand.run(file))
+case .success(.restore(let file, let directory, let force)):
+    exit(RestoreCommand.run(file, directory: directory, force: force))
 case .success(.run(let parsed)):
     config = parsed
 }

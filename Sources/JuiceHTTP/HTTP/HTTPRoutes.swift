@@ -178,6 +178,9 @@ package struct HTTPRoutes {
         case .dayReport, .daysCSV, .hoursCSV, .tillsCSV:
             let (response, lsn) = reports.answer(request)
             return .response(response, after: lsn)
+        case .backup:
+            let (response, lsn) = BackupRoute.answer(store)
+            return .response(response, after: lsn)
         case .daySales:
             // Today's sales, for the manager to void one from /reports.
             if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }

@@ -34,6 +34,8 @@ package final class HTTPSession: ConnectionSession {
     /// Output its last turn made beyond a turn's share (`FairTurn.maxOutputBytes`), with more
     /// requests waiting: its next turns pass until it is paid off (see `drained`).
     private var owed = 0
+    /// The rest of a large answer, sent as the socket takes it (`PacedBody`, `drained`).
+    private var paced = PacedBody()
 
     package init(_ link: SessionLink, protocol http: HTTPProtocol) {
         self.link = link
@@ -103,8 +105,9 @@ package final class HTTPSession: ConnectionSession {
                 turn.countOutput(respond(to: request))
                 guard !link.isFinishing, !isStream else { return }
                 // Kept alive: the next request once this answer is out (it may wait for the journal).
-                guard !link.hasPendingOutput else {
+                guard !link.hasPendingOutput, paced.isEmpty else {
                     answering = true
+                    if !link.hasPendingOutput { link.yieldTurn() }
                     return
                 }
                 if turn.isOver() && reader.hasStarted {
@@ -164,8 +167,13 @@ package final class HTTPSession: ConnectionSession {
         switch route {
         case .response(let response, let lsn):
             let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
-            send(bytes, after: lsn, keepAlive: keepAlive)
-            return bytes.count
+            let part = PacedBody.partSize(maxOutputBytes: http.loop.config.maxOutputBytes)
+            guard bytes.count > part else {
+                send(bytes, after: lsn, keepAlive: keepAlive)
+                return bytes.count
+            }
+            send(paced.start(bytes, part: part, keepAlive: keepAlive), after: lsn, keepAlive: true)
+            return part
         case .change(let response, let lsn, let events, let till):
             if let till { signedIn(as: till) }
             // The answer first, then the broadcast: like a line client, the writer gets its
@@ -246,6 +254,12 @@ package final class HTTPSession: ConnectionSession {
         }
         if answering {
             guard !link.hasPendingOutput else { return }
+            if !paced.isEmpty {
+                let (bytes, last) = paced.next()
+                send(bytes, keepAlive: !last || paced.keepAlive)
+                if !link.hasPendingOutput, !link.isClosed, !link.isFinishing { link.yieldTurn() }
+                return
+            }
             if owed > 0 {
                 // A turn that wrote more than its share (one large answer: a CSV, a page) waits
                 // out the difference, a share per pass, as in deficit round robin: fair by

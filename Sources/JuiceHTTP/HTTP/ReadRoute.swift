@@ -19,7 +19,7 @@ package enum ReadRoute: String, CaseIterable, Sendable {
     case events = "/events", state = "/state", healthz = "/healthz", openAPI = "/openapi.json"
     // The manager's data (with a token configured).
     case sales = "/sales", metrics = "/metrics", tillsList = "/tills/list", dayReport = "/reports/day", daysCSV = "/reports/days.csv", hoursCSV = "/reports/hours.csv"
-    case tillsCSV = "/reports/tills.csv", daySales = "/reports/sales"
+    case tillsCSV = "/reports/tills.csv", daySales = "/reports/sales", backup = "/backup"
 
     package static let paths = Set(allCases.map(\.rawValue))
 
@@ -36,7 +36,7 @@ package enum ReadRoute: String, CaseIterable, Sendable {
         case .dayReport, .hoursCSV: ["date"]
         case .daysCSV, .tillsCSV: ["from", "to"]
         case .daySales: ["before"]
-        case .tillWorker, .tillManifest, .tillIcon192, .tillIcon512, .state, .healthz, .openAPI, .sales, .metrics, .tillsList: []
+        case .tillWorker, .tillManifest, .tillIcon192, .tillIcon512, .state, .healthz, .openAPI, .sales, .metrics, .tillsList, .backup: []
         }
     }
 
@@ -44,7 +44,7 @@ package enum ReadRoute: String, CaseIterable, Sendable {
     /// carries it (`Authorization: Bearer <token>`).
     package var isManagers: Bool {
         switch self {
-        case .sales, .metrics, .tillsList, .dayReport, .daysCSV, .hoursCSV, .tillsCSV, .daySales: true
+        case .sales, .metrics, .tillsList, .dayReport, .daysCSV, .hoursCSV, .tillsCSV, .daySales, .backup: true
         case .board, .boardIndex, .dashboard, .till, .tillWorker, .stockEditor, .reportsPage, .tillsPage,
              .tillManifest, .tillIcon192, .tillIcon512, .events, .state, .healthz, .openAPI: false
         }

@@ -17,6 +17,10 @@ public enum CommandLineOptions {
         case help
         case version
         case printMenu(Menu)
+        /// `juice-server verify FILE`: check a backup (`VerifyCommand`).
+        case verify(file: String)
+        /// `juice-server restore FILE --data DIR [--force]` (`RestoreCommand`).
+        case restore(file: String, directory: String, force: Bool)
     }
 
     public struct UsageError: Error, CustomStringConvertible {
@@ -30,6 +34,7 @@ public enum CommandLineOptions {
         juice-server \(JuiceVersion.current): a shared fruit store for a juice stand, over a line protocol (see PROTOCOL.md).
 
         \(usage)
+        \(BackupCommandLine.usage)
 
         Network:
           --host ADDR              address to listen on (default 127.0.0.1). A non-loopback address
@@ -113,6 +118,16 @@ public enum CommandLineOptions {
                                    info adds connects and disconnects. Lines a client can repeat
                                    (connects, refusals, busy) are limited to \(LogThrottle.perWindow) a second per kind,
                                    then one "N similar lines suppressed" line; debug lifts that limit.
+        Backups (see README, "Backups"):
+          GET /backup              (HTTP, manager) the running store's whole state as one file,
+                                   everything acknowledged before the request began
+          verify FILE              check a backup without starting a server: print its seq, last
+                                   change, keys, days of history and tills, or refuse it naming
+                                   the offset and what is wrong (exit 1)
+          restore FILE --data DIR  verify FILE, then make DIR a store holding it (a new store id:
+                                   clients resync). Refuses a DIR that holds a store with data
+          --force                  (restore) restore over it anyway, keeping its files aside as
+                                   <name>.before-restore-<time>
         Other:
           --help                   this text
           --version                the version
@@ -157,6 +172,9 @@ public enum CommandLineOptions {
         }
         var scanner = CommandLineScanner(arguments)
         if scanner.asksForHelp { return .success(.help) }
+        if let command = arguments.first, command == "verify" || command == "restore" {
+            return BackupCommandLine.parse(command, Array(arguments.dropFirst()))
+        }
         do throws(CommandLineError) {
             while let flag = try scanner.nextFlag() {
                 if let numeric = numberFlags[flag] {

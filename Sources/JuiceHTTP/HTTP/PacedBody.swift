@@ -1,0 +1,30 @@
+/// A large answer (a backup: megabytes) sent a part at a time, each once the socket took the one
+/// before: the connection's unsent output stays under `--max-output-bytes` (past it a client is
+/// dropped as slow), and the store's memory holds one copy of the answer, not a second in the
+/// outbox. `HTTPSession` reads no next request until the last part is out.
+struct PacedBody {
+    /// A part: half the output a client may have pending, at most 256 KiB.
+    static func partSize(maxOutputBytes: Int) -> Int { max(512, min(256 * 1024, maxOutputBytes / 2)) }
+
+    private var rest: ArraySlice<UInt8> = []
+    private var part = 0
+    /// Whether the connection stays open once the last part is out.
+    private(set) var keepAlive = true
+
+    var isEmpty: Bool { rest.isEmpty }
+
+    /// The first part of `bytes`; the rest is kept for `next`.
+    mutating func start(_ bytes: [UInt8], part: Int, keepAlive: Bool) -> [UInt8] {
+        self.part = part
+        self.keepAlive = keepAlive
+        rest = bytes[min(part, bytes.count)...]
+        return Array(bytes.prefix(part))
+    }
+
+    /// The next part, and whether it is the last.
+    mutating func next() -> (bytes: [UInt8], last: Bool) {
+        let bytes = Array(rest.prefix(part))
+        rest = rest.dropFirst(part)
+        return (bytes, rest.isEmpty)
+    }
+}

@@ -1,0 +1,48 @@
+import JuiceCore
+import JuiceDomain
+import JuiceStorage
+
+/// What a backup holds, in the words `verify` and `restore` print: the store's seq, when it last
+/// changed, its keys, days of history and tills. Read from the recovered state, so it is what a
+/// server started on the restored directory would serve.
+package struct BackupSummary: Sendable, Equatable {
+    package var takenAt: Int64
+    package var seq: UInt64
+    /// The time of the newest timed thing the state holds (a sale, a key, an hour with changes);
+    /// nil for a store that never changed.
+    package var lastChange: Int64?
+    package var keys: Int
+    package var historyDays: Int
+    package var firstDay: Int32?
+    package var lastDay: Int32?
+    package var tills: Int
+
+    package init(_ contents: BackupFile.Contents) {
+        let ledger = contents.ledger
+        takenAt = contents.takenAt
+        seq = ledger.seq
+        keys = ledger.keys.count
+        let hours = ledger.history.inOrder
+        let days = Set(hours.map(\.slot.day))
+        historyDays = days.count
+        firstDay = days.min()
+        lastDay = days.max()
+        tills = ledger.tills.activeCount
+        let times = ledger.sales.all.map(\.time) + ledger.keys.inOrder.map(\.entry.time) + hours.suffix(1).map(\.slot.start)
+        lastChange = times.max()
+    }
+
+    /// The lines printed for it.
+    package var lines: [String] {
+        var lines = ["taken:        \(UTCTime.text(takenAt))", "seq:          \(seq)"]
+        lines.append("last change:  " + (lastChange.map(UTCTime.text) ?? "none (a store that never changed)"))
+        lines.append("keys:         \(keys)")
+        if let firstDay, let lastDay {
+            lines.append("history:      \(historyDays) days (\(BusinessCalendar.dateText(firstDay)) to \(BusinessCalendar.dateText(lastDay)))")
+        } else {
+            lines.append("history:      0 days")
+        }
+        lines.append("tills:        \(tills) paired")
+        return lines
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import JuiceCore
+import JuiceDomain
+import JuicePlatform
+import JuiceStorage
+
+/// `juice-server restore FILE --data DIR [--force]`: makes a data directory from a backup.
+///
+/// It verifies the whole backup before it touches anything. A directory that holds a store with
+/// data (a journal record, or a snapshot past a new store's) is refused unless `force`; then its
+/// files are kept aside, renamed `<name>.before-restore-<time>`, never overwritten. The snapshot
+/// is written as `Snapshot.write` does (temp file, fsync, rename, directory fsync), with the
+/// backup's menu and calendar and an empty journal: what a new store has. No store id: the
+/// restored store makes a new one at its first start, so clients take its whole state again.
+public enum RestoreCommand {
+    /// The data files a restore replaces (LOCK stays: it is held while restoring).
+    static let replaced = [Storage.journalName, Storage.snapshotName, Storage.menuName, Storage.calendarName, StoreIdentity.fileName]
+
+    public static func run(_ path: String, directory: String, force: Bool) -> Int32 {
+        do {
+            let contents = try VerifyCommand.load(path)
+            try restore(contents, into: directory, force: force)
+            print("restored \(path) into \(directory):")
+            for line in BackupSummary(contents).lines { print("  " + line) }
+            print("Changes made after it was taken are not in it. Start the server on it: juice-server --data \(directory) (with the shop's usual flags)")
+            return 0
+        } catch let error as RestoreRefusal {
+            FileHandle.standardError.write(Data("juice-server restore: \(error.description)\n".utf8))
+            return 1
+        } catch {
+            FileHandle.standardError.write(Data("juice-server restore: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    struct RestoreRefusal: Error, CustomStringConvertible { let description: String }
+
+    static func restore(_ contents: BackupFile.Contents, into directory: String, force: Bool) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let lock = Platform.open(directory + "/LOCK", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw StorageError.failed(.openLock, path: directory + "/LOCK", errno: errno) }
+        defer { Platform.close(lock) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw StorageError.inUse(directory: directory) }
+        if let held = StoreContents.describe(directory: directory), !force {
+            throw RestoreRefusal(description: "\(directory) already holds a store with data (\(held)); nothing was changed. Restore into an empty directory, or add --force to keep its files aside (renamed <name>.before-restore-<time>) and restore over it")
+        }
+        // The new snapshot is whole and durable before any old file moves.
+        let snapshotPath = directory + "/" + Storage.snapshotName
+        let temp = snapshotPath + ".restore.tmp"
+        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StorageError.failed(.create, path: temp, errno: errno) }
+        let written = Platform.writeAll(fd, contents.snapshot) && Platform.syncFile(fd) == 0
+        let code = errno
+        Platform.close(fd)
+        guard written else {
+            unlink(temp)
+            throw StorageError.failed(.write, path: temp, errno: code)
+        }
+        let suffix = ".before-restore-" + UTCTime.text(WallClock.unixSeconds()).filter { $0 != ":" && $0 != "-" }
+        var keptAside: [String] = []
+        for name in replaced where FileManager.default.fileExists(atPath: directory + "/" + name) {
+            guard rename(directory + "/" + name, directory + "/" + name + suffix) == 0 else {
+                throw StorageError.failed(.rename, path: directory + "/" + name, errno: errno)
+            }
+            keptAside.append(name + suffix)
+        }
+        try AtomicFile.syncDirectory(directory)
+        try AtomicFile.write(contents.menuJSON, to: directory + "/" + Storage.menuName, directory: directory)
+        try AtomicFile.write(Array(Storage.calendarText(contents.calendar).utf8), to: directory + "/" + Storage.calendarName, directory: directory)
+        guard rename(temp, snapshotPath) == 0 else { throw StorageError.failed(.rename, path: temp, errno: errno) }
+        _ = try JournalFile(path: directory + "/" + Storage.journalName, directory: directory, validLength: 0)
+        try AtomicFile.syncDirectory(directory)
+        if !keptAside.isEmpty { print("kept the old files aside in \(directory): \(keptAside.joined(separator: ", "))") }
+    }
+}

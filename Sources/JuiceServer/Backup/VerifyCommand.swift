@@ -1,0 +1,26 @@
+import Foundation
+import JuiceCore
+import JuiceStorage
+
+/// `juice-server verify FILE`: reads a backup without starting a server, and prints what it
+/// holds (`BackupSummary`) or why it is refused (the file, the offset, what is wrong).
+public enum VerifyCommand {
+    /// The backup at `path`, read and judged whole.
+    package static func load(_ path: String) throws(StorageError) -> BackupFile.Contents {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
+        return try BackupFile.read([UInt8](data), path: path)
+    }
+
+    /// Prints the verdict; the exit status: 0 a whole backup, 1 refused.
+    public static func run(_ path: String) -> Int32 {
+        do {
+            let contents = try load(path)
+            print("backup \(path) is whole:")
+            for line in BackupSummary(contents).lines { print("  " + line) }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("juice-server verify: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import JuiceCore
+import JuiceDomain
+import JuiceStorage
+import JuiceTestSupport
+import Testing
+
+/// `juice-server verify` and `juice-server restore`, run as a person runs them, on a backup of
+/// a store a real server wrote: the restored store starts, holds the same state, and answers a
+/// retried key `dup`; a damaged backup or a directory with data is refused and left as it was.
+@Suite(.onOwnThreads) struct BackupRestoreTests {
+    /// A backup of the (stopped) store in `directory`, made from its files as `GET /backup` makes
+    /// one from the running store: its snapshot at the last journal position.
+    static func backup(of directory: String) throws -> [UInt8] {
+        func file(_ name: String) -> Recovery.File? {
+            FileManager.default.contents(atPath: directory + "/" + name).map { Recovery.File(path: name, bytes: [UInt8]($0)) }
+        }
+        let calendar = Storage.parseCalendar(readText(directory + "/" + Storage.calendarName)) ?? BusinessCalendar()
+        let recovered = try Recovery.recover(StockLedger(menu: .standard, calendar: calendar),
+                                             snapshot: file(Storage.snapshotName), journal: file(Storage.journalName))
+        return BackupFile.encode(snapshot: Snapshot.encode(recovered.ledger, lsn: recovered.lsn), menu: .standard,
+                                 calendar: calendar, takenAt: WallClock.unixSeconds())
+    }
+
+    /// A store with three keyed changes, stopped; its STOCK line.
+    static func storeWithData(_ directory: String) throws -> String {
+        let server = try ExecutableServer(["--data", directory, "--no-http"])
+        let c = try server.client()
+        #expect(try c.command("ORDER banana key=k1").hasPrefix("OK ORDER banana 1 seq=1"))
+        #expect(try c.command("ORDER banana key=k2").hasPrefix("OK ORDER banana 1 seq=2"))
+        #expect(try c.command("RESTOCK kiwi 5 key=k3") == "OK RESTOCK seq=3 kiwi=15")
+        let stock = try c.command("STOCK")
+        #expect(server.terminate() == 0)
+        return stock
+    }
+
+    static func files(_ directory: String) -> [String: Data] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return Dictionary(uniqueKeysWithValues: names.map { ($0, FileManager.default.contents(atPath: directory + "/" + $0) ?? Data()) })
+    }
+
+    static func run(_ arguments: [String]) throws -> (Int32, String) { try ExecutableServer.run(arguments) }
+
+    @Test("verify prints what a backup holds; restore makes a store that starts with it and answers a retried key dup")
+    func restoreStarts() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let stock = try Self.storeWithData(dir.path + "/shop")
+        let file = dir.path + "/juice.backup"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: dir.path + "/shop"))))
+
+        let (status, output) = try Self.run(["verify", file])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("backup \(file) is whole") && output.contains("seq:          3") && output.contains("keys:         3"))
+
+        let (restored, said) = try Self.run(["restore", file, "--data", dir.path + "/new"])
+        #expect(restored == 0, "\(said)")
+        #expect(said.contains("restored \(file) into \(dir.path)/new") && said.contains("seq:          3"))
+        let server = try ExecutableServer(["--data", dir.path + "/new", "--no-http"])
+        let c = try server.client()
+        #expect(try c.command("STOCK") == stock)
+        #expect(try c.command("ORDER banana key=k2").hasPrefix("OK ORDER banana 1 seq=2 ") && (try c.command("ORDER banana key=k2")).hasSuffix(" dup"))
+        #expect(try c.command("ORDER banana key=k4").hasPrefix("OK ORDER banana 1 seq=4 "))
+        #expect(server.terminate() == 0)
+    }
+
+    @Test("restore refuses a directory holding a store with data, unless --force, which keeps its files aside")
+    func refusesData() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let shop = dir.path + "/shop"
+        _ = try Self.storeWithData(shop)
+        let file = dir.path + "/juice.backup"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: shop))))
+        let before = Self.files(shop)
+        let (status, output) = try Self.run(["restore", file, "--data", shop])
+        #expect(status == 1 && output.contains("already holds a store with data") && output.contains("--force"), "\(output)")
+        #expect(Self.files(shop) == before)
+
+        let (forced, said) = try Self.run(["restore", file, "--data", shop, "--force"])
+        #expect(forced == 0, "\(said)")
+        let after = Self.files(shop)
+        let aside = after.keys.filter { $0.hasPrefix("journal.before-restore-") }
+        #expect(aside.count == 1 && after[aside[0]] == before["journal"])
+        #expect(after.keys.contains { $0.hasPrefix("snapshot.before-restore-") })
+        #expect(after["journal"]?.isEmpty == true && !after.keys.contains("store-id"))
+        // A new store that never changed is no data: restored over without --force.
+        let fresh = dir.path + "/fresh"
+        let server = try ExecutableServer(["--data", fresh, "--no-http"])
+        #expect(server.terminate() == 0)
+        #expect(try Self.run(["restore", file, "--data", fresh]).0 == 0)
+    }
+
+    @Test("a backup with a flipped byte, or cut short, is refused by verify and restore naming the offset; nothing is written")
+    func damagedRefused() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let shop = dir.path + "/shop"
+        _ = try Self.storeWithData(shop)
+        let good = try Self.backup(of: shop)
+        let starts = BackupFileTests.partStarts(good)
+        var flipped = good
+        let at = starts[1] + 30  // inside the menu's payload
+        flipped[at] ^= 0x01
+        let cut = starts[starts.count - 2] + 5
+        for (name, bytes, offset, why) in [("flipped", flipped, starts.last { $0 <= at }!, "checksum mismatch"),
+                                           ("cut", Array(good.prefix(cut)), starts[starts.count - 2], "cut short")] {
+            let file = dir.path + "/\(name).backup"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
+            let (status, output) = try Self.run(["verify", file])
+            #expect(status == 1 && output.contains("backup \(file) is damaged at offset \(offset) (\(why)"), "\(output)")
+            let before = Self.files(shop)
+            for target in [shop, dir.path + "/new"] {
+                let (restored, said) = try Self.run(["restore", file, "--data", target, "--force"])
+                #expect(restored == 1 && said.contains("damaged at offset \(offset)"), "\(said)")
+            }
+            #expect(Self.files(shop) == before)
+            #expect(!FileManager.default.fileExists(atPath: dir.path + "/new"))
+        }
+    }
+
+    @Test("verify and restore refuse a bad command line with their usage (exit 2)")
+    func commandLines() throws {
+        for arguments in [["verify"], ["verify", "a", "b"], ["verify", "a", "--force"], ["restore", "a"], ["restore", "--data", "d"]] {
+            let (status, output) = try Self.run(arguments)
+            #expect(status == 2 && output.contains("usage: juice-server verify FILE"), "\(arguments): \(output)")
+        }
+    }
+}

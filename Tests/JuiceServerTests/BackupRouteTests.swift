@@ -1,0 +1,121 @@
+import Foundation
+import JuiceTestSupport
+import Testing
+
+/// `GET /backup` over real sockets, against the built server: the manager's only, and a backup
+/// taken while a till keeps ordering (and the journal compacts) holds every order acknowledged
+/// before its request began: restored and started, the store answers each one's key `dup`.
+@Suite(.onOwnThreads) struct BackupRouteTests {
+    static let token = "backup-token"
+
+    static func get(_ port: Int, _ path: String = "/backup", token: String? = BackupRouteTests.token, method: String = "GET") throws -> HTTPReply {
+        try HTTPClient.request(method, port: port, path, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [])
+    }
+
+    @Test("the route needs the manager token; it names a dated attachment; a store in memory has one too")
+    func managersOnly() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let server = try ExecutableServer(["--data", dir.path + "/shop"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        for token in [nil, "nope"] {
+            let refused = try Self.get(server.httpPort, token: token)
+            #expect(refused.status == 401 && refused.header("WWW-Authenticate") == "Bearer realm=\"juice-server\"", "\(refused.statusLine)")
+            #expect(!refused.text.contains("juice-backup"))
+        }
+        let reply = try Self.get(server.httpPort)
+        #expect(reply.status == 200, "\(reply.statusLine) \(reply.text)")
+        #expect(reply.header("Content-Type") == "application/octet-stream")
+        let disposition = try #require(reply.header("Content-Disposition"))
+        #expect(disposition.range(of: #"^attachment; filename="juice-\d{4}-\d{2}-\d{2}\.backup"$"#, options: .regularExpression) != nil, "\(disposition)")
+        #expect(reply.text.contains("juice-backup 1 "))
+        let head = try Self.get(server.httpPort, method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "\(reply.body.count)")
+        #expect(try Self.get(server.httpPort, "/backup?x=1").status == 400)
+
+        // A store in memory has one too: restored, it is that state on disk.
+        let memory = try ExecutableServer(["--in-memory"])
+        let c = try memory.client()
+        #expect(try c.command("ORDER banana key=m1").hasPrefix("OK ORDER banana 1 seq=1 "))
+        let saved = try Self.get(memory.httpPort, token: nil)
+        #expect(saved.status == 200, "\(saved.statusLine)")
+        let file = dir.path + "/memory.backup"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(saved.body)))
+        #expect(try ExecutableServer.run(["restore", file, "--data", dir.path + "/from-memory"]).0 == 0)
+        let restored = try ExecutableServer(["--data", dir.path + "/from-memory", "--no-http"])
+        let r = try restored.client()
+        #expect(try r.command("ORDER banana key=m1").hasSuffix(" dup"))
+        #expect(try r.command("ORDER banana key=m2").hasPrefix("OK ORDER banana 1 seq=2 "))
+    }
+
+    @Test("a backup taken while orders are acknowledged holds every one acknowledged before its request; restored, retries get dup")
+    func backupUnderLoad() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let server = try ExecutableServer(["--data", dir.path + "/shop", "--initial-stock", "1000000", "--journal-max-bytes", "16384"],
+                                          environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        let acknowledged = Locked<[String]>([])
+        let stop = Locked(false)
+        let till = try server.client()
+        #expect(try till.command("AUTH \(Self.token)").hasPrefix("OK"))
+        let done = DispatchSemaphore(value: 0)
+        let seller = Thread {
+            var n = 0
+            while !stop.get {
+                n += 1
+                guard let reply = try? till.command("ORDER banana key=b\(n)"), reply.hasPrefix("OK ORDER") else { break }
+                acknowledged.update { $0.append("b\(n)") }
+            }
+            done.signal()
+        }
+        seller.start()
+        var backups: [(keys: [String], bytes: [UInt8])] = []
+        for wanted in [100, 400] {
+            #expect(eventually { acknowledged.get.count >= wanted })
+            let before = acknowledged.get
+            let reply = try Self.get(server.httpPort)
+            #expect(reply.status == 200, "\(reply.statusLine)")
+            backups.append((before, reply.body))
+        }
+        stop.update { $0 = true }
+        done.wait()
+        #expect(server.log().contains("compacted the journal"), "no compaction ran while backing up")
+        for (i, backup) in backups.enumerated() {
+            let file = dir.path + "/\(i).backup"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(backup.bytes)))
+            let (verified, said) = try ExecutableServer.run(["verify", file])
+            #expect(verified == 0, "\(said)")
+            let (restored, output) = try ExecutableServer.run(["restore", file, "--data", dir.path + "/restored-\(i)"])
+            #expect(restored == 0, "\(output)")
+            let copy = try ExecutableServer(["--data", dir.path + "/restored-\(i)", "--no-http"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+            let c = try copy.client()
+            #expect(try c.command("AUTH \(Self.token)").hasPrefix("OK"))
+            let stock = try c.command("STOCK banana")
+            let seq = try #require(stock.split(separator: " ").first { $0.hasPrefix("seq=") }.flatMap { Int($0.dropFirst(4)) })
+            #expect(seq >= backup.keys.count && output.contains("seq:          \(seq)"), "\(stock)")
+            #expect(stock == "OK STOCK seq=\(seq) banana=\(1_000_000 - 2 * seq)")
+            for key in backup.keys {
+                let again = try c.command("ORDER banana key=\(key)")
+                #expect(again.hasSuffix(" dup"), "\(key): \(again)")
+                if !again.hasSuffix(" dup") { break }
+            }
+            #expect(copy.terminate() == 0)
+        }
+    }
+
+    @Test("a backup larger than --max-output-bytes goes out whole, a part at a time as the socket takes it")
+    func pacedBody() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let server = try ExecutableServer(["--data", dir.path + "/shop", "--max-output-bytes", "4096", "--initial-stock", "100000"])
+        let c = try server.client()
+        try c.sendRaw(Array((1...300).map { "ORDER banana key=paced-\($0)\r\n" }.joined().utf8))
+        for _ in 1...300 { _ = try c.reply() }
+        #expect(try c.command("STOCK banana") == "OK STOCK seq=300 banana=99400")
+        let reply = try Self.get(server.httpPort, token: nil)
+        #expect(reply.status == 200 && reply.body.count > 4 * 4096, "\(reply.statusLine) \(reply.body.count) bytes")
+        let file = dir.path + "/paced.backup"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(reply.body)))
+        let (status, output) = try ExecutableServer.run(["verify", file])
+        #expect(status == 0 && output.contains("keys:         300"), "\(output)")
+        #expect(!server.log().contains("slow client"))
+        // The connection goes on: the next request on it is answered after the whole backup.
+        #expect(try Self.get(server.httpPort, "/healthz", token: nil).status == 200)
+    }
+}
