@@ -45,7 +45,7 @@ struct WireRoundTripTests {
                 Issue.record("not an OK reply: \(out.string)")
                 continue
             }
-            var valueFields = fields[...]
+            let valueFields = fields[...]
             switch change.kind {
             case .order(let request):
                 #expect(verb == "ORDER")
