@@ -76,14 +76,21 @@ package struct HTTPRoutes {
 
     private let allowedHosts: [String]
 
+    /// What every write route refuses first: another method (405), or a query (a write takes no
+    /// parameters: `QueryRules`).
+    private static func writeRefusal(_ request: HTTPRequest) -> Route? {
+        guard request.method == "POST" else {
+            return .response(WriteAnswer.refusal(.methodNotAllowed, .badRequest, "\(request.path) takes POST", headers: allowPost), after: 0)
+        }
+        if let problem = QueryRules.problem(request.query, path: request.path, known: []) {
+            return .response(WriteAnswer.refusal(.badRequest, .badRequest, problem), after: 0)
+        }
+        return nil
+    }
+
     package func route(_ request: HTTPRequest, client: RequestClient) -> Route {
         if TillRoutes.posts.contains(request.path) {
-            guard request.method == "POST" else {
-                return .response(WriteAnswer.refusal(.methodNotAllowed, .badRequest, "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
-            }
-            if let problem = QueryRules.problem(request.query, path: request.path, known: []) {
-                return .response(WriteAnswer.refusal(.badRequest, .badRequest, problem), after: 0)
-            }
+            if let refused = Self.writeRefusal(request) { return refused }
             if let why = HostCheck.refusal(host: request.header("host"), origin: request.header("origin"), allowed: allowedHosts) {
                 Log.warning("HTTP 403 for \(client.description): \(why)", category: .refusals)
                 return .response(WriteAnswer.refusal(.forbidden, .forbidden, why), after: 0)
@@ -103,12 +110,7 @@ package struct HTTPRoutes {
             return .tills(response, after: lsn, paired: paired, revoked: revoked)
         }
         if HTTPWrites.paths.contains(request.path) {
-            guard request.method == "POST" else {
-                return .response(WriteAnswer.refusal(.methodNotAllowed, .badRequest, "\(request.path) takes POST", headers: HTTPRoutes.allowPost), after: 0)
-            }
-            if let problem = QueryRules.problem(request.query, path: request.path, known: []) {
-                return .response(WriteAnswer.refusal(.badRequest, .badRequest, problem), after: 0)
-            }
+            if let refused = Self.writeRefusal(request) { return refused }
             if isDraining() {
                 return .response(WriteAnswer.refusal(.serviceUnavailable, .shuttingDown, "shutting down; try again shortly",
                                                     headers: [("Retry-After", "1")]), after: 0)

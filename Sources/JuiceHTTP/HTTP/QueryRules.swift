@@ -14,7 +14,7 @@ package enum QueryRules {
                 let takes = known.isEmpty ? "takes no query parameters" : "takes " + known.map { "?\($0)=" }.joined(separator: ", ")
                 return "unknown query parameter \(Self.shown(name)): \(path) \(takes)"
             }
-            if !seen.insert(name).inserted { return "repeated query parameter \(name): send it once" }
+            if !seen.insert(name).inserted { return "repeated query parameter \(Self.shown(name)): send it once" }
         }
         return nil
     }
