@@ -44,6 +44,9 @@ package actor FruitStore {
     /// Encodes the state as a backup file (`GET /backup`): storage's, handed in by `Server.make`.
     package typealias BackupEncoder = @Sendable (_ ledger: StockLedger, _ lsn: UInt64, _ takenAt: Int64) -> [UInt8]
     let backupEncoder: BackupEncoder?
+    /// The last backup and the journal position it holds, answered again until the journal moves
+    /// (`backup()`): a repeated `GET /backup` costs no second encoding of an unchanged store.
+    var lastBackup: (lsn: UInt64, bytes: [UInt8])?
 
     /// A store over `ledger`; with a `journal` (see `Server.make`), `history` holds the changes
     /// recovered from it, and the journal is compacted past `compactAfter` bytes.

@@ -30,6 +30,14 @@ import Testing
         let head = try Self.get(server.httpPort, method: "HEAD")
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "\(reply.body.count)")
         #expect(try Self.get(server.httpPort, "/backup?x=1").status == 400)
+        // Asked again on an unchanged store, the kept backup (its "taken" time too); after a
+        // change, a new one that holds it.
+        #expect(try Self.get(server.httpPort).body == reply.body)
+        let till = try server.client()
+        #expect(try till.command("AUTH \(Self.token)").hasPrefix("OK"))
+        #expect(try till.command("RESTOCK kiwi 1").hasPrefix("OK RESTOCK"))
+        let after = try Self.get(server.httpPort)
+        #expect(after.status == 200 && after.body != reply.body && after.text.contains("kiwi"))
 
         // A store in memory has one too: restored, it is that state on disk.
         let memory = try ExecutableServer(["--in-memory"])
