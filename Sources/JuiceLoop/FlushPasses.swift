@@ -32,10 +32,7 @@ package final class FlushPasses {
         guard !conn.dirty else { return }
         conn.dirty = true
         dirty.append(conn)
-        // The pass is scheduled here, not through `schedule`: one call less per event queued.
-        guard !passScheduled else { return }
-        passScheduled = true
-        LoopBound(self, on: queue).async { $0.pass() }
+        schedule()
     }
 
     private func schedule() {

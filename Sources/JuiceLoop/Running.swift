@@ -199,10 +199,6 @@ package final class Running: ConnectionHost {
 
     // MARK: Changes and durability
 
-    package func publish(_ events: [StockEvent]) {
-        gate.publish(events)
-    }
-
     // MARK: Closing
 
     /// A closing connection goes once everything it is owed has been written. Input it sent

@@ -118,8 +118,6 @@ package protocol ConnectionHost: AnyObject {
     func finish(_ conn: Connection)
     /// Close it now, with a reason for the log.
     func close(_ conn: Connection, reason: String?)
-    /// Changes to broadcast to every client that listens, through the durability gate.
-    func publish(_ events: [StockEvent])
     /// Clients connected, all protocols together.
     var clientCount: Int { get }
     /// False once shutdown began.
