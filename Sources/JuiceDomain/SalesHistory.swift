@@ -85,7 +85,7 @@ package struct SalesHistory: Sendable {
             /// place in `juiceKinds` or `fruitKinds`, as a switch (an order moves several
             /// counters, and a search of those lists per counter showed in S2).
             fileprivate func base(juices: Int, fruits: Int) -> Int {
-                let perJuice = 2, perFruit = 2 + 7 * juices
+                let perJuice = 2, perFruit = 2 + Kind.juiceKinds.count * juices
                 switch self {
                 case .sold: return perJuice
                 case .lost: return perJuice + juices

@@ -184,8 +184,7 @@ package struct HTTPRoutes {
             let (response, lsn) = BackupRoute.answer(store)
             return .response(response, after: lsn)
         case .daySales:
-            // Today's sales, for the manager to void one from /reports.
-            if let (message, headers) = bearerRefusal(request, client: client) { return .response(.plain(.unauthorized, message, headers: headers), after: 0) }
+            // Today's sales, for the manager to void one from /reports (the token: `isManagers`).
             let (response, lsn) = DaySalesRoute.answer(request, store: store)
             return .response(response, after: lsn)
         }

@@ -83,7 +83,8 @@ public enum CommandLineOptions {
           --initial-stock N        stock of each fruit in a new store (a new data directory), 0 to \(Limits.maxStock) (default 10)
           --menu FILE              the shop's own menu, JSON (default: the original seven juices)
           --print-menu             print the menu (default or --menu) as a JSON starting file and exit
-          --accept-menu-change     start even if the menu drops a fruit the data still has in stock
+          --accept-menu-change     start even if the menu drops a fruit the data still has in stock,
+                                   or prices sales in another currency than the data's
           --timezone NAME          the shop's time zone for its days and hours (reports, REPORT), an
                                    IANA name such as Asia/Seoul (default: the machine's)
           --day-starts HH:MM       when a business day starts: a sale at 01:30 belongs to the evening
