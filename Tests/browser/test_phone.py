@@ -25,6 +25,16 @@ def a_day_of_sales(server, clock):
         assert server.send(line).startswith(("OK ORDER", "ERR OUT_OF_STOCK")), line
 
 
+def drawn(driver, path):
+    """The page shows its data: the tills page its list, the dashboard its live figures (it
+    opens its stream once they are drawn), the others their fruit or juices."""
+    if path == "/tills":
+        return attribute(driver, "#page", "data-state") == "shown"
+    if path == "/dashboard":
+        return attribute(driver, "#conn", "data-state") == "live"
+    return driver.find_elements("css selector", "[data-fruit], [data-juice], #auth, .empty-note")
+
+
 def sideways(driver, width):
     """What sticks out past the screen, outside any box that scrolls or clips it, or []."""
     return driver.execute_script("""
@@ -55,8 +65,7 @@ def test_no_page_scrolls_sideways_on_a_phone(page, start_server, tmp_path):
                     wait_shown(page, TODAY)
                 else:
                     wait_for(page, lambda d: d.execute_script("return document.readyState") == "complete", "not loaded")
-                    wait_for(page, lambda d: d.find_elements("css selector", "[data-fruit], [data-juice], #auth, .empty-note")
-                             or path in ("/tills", "/dashboard"), "%s did not draw" % path)
+                    wait_for(page, lambda d: drawn(d, path), "%s did not draw" % path)
                 assert sideways(page, width) == [], "%s%s at %d px" % (path, query, width)
 
 

@@ -95,7 +95,7 @@ const drawReport = (function () {
   function hours(r) {
     const box = $("hours"), cols = columns(r), fmt = moneyFormat(r.currency);
     box.textContent = "";
-    if (!cols.length) { box.appendChild(el("div", "empty-note", RT.noActivity)); return; }
+    if (!cols.length) { scale(box, 0); box.appendChild(el("div", "empty-note", RT.noActivity)); return; }
     const max = Math.max(1, ...cols.map(c => c.hour ? Math.max(sum(c.hour.sold), sum(c.hour.lost)) : 0));
     scale(box, max);
     const short = cols.length > 12;
@@ -213,8 +213,10 @@ const drawReport = (function () {
       top = el("div", "scale");
       box.parentNode.insertBefore(top, box);
     }
-    top.textContent = RT.scaleTop(max);
-    box.dataset.max = String(max);
+    // An empty chart (a day with nothing recorded) has no scale: none is left from the day before.
+    top.hidden = !max;
+    top.textContent = max ? RT.scaleTop(max) : "";
+    if (max) box.dataset.max = String(max); else delete box.dataset.max;
   }
 
   return function (r, m, pick) {

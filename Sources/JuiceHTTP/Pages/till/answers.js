@@ -25,7 +25,9 @@ function tillAnswers(on) {
   $("alert-ok").addEventListener("click", () => $("alert").classList.remove("open"));
   $("alert-restock").addEventListener("click", () => {
     $("alert").classList.remove("open");
-    if (restockFruit) location.href = "/stock?fruit=" + encodeURIComponent(restockFruit);
+    // A lang given in the address goes along, as on the page's links (shared/base.js).
+    if (restockFruit) location.href = "/stock?fruit=" + encodeURIComponent(restockFruit)
+      + (LANG_GIVEN === "ko" || LANG_GIVEN === "en" ? "&lang=" + LANG_GIVEN : "");
   });
 
   function answered(order, status, body, text, at) {
