@@ -82,6 +82,10 @@ import Testing
         #expect(aside.count == 1 && after[aside[0]] == before["journal"])
         #expect(after.keys.contains { $0.hasPrefix("snapshot.before-restore-") })
         #expect(after["journal"]?.isEmpty == true && !after.keys.contains("store-id"))
+        // Forced again at once (the same second, likely): the files set aside first stay.
+        #expect(try Self.run(["restore", file, "--data", shop, "--force"]).0 == 0)
+        let again = Self.files(shop)
+        #expect(again[aside[0]] == before["journal"] && again.keys.filter { $0.hasPrefix("journal.before-restore-") }.count == 2)
         // A new store that never changed is no data: restored over without --force.
         let fresh = dir.path + "/fresh"
         let server = try ExecutableServer(["--data", fresh, "--no-http"])

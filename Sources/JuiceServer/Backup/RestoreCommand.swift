@@ -56,7 +56,14 @@ public enum RestoreCommand {
             unlink(temp)
             throw StorageError.failed(.write, path: temp, errno: code)
         }
-        let suffix = ".before-restore-" + UTCTime.text(WallClock.unixSeconds()).filter { $0 != ":" && $0 != "-" }
+        // A suffix no file has yet: two forced restores within a second must not replace the
+        // files the first one set aside (rename(2) replaces a target silently).
+        let stamp = ".before-restore-" + UTCTime.text(WallClock.unixSeconds()).filter { $0 != ":" && $0 != "-" }
+        var suffix = stamp, n = 1
+        while replaced.contains(where: { FileManager.default.fileExists(atPath: directory + "/" + $0 + suffix) }) {
+            n += 1
+            suffix = stamp + "-\(n)"
+        }
         var keptAside: [String] = []
         for name in replaced where FileManager.default.fileExists(atPath: directory + "/" + name) {
             guard rename(directory + "/" + name, directory + "/" + name + suffix) == 0 else {
