@@ -26,6 +26,10 @@ case .success(.version):
 case .success(.printMenu(let menu)):
     print(MenuFile.json(menu))
     exit(0)
+case .success(.backup(let request)):
+    // A server that vanishes mid-answer must be an error message, not a silent death.
+    signal(SIGPIPE, SIG_IGN)
+    exit(BackupCommand.run(request))
 case .success(.verify(let file)):
     exit(VerifyCommand.run(file))
 case .success(.restore(let file, let directory, let force)):

@@ -17,6 +17,8 @@ public enum CommandLineOptions {
         case help
         case version
         case printMenu(Menu)
+        /// `juice-server backup [FILE | DIR] ...`: fetch one from a running server (`BackupCommand`).
+        case backup(BackupCommand.Request)
         /// `juice-server verify FILE`: check a backup (`VerifyCommand`).
         case verify(file: String)
         /// `juice-server restore FILE --data DIR [--force]` (`RestoreCommand`).
@@ -122,6 +124,12 @@ public enum CommandLineOptions {
         Backups (see README, "Backups"):
           GET /backup              (HTTP, manager) the running store's whole state as one file,
                                    everything acknowledged before the request began
+          backup [FILE | DIR]      ask the running server for one (GET /backup), verify it and
+                                   write it (a DIR: under the server's name, juice-<day>.backup);
+                                   a backup that does not verify is not written (exit 1)
+          --server HOST:PORT       (backup) the server's HTTP port (default 127.0.0.1:7879)
+          --manager-token-file P   (backup) the manager token, as for the server (or
+                                   JUICE_MANAGER_TOKEN); none for a server without one
           verify FILE              check a backup without starting a server: print its seq, last
                                    change, keys, days of history and tills, or refuse it naming
                                    the offset and what is wrong (exit 1)
@@ -173,8 +181,8 @@ public enum CommandLineOptions {
         }
         var scanner = CommandLineScanner(arguments)
         if scanner.asksForHelp { return .success(.help) }
-        if let command = arguments.first, command == "verify" || command == "restore" {
-            return BackupCommandLine.parse(command, Array(arguments.dropFirst()))
+        if let command = arguments.first, BackupCommandLine.commands.contains(command) {
+            return BackupCommandLine.parse(command, Array(arguments.dropFirst()), environment: environment)
         }
         do throws(CommandLineError) {
             while let flag = try scanner.nextFlag() {

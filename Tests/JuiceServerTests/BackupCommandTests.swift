@@ -1,0 +1,133 @@
+import Foundation
+import Glibc
+import JuiceTestSupport
+@testable import JuiceServer
+import Testing
+
+/// `juice-server backup`, run as the nightly job runs it: from a real server, through its HTTP
+/// port, with the manager's token file. What it writes is a file `verify` and `restore` accept;
+/// whatever goes wrong (no token, a damaged or cut-short answer, no server) leaves no file.
+@Suite(.onOwnThreads) struct BackupCommandTests {
+    static func tokenFile(_ dir: String) -> String {
+        let path = dir + "/manager-token"
+        FileManager.default.createFile(atPath: path, contents: Data("backup-test-token-0123456789\n".utf8))
+        return path
+    }
+
+    @Test("backup DIR writes the server's whole state under its dated name, owner-only, and restore starts it")
+    func writesAWholeBackup() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let token = Self.tokenFile(dir.path)
+        let server = try ExecutableServer(["--data", dir.path + "/shop", "--manager-token-file", token])
+        let c = try server.client()
+        #expect(try c.command("AUTH backup-test-token-0123456789") == "OK AUTH")
+        #expect(try c.command("RESTOCK kiwi 5 key=k1").hasPrefix("OK RESTOCK seq=1"))
+        #expect(try c.command("ORDER banana key=k2").hasPrefix("OK ORDER banana 1 seq=2"))
+        let stock = try c.command("STOCK")
+        try FileManager.default.createDirectory(atPath: dir.path + "/nightly", withIntermediateDirectories: true)
+
+        let (status, output) = try ExecutableServer.run(["backup", dir.path + "/nightly", "--server", "127.0.0.1:\(server.httpPort)",
+                                                         "--manager-token-file", token])
+        #expect(status == 0, "\(output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/nightly")
+        #expect(names.count == 1 && names[0].hasPrefix("juice-") && names[0].hasSuffix(".backup"), "\(names)")
+        let file = dir.path + "/nightly/" + names[0]
+        #expect(output.contains("backup written to \(file)") && output.contains("seq:          2"), "\(output)")
+        #expect(DeployTests.mode(file) == 0o600)
+        #expect(server.terminate() == 0)
+
+        let (verified, said) = try ExecutableServer.run(["verify", file])
+        #expect(verified == 0 && said.contains("seq:          2"), "\(said)")
+        #expect(try ExecutableServer.run(["restore", file, "--data", dir.path + "/restored"]).0 == 0)
+        let restored = try ExecutableServer(["--data", dir.path + "/restored", "--no-http"])
+        #expect(try restored.client().command("STOCK") == stock)
+        #expect(restored.terminate() == 0)
+    }
+
+    @Test("without the token (or with a wrong one) the server's refusal is said, with the flag to fix it, and no file is written")
+    func refusedWithoutTheToken() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", Self.tokenFile(dir.path)])
+        let target = dir.path + "/juice.backup"
+        for environment in [[:], ["JUICE_MANAGER_TOKEN": "not-the-token-0123456789"]] {
+            let (status, output) = try ExecutableServer.run(["backup", target, "--server", "127.0.0.1:\(server.httpPort)"], environment: environment)
+            #expect(status == 1, "\(output)")
+            #expect(output.contains("answered 401") && output.contains("--manager-token-file") && output.contains("no file was written"), "\(output)")
+            #expect(!FileManager.default.fileExists(atPath: target) && !FileManager.default.fileExists(atPath: target + ".part"))
+        }
+        // With it from the environment, as a shell would give it.
+        let (status, output) = try ExecutableServer.run(["backup", target, "--server", "127.0.0.1:\(server.httpPort)"],
+                                                        environment: ["JUICE_MANAGER_TOKEN": "backup-test-token-0123456789"])
+        #expect(status == 0 && FileManager.default.fileExists(atPath: target), "\(output)")
+    }
+
+    /// A stand-in server on a loopback port that answers one request with `answer`, then closes.
+    static func answerOnce(_ answer: [UInt8]) throws -> Int {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let port = bindLoopbackPortZero(listener, listenBacklog: 4) else { throw TestError("bind", errno: errno) }
+        Thread.detachNewThread {
+            let fd = accept(listener, nil, nil)
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = recv(fd, &request, request.count, 0)
+            _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(fd)
+            close(listener)
+        }
+        return port
+    }
+
+    @Test("a backup that is cut short, damaged, or not a backup at all is refused naming what is wrong, and nothing is written")
+    func refusesABadAnswer() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let server = try ExecutableServer(["--in-memory"])
+        let target = dir.path + "/juice.backup"
+        #expect(try ExecutableServer.run(["backup", target, "--server", "127.0.0.1:\(server.httpPort)"]).0 == 0)
+        let whole = [UInt8](try #require(FileManager.default.contents(atPath: target)))
+        #expect(unlink(target) == 0)
+        func head(_ length: Int) -> [UInt8] { Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\nContent-Disposition: attachment; filename=\"../../etc/x\"\r\n\r\n".utf8) }
+        var flipped = whole
+        flipped[whole.count / 2] ^= 0x20
+        let cases: [([UInt8], String)] = [
+            (head(whole.count) + whole.prefix(whole.count / 3), "cut short"),
+            (head(whole.count) + flipped, "offset"),
+            (Array("SSH-2.0-OpenSSH_9.2\r\n\r\n".utf8), "did not answer as an HTTP server"),
+            (Array("HTTP/1.1 200 OK\r\n\r\n".utf8), "without a Content-Length"),
+        ]
+        for (answer, expected) in cases {
+            let port = try Self.answerOnce(answer)
+            let (status, output) = try ExecutableServer.run(["backup", dir.path + "/", "--server", "127.0.0.1:\(port)"])
+            #expect(status == 1 && output.contains(expected) && output.contains("no file was written"), "\(expected): \(output)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "\(expected)")
+        }
+        // A name from the server is used only if it is a plain one: never a path out of the folder.
+        let port = try Self.answerOnce(head(whole.count) + whole)
+        let (status, output) = try ExecutableServer.run(["backup", dir.path + "/", "--server", "127.0.0.1:\(port)"])
+        #expect(status == 0 && output.contains("backup written to \(dir.path)/juice.backup"), "\(output)")
+    }
+
+    @Test("no server on the port: a clear message, exit 1")
+    func noServer() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let free = try #require(bindLoopbackPortZero(fd))
+        close(fd)
+        let (status, output) = try ExecutableServer.run(["backup", "--server", "127.0.0.1:\(free)"], directory: temporaryDirectory("juice-backup-cmd"))
+        #expect(status == 1 && output.contains("cannot connect to http://127.0.0.1:\(free)") && output.contains("is juice-server running"), "\(output)")
+    }
+
+    @Test("--server takes HOST:PORT, [IPv6]:PORT or a host alone (port 7879); anything else is a usage error")
+    func serverFlag() {
+        #expect(BackupCommandLine.hostAndPort("127.0.0.1:7000")! == ("127.0.0.1", 7000))
+        #expect(BackupCommandLine.hostAndPort("[::1]:8080")! == ("::1", 8080))
+        #expect(BackupCommandLine.hostAndPort("[::1]")! == ("::1", 7879))
+        #expect(BackupCommandLine.hostAndPort("shop.local")! == ("shop.local", 7879))
+        for bad in ["", ":7879", "host:", "host:0", "host:70000", "::1:7879", "[::1", "[::1]x", "host:port"] {
+            #expect(BackupCommandLine.hostAndPort(bad) == nil, "\(bad)")
+        }
+        guard case .failure(let error) = CommandLineOptions.parse(["backup", "--server", "x:y"]) else { Issue.record("accepted"); return }
+        #expect(error.description.contains("--server needs HOST:PORT"))
+        guard case .success(.backup(let request)) = CommandLineOptions.parse(["backup", "out/"], environment: ["JUICE_MANAGER_TOKEN": "t0ken-abcdefghijklmnop"]) else {
+            Issue.record("not a backup"); return
+        }
+        #expect(request.target == "out/" && request.host == "127.0.0.1" && request.port == 7879 && request.token == Array("t0ken-abcdefghijklmnop".utf8))
+    }
+}
