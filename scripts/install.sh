@@ -4,11 +4,15 @@
 # deploy/juice-server.service in /etc/systemd/system, and the manager token, made once, as the
 # service's credential /etc/juice-server/manager-token (root only, mode 0600). Then:
 #   sudo systemctl enable --now juice-server
+# And the nightly backup (README, "Backups"): deploy/juice-backup.sh as /usr/local/bin/juice-backup,
+# juice-backup.service and .timer, and /var/backups/juice-server (root only). Then:
+#   sudo systemctl enable --now juice-backup.timer
 #
 # usage: scripts/install.sh [--uninstall] [--bin-dir DIR] [--root DIR]
 #   (run it as yourself: it builds as you, then asks sudo for the steps that need root)
-#   --uninstall     stop and disable the service, remove the binaries and the unit; the data
-#                   (/var/lib/juice-server) and the token (/etc/juice-server) are kept
+#   --uninstall     stop and disable the service and the timer, remove the binaries and the
+#                   units; the data (/var/lib/juice-server), the token (/etc/juice-server) and
+#                   the backups (/var/backups/juice-server) are kept
 #   --bin-dir DIR   install the binaries already built in DIR instead of building
 #   --root DIR      install under DIR instead of / and leave systemctl alone (packaging, tests)
 #
@@ -22,7 +26,7 @@ uninstall=0
 bin_dir=""
 root=""
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,6 +45,8 @@ unit_dir="$root/etc/systemd/system"
 token_dir="$root/etc/juice-server"
 token="$token_dir/manager-token"
 doc_dir="$prefix/share/doc/juice-server"
+backup_dir="$root/var/backups/juice-server"
+units=(juice-server.service juice-backup.service juice-backup.timer)
 
 # systemctl only on a real install on a box that runs systemd.
 systemd_running() { [ -z "$root" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; }
@@ -61,15 +67,16 @@ fi
 
 if [ "$uninstall" -eq 1 ]; then
   if systemd_running; then
-    systemctl disable --now juice-server.service 2>/dev/null || true
+    systemctl disable --now juice-backup.timer juice-server.service 2>/dev/null || true
   fi
-  rm -f "$unit_dir/juice-server.service"
-  for name in "${binaries[@]}"; do rm -f "$prefix/bin/$name"; done
+  for unit in "${units[@]}"; do rm -f "$unit_dir/$unit"; done
+  for name in "${binaries[@]}" juice-backup; do rm -f "$prefix/bin/$name"; done
   rm -rf "$doc_dir"
   if systemd_running; then systemctl daemon-reload; fi
   echo "juice-server uninstalled. Kept: the data (/var/lib/juice-server, with DynamicUser in"
-  echo "/var/lib/private/juice-server) and the token ($token). To remove them too:"
-  echo "  sudo rm -rf /var/lib/private/juice-server /var/lib/juice-server /etc/juice-server"
+  echo "/var/lib/private/juice-server), the token ($token) and the backups (/var/backups/juice-server)."
+  echo "To remove them too:"
+  echo "  sudo rm -rf /var/lib/private/juice-server /var/lib/juice-server /etc/juice-server /var/backups/juice-server"
   exit 0
 fi
 
@@ -80,10 +87,13 @@ done
 echo "== binaries in $prefix/bin"
 install -d -m 0755 "$prefix/bin" "$doc_dir" "$unit_dir"
 for name in "${binaries[@]}"; do install -m 0755 "$bin_dir/$name" "$prefix/bin/$name"; done
+install -m 0755 "$here/deploy/juice-backup.sh" "$prefix/bin/juice-backup"
 install -m 0644 "$here/README.md" "$here/PROTOCOL.md" "$doc_dir/"
 
-echo "== unit in $unit_dir/juice-server.service"
-install -m 0644 "$here/deploy/juice-server.service" "$unit_dir/juice-server.service"
+echo "== units in $unit_dir: ${units[*]}"
+for unit in "${units[@]}"; do install -m 0644 "$here/deploy/$unit" "$unit_dir/$unit"; done
+# The backups: root only (they hold the keys and the tills' pairings).
+install -d -m 0700 "$backup_dir"
 
 # The token: made once, never printed into a log; reinstalling keeps it (tills and managers
 # already know it). umask first, so it is never readable by others even for a moment.
@@ -103,4 +113,5 @@ if systemd_running; then
   systemctl try-restart juice-server.service
 fi
 echo "installed. Start it now and at every boot:  sudo systemctl enable --now juice-server"
+echo "A backup every night (README, \"Backups\"):   sudo systemctl enable --now juice-backup.timer"
 echo "The manager token (for /dashboard and /stock):  sudo cat $token"

@@ -21,17 +21,31 @@ import Testing
         return path
     }
 
+    /// The nightly backup's units, with ExecStart pointing at this checkout's script.
+    static func backupUnitsForThisBuild(in dir: String) throws -> [String] {
+        let service = readText(root + "/deploy/juice-backup.service")
+        #expect(service.contains("ExecStart=/usr/local/bin/juice-backup\n"))
+        try service.replacingOccurrences(of: "ExecStart=/usr/local/bin/juice-backup\n", with: "ExecStart=\(root)/deploy/juice-backup.sh\n")
+            .write(toFile: dir + "/juice-backup.service", atomically: true, encoding: .utf8)
+        try readText(root + "/deploy/juice-backup.timer").write(toFile: dir + "/juice-backup.timer", atomically: true, encoding: .utf8)
+        return [dir + "/juice-backup.service", dir + "/juice-backup.timer"]
+    }
+
     @Test(.requires(.systemdAnalyze))
-    func theUnitPassesSystemdAnalyzeVerify() throws {
+    func theUnitsPassSystemdAnalyzeVerify() throws {
         try OutsideTool.systemdAnalyze.require()
         let dir = temporaryDirectory("juice-unit")
         defer { removeTemporary(dir) }
-        let path = try Self.unitForThisBuild(in: dir)
-        let result = try Executables.run(try #require(OutsideTool.onPath("systemd-analyze")), ["verify", path])
-        print("systemd-analyze verify \(path): status \(result.status)\(result.output.isEmpty ? ", no output" : ":\n" + result.output)")
-        #expect(result.status == 0, "\(result.output)")
-        // A warning (an unknown or misspelt key, a bad value) leaves the status 0: none may show.
-        #expect(!result.output.contains("juice-server.service"), "\(result.output)")
+        let paths = [try Self.unitForThisBuild(in: dir)] + (try Self.backupUnitsForThisBuild(in: dir))
+        for path in paths {
+            let result = try Executables.run(try #require(OutsideTool.onPath("systemd-analyze")), ["verify", path])
+            print("systemd-analyze verify \(path): status \(result.status)\(result.output.isEmpty ? ", no output" : ":\n" + result.output)")
+            #expect(result.status == 0, "\(result.output)")
+            // A warning (an unknown or misspelt key, a bad value) leaves the status 0: none may show.
+            for name in ["juice-server.service", "juice-backup.service", "juice-backup.timer"] {
+                #expect(!result.output.contains(name), "\(path): \(result.output)")
+            }
+        }
     }
 
     /// What the issue asks of the unit, so that an edit cannot drop it quietly.
@@ -70,9 +84,11 @@ import Testing
     @Test(.requires(.shellcheck))
     func everyScriptPassesShellcheck() throws {
         try OutsideTool.shellcheck.require()
-        let scripts = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/scripts").filter { $0.hasSuffix(".sh") }.sorted()
-        #expect(scripts.contains("install.sh"))
-        let result = try Executables.run(try #require(OutsideTool.onPath("shellcheck")), scripts.map { Self.root + "/scripts/" + $0 })
+        let scripts = try ["scripts", "deploy"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: Self.root + "/" + folder).filter { $0.hasSuffix(".sh") }.map { folder + "/" + $0 }
+        }.sorted()
+        #expect(scripts.contains("scripts/install.sh") && scripts.contains("deploy/juice-backup.sh"))
+        let result = try Executables.run(try #require(OutsideTool.onPath("shellcheck")), scripts.map { Self.root + "/" + $0 })
         #expect(result.status == 0, "\(result.output)")
     }
 
@@ -92,7 +108,12 @@ import Testing
         for name in ["juice-server", "juice-till", "juice-board"] {
             #expect(FileManager.default.isExecutableFile(atPath: stage + "/usr/local/bin/" + name), "\(name) not installed")
         }
-        #expect(readText(stage + "/etc/systemd/system/juice-server.service") == readText(Self.unit))
+        for unit in ["juice-server.service", "juice-backup.service", "juice-backup.timer"] {
+            #expect(readText(stage + "/etc/systemd/system/" + unit) == readText(Self.root + "/deploy/" + unit), "\(unit)")
+        }
+        #expect(readText(stage + "/usr/local/bin/juice-backup") == readText(Self.root + "/deploy/juice-backup.sh"))
+        #expect(FileManager.default.isExecutableFile(atPath: stage + "/usr/local/bin/juice-backup"))
+        #expect(Self.mode(stage + "/var/backups/juice-server") == 0o700)
         let tokenPath = stage + "/etc/juice-server/manager-token"
         let token = readText(tokenPath)
         #expect(token.count == 49 && token.hasSuffix("\n") && token.dropLast().allSatisfy(\.isHexDigit), "token: \(token)")
@@ -110,9 +131,14 @@ import Testing
         let data = stage + "/var/lib/juice-server"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: data + "/journal", contents: Data("kept".utf8)))
+        let backup = stage + "/var/backups/juice-server/juice-2026-11-27.backup"
+        #expect(FileManager.default.createFile(atPath: backup, contents: Data("kept".utf8)))
         _ = try install(["--uninstall"])
-        #expect(!FileManager.default.fileExists(atPath: stage + "/usr/local/bin/juice-server"))
-        #expect(!FileManager.default.fileExists(atPath: stage + "/etc/systemd/system/juice-server.service"))
+        for gone in ["/usr/local/bin/juice-server", "/usr/local/bin/juice-backup", "/etc/systemd/system/juice-server.service",
+                     "/etc/systemd/system/juice-backup.service", "/etc/systemd/system/juice-backup.timer"] {
+            #expect(!FileManager.default.fileExists(atPath: stage + gone), "\(gone) is still there")
+        }
+        #expect(readText(backup) == "kept")
         #expect(readText(data + "/journal") == "kept" && readText(tokenPath) == token)
     }
 

@@ -1,0 +1,73 @@
+import Foundation
+import JuiceTestSupport
+import Testing
+
+/// deploy/juice-backup.sh, the nightly job, run as its service runs it: against a real server,
+/// with its settings in the environment (as /etc/juice-server/backup.env gives them).
+@Suite(.onOwnThreads) struct BackupScriptTests {
+    static let script = DeployTests.root + "/deploy/juice-backup.sh"
+
+    static func settings(_ dir: String, server: Int, keep: Int = 2, copyTo: String? = nil) -> [String: String] {
+        var env = ["JUICE_BACKUP_DIR": dir + "/backups", "JUICE_BACKUP_KEEP": String(keep), "JUICE_BACKUP_SERVER": "127.0.0.1:\(server)",
+                   "JUICE_BACKUP_TOKEN_FILE": BackupCommandTests.tokenFile(dir), "JUICE_SERVER_BIN": ExecutableServer.binary]
+        if let copyTo { env["JUICE_BACKUP_COPY_TO"] = copyTo }
+        return env
+    }
+
+    static func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
+
+    @Test("a night: tonight's backup written and verified, the newest kept, older ones removed, a copy on the drive")
+    func aNight() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let env = Self.settings(dir.path, server: 0)
+        let server = try ExecutableServer(["--data", dir.path + "/shop", "--manager-token-file", try #require(env["JUICE_BACKUP_TOKEN_FILE"])])
+        let c = try server.client()
+        #expect(try c.command("AUTH backup-test-token-0123456789") == "OK AUTH")
+        #expect(try c.command("RESTOCK kiwi 5 key=k1").hasPrefix("OK RESTOCK seq=1"))
+        let backups = dir.path + "/backups", drive = dir.path + "/usb"
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: drive, withIntermediateDirectories: true)
+        for old in ["juice-2026-01-01.backup", "juice-2026-01-02.backup", "juice-2026-01-03.backup", "notes.txt"] {
+            #expect(FileManager.default.createFile(atPath: backups + "/" + old, contents: Data("old".utf8)))
+        }
+
+        let run = Self.settings(dir.path, server: server.httpPort, keep: 2, copyTo: drive)
+        let result = try Executables.run("/bin/bash", [Self.script], environment: run)
+        #expect(result.status == 0, "\(result.output)")
+        // Tonight's, named by the date the script ran (read from the folder: a run at midnight may name either day).
+        let made = Self.names(backups).filter { !$0.hasPrefix("juice-2026-01") && $0 != "notes.txt" }
+        #expect(made.count == 1 && made[0].hasPrefix("juice-") && made[0].hasSuffix(".backup"), "\(Self.names(backups))")
+        #expect(Self.names(backups) == (["juice-2026-01-03.backup", "notes.txt"] + made).sorted(), "\(result.output)")
+        #expect(result.output.contains("removed 2 older backup(s), keeping the newest 2"), "\(result.output)")
+        #expect(Self.names(drive) == made, "\(result.output)")
+        #expect(DeployTests.mode(backups + "/" + made[0]) == 0o600)
+        for file in [backups + "/" + made[0], drive + "/" + made[0]] {
+            let (status, output) = try ExecutableServer.run(["verify", file])
+            #expect(status == 0 && output.contains("seq:          1"), "\(output)")
+        }
+        #expect(server.terminate() == 0)
+    }
+
+    @Test("no server answering, or no drive: exit 1 with the reason, and the backups already kept are left alone")
+    func aBadNight() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let backups = dir.path + "/backups"
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        for old in ["juice-2026-01-01.backup", "juice-2026-01-02.backup"] {
+            #expect(FileManager.default.createFile(atPath: backups + "/" + old, contents: Data("old".utf8)))
+        }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let free = try #require(bindLoopbackPortZero(fd))
+        close(fd)
+        let down = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: free, keep: 1))
+        #expect(down.status == 1 && down.output.contains("cannot connect"), "\(down.output)")
+        #expect(Self.names(backups) == ["juice-2026-01-01.backup", "juice-2026-01-02.backup"])
+
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
+        let noDrive = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: dir.path + "/not-mounted"))
+        #expect(noDrive.status == 1 && noDrive.output.contains("is not a folder (is the drive mounted?)"), "\(noDrive.output)")
+
+        let badKeep = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, keep: 0))
+        #expect(badKeep.status == 1 && badKeep.output.contains("JUICE_BACKUP_KEEP must be a whole number"), "\(badKeep.output)")
+    }
+}
