@@ -11,19 +11,21 @@ import Testing
         guard case .chaos(let o) = try parseSubcommand(["chaos", "--duration", "300", "--tills=8", "--kills", "25", "--flood", "120000",
                                                      "--flood-bursts", "3", "--fill-disk", "--seed", "42", "--server", "/x/juice-server",
                                                      "--initial-stock", "5000", "--think", "0", "--settle", "9", "--resend-http", "0",
-                                                     "--keep", "--port", "7001", "--http-port", "7002", "--disk-mb", "128", "--server-arg", "--journal-max-bytes", "--server-arg", "200000"]) else {
+                                                     "--keep", "--port", "7001", "--http-port", "7002", "--disk-mb", "128", "--server-arg", "--journal-max-bytes", "--server-arg", "200000",
+                                                     "--backups", "4"]) else {
             Issue.record("not chaos")
             return
         }
         #expect(o.duration == 300 && o.tills == 8 && o.kills == 25 && o.flood == 120000 && o.floodBursts == 3 && o.fillDisk)
         #expect(o.seed == 42 && o.server == "/x/juice-server" && o.initialStock == 5000 && o.think == 0 && o.settle == 9)
         #expect(o.resendHTTP == 0 && o.keep && o.serverArguments == ["--journal-max-bytes", "200000"])
-        #expect(o.port == 7001 && o.httpPort == 7002 && o.diskMegabytes == 128)
+        #expect(o.port == 7001 && o.httpPort == 7002 && o.diskMegabytes == 128 && o.backups == 4 && defaults.backups == 0)
     }
 
     @Test func refusedFlags() {
         for (arguments, message) in [
             (["--tills", "0"], "--tills needs a whole number between 1 and 200"),
+            (["--backups", "101"], "--backups needs a whole number between 0 and 100"),
             (["--duration", "0"], "--duration needs a number of seconds above 0"),
             (["--in-memory", "--fill-disk"], "--fill-disk needs a data directory"),
             (["--server-arg", "--port"], "--server-arg --port: the chaos run sets the server's address, ports and data itself"),

@@ -39,6 +39,19 @@ import Testing
         #expect(checks["the money adds up"] == true && output.contains("  money         takings 0 -> "), "\(output)")
     }
 
+    /// Issue 35: backups taken with `juice-server backup` while the tills sell through kills and
+    /// compactions (a 20 KB journal compacts every few hundred changes); each is restored,
+    /// started, and holds every change acknowledged before it was asked for, exactly once.
+    @Test func backupsTakenThroughKillsAndCompactionsRestore() throws {
+        let (status, output) = try chaos(["--kills", "2", "--seed", "12", "--backups", "3", "--flood", "0",
+                                          "--server-arg", "--journal-max-bytes", "--server-arg", "20000"])
+        #expect(status == 0, "\(output)")
+        let checks = verdicts(output)
+        #expect(checks.count == 10 && checks.values.allSatisfy { $0 }, "\(output)")
+        let line = output.split(separator: "\n").first { $0.contains("every backup restores what was acknowledged before it") } ?? ""
+        #expect(line.contains("3 taken") && line.contains("each dup with its first answer"), "\(output)")
+    }
+
     /// A server that keeps nothing on disk loses every acknowledged order at the first kill:
     /// the run must fail, and the failures must be the ones about lost and re-applied orders.
     @Test func aServerThatForgetsOnRestartFails() throws {

@@ -27,6 +27,8 @@ struct ChaosOptions: Equatable {
     /// The chance, in percent, that a till follows a made sale with a void of one of its own
     /// recent sales (0: no voids).
     var voidPercent = 10
+    /// Backups taken during the run (`juice-server backup`), each restored and checked at the end.
+    var backups = 0
     var inMemory = false
     var keep = false
     /// The server's line and HTTP ports; 0: free ones, picked at the first start.
@@ -53,6 +55,7 @@ func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptio
         case "--settle": options.settle = try reader.seconds(for: flag, allowZero: false)
         case "--resend-http": options.resendHTTP = try reader.int(for: flag)
         case "--voids": options.voidPercent = try reader.int(for: flag, max: 100)
+        case "--backups": options.backups = try reader.int(for: flag, max: 100)
         case "--in-memory": options.inMemory = true
         case "--keep": options.keep = true
         case "--port": options.port = try reader.int(for: flag, max: 65535)
@@ -93,7 +96,10 @@ Then it checks, and prints PASS or FAIL with the figures:
     REPORT's voids= and voided_<juice>= agree; a void's key re-sent gets its first answer, a
     voided sale's key re-sent names the void);
   - the money adds up (each sale's amount is price x count, each void gives back its sale's;
-    REPORT's takings= grew by the sales' amounts less the voids', voided_amount= by the voids').
+    REPORT's takings= grew by the sales' amounts less the voids', voided_amount= by the voids');
+  - with --backups: every backup restores what was acknowledged before it (each restored with
+    juice-server restore and started: its seq reaches every change acknowledged before the
+    backup was asked for, and those keys, sent again as their tills, get their first answer dup).
 
     --duration S          seconds of selling and chaos (default 30)
     --tills N             tills, alternating TCP and HTTP (default 4)
@@ -115,6 +121,10 @@ Then it checks, and prints PASS or FAIL with the figures:
     --resend-http N       keys re-sent over HTTP at the end (default 300; all go over TCP)
     --voids PERCENT       the chance that a till follows a made sale with a void of one of
                           its own sales of the last 5 minutes (default 10; 0: no voids)
+    --backups N           N backups during the run, with juice-server backup over HTTP as the
+                          nightly job takes them (retried while the server is down), each
+                          restored and checked at the end (default 0). To take them across
+                          compactions: --server-arg --journal-max-bytes --server-arg 20000
     --seed N              the plan's random seed (default: from the clock; printed)
     --server PATH         the juice-server to run (default: the one beside juice-bench)
     --server-arg ARG      one more word for the server's command line, e.g. to compact often:

@@ -93,6 +93,14 @@ enum ChaosRun {
         let events = ChaosConductor.plan(kills: options.kills, fills: fills, over: options.duration, rng: &planRNG)
         let conductor = ChaosConductor(run: run, disk: disk, refusedJuice: choice.refusedJuice, seed: seed)
         let conductorThread = ChaosThread { conductor.conduct(events, from: start, until: end) }
+        let backups = options.backups > 0 ? ChaosBackups(run: run, binary: binary, directory: directory) : nil
+        let backupThread = backups.map { backups in
+            ChaosThread {
+                backups.take(at: ChaosBackups.moments(options.backups, from: start, over: options.duration)) {
+                    run.stopOrders.load(ordering: .relaxed) || Interrupt.requested
+                }
+            }
+        }
         var floodThreads: [ChaosThread] = []
         if options.flood > 0, let juice = choice.refusedJuice {
             let floods = [("anonymous", ChaosFlood.source, nil), ("till", ChaosFlood.tillSource, "TILL \(floodTill)")]
@@ -116,6 +124,7 @@ enum ChaosRun {
         run.stopOrders.store(true, ordering: .relaxed)
         run.stopFlood.store(true, ordering: .relaxed)
         conductorThread.join()
+        backupThread?.join()
         floodThreads.forEach { $0.join() }
         if let fatal = conductor.fatal { throw fatal }
         if Interrupt.requested {
@@ -154,7 +163,8 @@ enum ChaosRun {
             unexpected: observed.unexpected, display: observed.display, resent: resent, resentVoids: resentVoids,
             otherRefusals: options.flood > 0 || disk != nil,
             unplannedExits: observed.unplannedExits, anonymousFloodAnswers: observed.figures.floodAnswers["anonymous"] ?? [:])
-        let checks = ChaosCheck.run(observations)
+        var checks = ChaosCheck.run(observations)
+        if let backups { checks.append(backups.check(credentials: credentials, serverArguments: options.serverArguments)) }
         let passed = ChaosCheck.passed(checks)
         let keepFiles = options.keep || !passed
         print(ChaosReport.render(ChaosReport.Run(
