@@ -80,10 +80,26 @@ package struct BusinessCalendar: Sendable, Equatable {
 
     /// "+09:00" or "-0500".
     package static func offsetText(_ seconds: Int32, colon: Bool) -> String {
-        let sign = seconds < 0 ? "-" : "+"
+        var out: [UInt8] = []
+        appendOffset(seconds, colon: colon, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `offsetText`'s bytes ("+0900" unless `colon`), appended: a snapshot writes one per hour.
+    package static func appendOffset(_ seconds: Int32, colon: Bool = false, to out: inout [UInt8]) {
+        out.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
         let minutes = Int(seconds.magnitude) / 60
-        let text = clock(minutes)
-        return sign + (colon ? text : text.replacingOccurrences(of: ":", with: ""))
+        appendDigits(minutes / 60, width: 2, to: &out)
+        if colon { out.append(UInt8(ascii: ":")) }
+        appendDigits(minutes % 60, width: 2, to: &out)
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    private static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
+        var digits = 1, power = 10
+        while value >= power { digits += 1; power *= 10 }
+        for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
+        out.append(decimal: value)
     }
 
     /// "HH:MM", 00:00 to 23:59, as `--day-starts` takes it: minutes after midnight.
@@ -96,12 +112,20 @@ package struct BusinessCalendar: Sendable, Equatable {
 
     /// Days since 1970-01-01 as "YYYY-MM-DD" (proleptic Gregorian; Howard Hinnant's algorithm).
     package static func dateText(_ day: Int32) -> String {
+        var out: [UInt8] = []
+        appendDate(day, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `dateText`'s bytes, appended.
+    package static func appendDate(_ day: Int32, to out: inout [UInt8]) {
         let (y, m, d) = civil(fromDays: Int64(day))
-        func pad(_ n: Int64, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2)
+        if y < 0 { out.append(UInt8(ascii: "-")) }
+        appendDigits(Int(y.magnitude), width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(Int(m), width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(Int(d), width: 2, to: &out)
     }
 
     /// "YYYY-MM-DD" (a real date, years 1970-9999) as days since 1970-01-01; nil otherwise.

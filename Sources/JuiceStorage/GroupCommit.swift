@@ -42,6 +42,9 @@ package final class GroupCommit: ChangeJournal {
     package private(set) var durableLSN: UInt64
     /// Records framed since the last write was handed over, and whether a write is under way.
     private var pending: [UInt8] = []
+    /// Where each record's payload is built before it is framed into `pending` (kept: no
+    /// allocation per record).
+    private var payloadScratch: [UInt8] = []
     private var writing = false
     /// Told (on the loop) each time a write is durable, with the position now durable: the
     /// durability gate, wired by `Server.start`, releases what waited for it.
@@ -95,7 +98,7 @@ package final class GroupCommit: ChangeJournal {
     package func append(_ make: (_ lsn: UInt64) -> JournalRecord) -> UInt64 {
         appendedLSN += 1
         let before = pending.count
-        pending.append(contentsOf: make(appendedLSN).framed())
+        make(appendedLSN).appendFramed(to: &pending, scratch: &payloadScratch)
         room.append(pending.count - before)
         return appendedLSN
     }

@@ -30,9 +30,10 @@ extension JournalRecord {
             return "K \(key) \(juice) \(count) \(reply)"
         case let .rememberedKey(key, write, name, number, reply, time):
             return "K\(Self.stamp(time)) \(key) \(write.rawValue) \(name) \(number) \(reply)"
-        case let .hour(start, day, offset, served, refused, counts):
-            return "Y \(start) \(BusinessCalendar.dateText(day)) \(BusinessCalendar.offsetText(offset, colon: false)) \(served) \(refused)"
-                + counts.map { " \($0.kind.letter):\($0.name)=\($0.value)" }.joined()
+        case .hour:
+            var out: [UInt8] = []
+            appendPayload(to: &out)
+            return String(decoding: out, as: UTF8.self)
         case let .end(records):
             return "E \(records)"
         case .tillPaired, .tillRenamed, .tillRevoked, .scopedKey, .tillDay, .void, .sale, .money:
@@ -57,9 +58,16 @@ extension JournalRecord {
     package func framed() -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(96)
-        appendPayload(to: &body)
         var out: [UInt8] = []
-        out.reserveCapacity(body.count + 20)
+        appendFramed(to: &out, scratch: &body)
+        return out
+    }
+
+    /// `framed()` appended to `out`, the payload built in `scratch` (emptied first, its
+    /// capacity kept): a snapshot frames thousands of records in one turn of the loop.
+    package func appendFramed(to out: inout [UInt8], scratch body: inout [UInt8]) {
+        body.removeAll(keepingCapacity: true)
+        appendPayload(to: &body)
         out.append(decimal: body.count)
         out.append(ascii: " ")
         let crc = CRC32.checksum(body)
@@ -67,7 +75,6 @@ extension JournalRecord {
         out.append(ascii: " ")
         out.append(contentsOf: body)
         out.append(ASCII.lf)
-        return out
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -86,6 +93,28 @@ extension JournalRecord {
             out.append(UInt8(ascii: counted ? "R" : "r"))
             Self.appendStamp(time, to: &out)
             Self.appendFields(lsn, nil, juice, count, key, by, amount, had, to: &out)
+        case let .hour(start, day, offset, served, refused, counts):
+            // `Y <start> <YYYY-MM-DD> <+HHMM> <served> <refused> <letter>:<name>=<value> ...`: a
+            // snapshot holds one per hour of 400 days, all encoded in one turn of the loop (a
+            // compaction, a backup), so bytes, not a String per field (it was most of that turn).
+            out.append(ascii: "Y ")
+            out.append(decimal: Int(start))
+            out.append(ascii: " ")
+            BusinessCalendar.appendDate(day, to: &out)
+            out.append(ascii: " ")
+            BusinessCalendar.appendOffset(offset, to: &out)
+            out.append(ascii: " ")
+            out.append(decimal: served)
+            out.append(ascii: " ")
+            out.append(decimal: refused)
+            for count in counts {
+                out.append(ascii: " ")
+                out.append(count.kind.byte)
+                out.append(ascii: ":")
+                out.append(count.name)
+                out.append(ascii: "=")
+                out.append(decimal: count.value)
+            }
         default:
             out.append(payload)
         }

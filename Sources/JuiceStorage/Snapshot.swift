@@ -21,10 +21,11 @@ package enum Snapshot {
             guard let outcome = JournalRecord.keyOutcome(entry.first, menu: menu) else { continue }
             records.append(.scopedKey(key: key, by: Writer(scope: scope), outcome: outcome, time: entry.time))
         }
+        let juiceNames = menu.juices.map(\.name), fruitNames = menu.fruits.map(\.name)
         for (slot, counters) in ledger.history.inOrder {
             var counts: [JournalRecord.HourCount] = []
             for kind in SalesHistory.Counters.Kind.allCases {
-                let names = kind.perJuice ? menu.juices.map(\.name) : menu.fruits.map(\.name)
+                let names = kind.perJuice ? juiceNames : fruitNames
                 for (i, name) in names.enumerated() where counters[kind, i] > 0 {
                     counts.append(JournalRecord.HourCount(kind, name, counters[kind, i]))
                 }
@@ -42,8 +43,9 @@ package enum Snapshot {
             }
         }
         records.append(.end(records: records.count))
-        var out: [UInt8] = []
-        for record in records { out.append(contentsOf: record.framed()) }
+        var out: [UInt8] = [], scratch: [UInt8] = []
+        scratch.reserveCapacity(256)
+        for record in records { record.appendFramed(to: &out, scratch: &scratch) }
         return out
     }
 
