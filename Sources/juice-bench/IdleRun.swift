@@ -11,6 +11,12 @@ enum ProcessMemory {
     }
 }
 
+extension IdleOptions {
+    /// Where the event streams go (GET /events on the HTTP port, each proven by its first
+    /// message); nil: line connections.
+    var streamEndpoint: Endpoint? { eventStreams ? Endpoint(host: common.endpoint.host, port: httpPort) : nil }
+}
+
 struct IdleResult {
     var options: IdleOptions
     var rssBeforeKilobytes: Int

@@ -51,8 +51,7 @@ struct EventsOptions: SubcommandOptions {
     }
 }
 
-/// `idle` holds N connections open to measure the server's memory per connection; the engine
-/// takes these options as they are (nothing to work out first, unlike a `LoadPlan`).
+/// `idle`, which the engine runs from these as they are (IdleRun.swift): no plan to work out.
 struct IdleOptions: SubcommandOptions {
     var common: CommonOptions = {
         var common = CommonOptions()
@@ -67,10 +66,6 @@ struct IdleOptions: SubcommandOptions {
     var greetingLines = 1
     var probe: String?
     var replySkip: [String] = []
-
-    /// Where the event streams go (GET /events on the HTTP port, each proven by its first
-    /// message); nil: line connections.
-    var streamEndpoint: Endpoint? { eventStreams ? Endpoint(host: common.endpoint.host, port: httpPort) : nil }
 }
 
 /// `raw` spells out a whole `LoadPlan`, flag by flag.
