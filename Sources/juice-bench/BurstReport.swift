@@ -25,24 +25,25 @@ private func unansweredLine(_ who: String, _ micros: Double?) -> [String] {
 
 /// A probe's round trips in the JSON (microseconds). A probe never answered is the worst wait
 /// there was: it is the max.
-private func roundTripsJSON(_ s: LatencySummary, unanswered: Double?) -> [(String, JSON)] {
-    [("p50", .number(s.p50, decimals: 1)), ("p99", .number(s.p99, decimals: 1)),
-     ("max", .number(Swift.max(s.max, unanswered ?? 0), decimals: 1)), ("mean", .number(s.mean, decimals: 1))]
+private func roundTripsJSON(_ figures: ProbeFigures) -> [(String, JSON)] {
+    let s = figures.latency
+    return [("p50", .number(s.p50, decimals: 1)), ("p99", .number(s.p99, decimals: 1)),
+            ("max", .number(Swift.max(s.max, figures.unansweredMicros ?? 0), decimals: 1)), ("mean", .number(s.mean, decimals: 1))]
 }
 
 func renderTable(_ result: BurstResult) -> String {
     let o = result.options
-    let p = result.probe
+    let p = result.probe.latency
     var lines = ["juice-bench burst -> \(o.common.endpoint)   probe '\(o.probe)' every \(o.probeGapMilliseconds) ms after its reply"
                  + "   measured \(formatFixed(result.measuredSeconds, 2)) s" + (result.interrupted ? "  (INTERRUPTED)" : "")]
     lines.append("attack".padding(16) + result.attackDescription)
     lines.append("probes".padding(16) + "\(p.count) answered")
     lines.append("probe (ms)".padding(16) + roundTrips(p) + "   (the slowest sent at \(formatFixed(result.slowestSentAtSeconds, 3)) s)")
-    lines += unansweredLine("a probe", result.unansweredMicros)
+    lines += unansweredLine("a probe", result.probe.unansweredMicros)
     if let h = result.healthz {
-        lines.append("/healthz (ms)".padding(16) + roundTrips(h) + "   (\(h.count) answered)")
+        lines.append("/healthz (ms)".padding(16) + roundTrips(h.latency) + "   (\(h.latency.count) answered)")
+        lines += unansweredLine("/healthz", h.unansweredMicros)
     }
-    lines += unansweredLine("/healthz", result.healthzUnansweredMicros)
     let written = result.attackWrittenSeconds.map { "all written after \(formatFixed($0, 3)) s" } ?? "not all written by the end"
     lines.append("attack bytes".padding(16) + "\(result.attackBytesWritten) (\(written))")
     if result.attackersClosed > 0 {
@@ -63,12 +64,10 @@ func renderJSON(_ result: BurstResult) -> String {
         ("burst_bytes", .int(o.burst.count)),
         ("probe", .string(o.probe)),
         ("duration", .number(result.measuredSeconds, decimals: 3)),
-        ("probes", .int(Int(p.count))),
-        ("probe_us", .object(roundTripsJSON(p, unanswered: result.unansweredMicros))),
-        ("probe_unanswered", .bool(result.unansweredMicros != nil)),
-        ("healthz_us", result.healthz.map { h in
-            .object(roundTripsJSON(h, unanswered: result.healthzUnansweredMicros) + [("count", .int(Int(h.count)))])
-        } ?? .null),
+        ("probes", .int(Int(p.latency.count))),
+        ("probe_us", .object(roundTripsJSON(p))),
+        ("probe_unanswered", .bool(p.unansweredMicros != nil)),
+        ("healthz_us", result.healthz.map { h in .object(roundTripsJSON(h) + [("count", .int(Int(h.latency.count)))]) } ?? .null),
         ("slowest_sent_at_s", .number(result.slowestSentAtSeconds, decimals: 3)),
         ("attack_bytes_written", .int(result.attackBytesWritten)),
         ("attack_written_s", result.attackWrittenSeconds.map { .number($0, decimals: 3) } ?? .null),

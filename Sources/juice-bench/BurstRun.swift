@@ -3,7 +3,7 @@ import JuicePlatform
 /// What a burst run measured: the probe's round trips while the attackers' bursts were served.
 struct BurstResult {
     var options: BurstOptions
-    var probe: LatencySummary
+    var probe: ProbeFigures
     /// When the slowest probe was sent, seconds after the first attacker's write.
     var slowestSentAtSeconds: Double
     /// Seconds from the first attacker's write to the end of the window.
@@ -12,14 +12,41 @@ struct BurstResult {
     /// took it); nil if some were not by the end.
     var attackWrittenSeconds: Double?
     var attackBytesWritten: Int
-    /// A probe still unanswered after the window and the drain: how long it had waited (us).
-    var unansweredMicros: Double?
     /// Attackers the server closed (HTTP closes a connection after its 1000th request).
     var attackersClosed: Int
-    /// The `/healthz` probe's round trips (with `--healthz-port`), and a wait unanswered at the end.
-    var healthz: LatencySummary?
-    var healthzUnansweredMicros: Double?
+    /// The `/healthz` probe's (with `--healthz-port`).
+    var healthz: ProbeFigures?
     var interrupted: Bool
+}
+
+/// What one probe measured: its round trips, and how long a request still unanswered after the
+/// window and the drain had waited (us; nil: none was).
+struct ProbeFigures {
+    var latency: LatencySummary
+    var unansweredMicros: Double?
+}
+
+/// One probe's timing, the line probe's and `/healthz`'s alike: the request waiting for its
+/// answer (nil: none), when the next may go, and the round trips.
+struct ProbeTimer {
+    let histogram = LatencyHistogram()
+    var sentAt: Nanos?
+    var nextAt: Nanos = 0
+
+    /// The answer to the request waiting came at `now`: its round trip is recorded, and the next
+    /// request goes `gap` after. The request's send time, and whether it is the slowest yet.
+    mutating func answered(at now: Nanos, gap: Nanos) -> (sentAt: Nanos, slowest: Bool)? {
+        guard let sent = sentAt else { return nil }
+        let slowest = now - sent > histogram.max
+        histogram.record(now - sent)
+        sentAt = nil
+        nextAt = now + gap
+        return (sent, slowest)
+    }
+
+    func figures(at end: Nanos) -> ProbeFigures {
+        ProbeFigures(latency: LatencySummary(histogram), unansweredMicros: sentAt.map { Double(end - $0) / 1000 })
+    }
 }
 
 /// One probe connection and N attackers on one thread and one readiness set. The attackers
@@ -32,11 +59,9 @@ final class BurstRun {
     private let burst: [UInt8]
     private var attackers: [(fd: Int32, written: Int)] = []
     private var probe: ProbeConnection
-    private let histogram = LatencyHistogram()
-    private var sentAt: Nanos?
+    private var probeTimer = ProbeTimer()
     private var start: Nanos = 0
     private var slowestSentAt: Nanos = 0
-    private var nextProbeAt: Nanos = 0
     private var bytesWritten = 0
     private var writing = 0
     private var closed = 0
@@ -44,9 +69,7 @@ final class BurstRun {
     private var probeToken: Int { options.attackers }
     /// The `/healthz` probe (`--healthz-port`), timed like the line probe but apart.
     private var healthz: HealthzProbe?
-    private let healthzHistogram = LatencyHistogram()
-    private var healthzSentAt: Nanos?
-    private var nextHealthzAt: Nanos = 0
+    private var healthzTimer = ProbeTimer()
     private var healthzToken: Int { options.attackers + 1 }
 
     init(_ options: BurstOptions) throws(BenchError) {
@@ -72,22 +95,25 @@ final class BurstRun {
         let end = start + nanos(seconds: common.duration)
         var writtenAt: Nanos?
         var interrupted = false
-        nextProbeAt = start
-        nextHealthzAt = start
+        probeTimer.nextAt = start
+        healthzTimer.nextAt = start
         while true {
             let now = monotonicNow()
             if writing == 0 && writtenAt == nil { writtenAt = now }
             if Interrupt.requested { interrupted = true; break }
             // After the window, only a probe still waiting is waited for (up to --drain).
-            let waiting = sentAt != nil || healthzSentAt != nil
+            let waiting = probeTimer.sentAt != nil || healthzTimer.sentAt != nil
             if now >= end && (!waiting || now >= end + nanos(seconds: common.drain)) { break }
-            if sentAt == nil && now >= nextProbeAt && now < end { try sendProbe(now) }
-            if let healthz, healthzSentAt == nil && now >= nextHealthzAt && now < end {
-                try healthz.send()
-                healthzSentAt = now
+            if probeTimer.sentAt == nil && now >= probeTimer.nextAt && now < end {
+                try probe.send()
+                probeTimer.sentAt = now
             }
-            var wakeAt = sentAt == nil ? min(nextProbeAt, end) : now + 50_000_000
-            if healthz != nil && healthzSentAt == nil { wakeAt = min(wakeAt, max(now, nextHealthzAt)) }
+            if let healthz, healthzTimer.sentAt == nil && now >= healthzTimer.nextAt && now < end {
+                try healthz.send()
+                healthzTimer.sentAt = now
+            }
+            var wakeAt = probeTimer.sentAt == nil ? min(probeTimer.nextAt, end) : now + 50_000_000
+            if healthz != nil && healthzTimer.sentAt == nil { wakeAt = min(wakeAt, max(now, healthzTimer.nextAt)) }
             let timeout = Int32(max(0, min(50, (Int64(wakeAt) - Int64(now) + 999_999) / 1_000_000)))
             for index in 0..<poller.wait(timeoutMilliseconds: timeout) {
                 let token = poller.token(at: index)
@@ -101,12 +127,11 @@ final class BurstRun {
             }
         }
         let finished = monotonicNow()
-        return BurstResult(options: options, probe: LatencySummary(histogram),
-                           slowestSentAtSeconds: seconds(sentAt.map { $0 - start } ?? slowestSentAt), measuredSeconds: seconds(min(finished, end) - start),
+        return BurstResult(options: options, probe: probeTimer.figures(at: finished),
+                           slowestSentAtSeconds: seconds(probeTimer.sentAt.map { $0 - start } ?? slowestSentAt),
+                           measuredSeconds: seconds(min(finished, end) - start),
                            attackWrittenSeconds: writtenAt.map { seconds($0 - start) }, attackBytesWritten: bytesWritten,
-                           unansweredMicros: sentAt.map { Double(finished - $0) / 1000 }, attackersClosed: closed,
-                           healthz: healthz.map { _ in LatencySummary(healthzHistogram) },
-                           healthzUnansweredMicros: healthzSentAt.map { Double(finished - $0) / 1000 },
+                           attackersClosed: closed, healthz: healthz.map { _ in healthzTimer.figures(at: finished) },
                            interrupted: interrupted)
     }
 
@@ -160,30 +185,19 @@ final class BurstRun {
         writing -= 1
     }
 
-    private func sendProbe(_ now: Nanos) throws(BenchError) {
-        try probe.send()
-        sentAt = now
-    }
+    /// The pause after an answer before the next request, the same for both probes.
+    private var probeGap: Nanos { Nanos(options.probeGapMilliseconds) * 1_000_000 }
 
     private func readProbe() throws(BenchError) {
         try probe.receive { now in
-            guard let sent = sentAt else { return }
-            if now - sent > histogram.max { slowestSentAt = sent - start }
-            histogram.record(now - sent)
-            sentAt = nil
-            nextProbeAt = now + Nanos(options.probeGapMilliseconds) * 1_000_000
+            if let answer = probeTimer.answered(at: now, gap: probeGap), answer.slowest { slowestSentAt = answer.sentAt - start }
         }
     }
 
     /// The `/healthz` answer; a connection the server ends is replaced before the next probe.
     private func readHealthz() throws(BenchError) {
         guard var probe = healthz else { return }
-        try probe.receive { now in
-            guard let sent = healthzSentAt else { return }
-            healthzHistogram.record(now - sent)
-            healthzSentAt = nil
-            nextHealthzAt = now + Nanos(options.probeGapMilliseconds) * 1_000_000
-        }
+        try probe.receive { now in _ = healthzTimer.answered(at: now, gap: probeGap) }
         if probe.mustReconnect {
             poller.remove(probe.fd)
             try probe.reconnect(within: options.common.connectTimeout)

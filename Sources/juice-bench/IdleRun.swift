@@ -11,9 +11,14 @@ enum ProcessMemory {
     }
 }
 
+extension IdleOptions {
+    /// Where the event streams go (GET /events on the HTTP port, each proven by its first
+    /// message); nil: line connections.
+    var streamEndpoint: Endpoint? { eventStreams ? Endpoint(host: common.endpoint.host, port: httpPort) : nil }
+}
+
 struct IdleResult {
-    var plan: IdlePlan
-    var connections: Int
+    var options: IdleOptions
     var rssBeforeKilobytes: Int
     var rssAfterConnectKilobytes: Int
     var rssAfterKilobytes: Int
@@ -21,8 +26,9 @@ struct IdleResult {
     var losses: ConnectionLosses
     var interrupted: Bool
 
+    var connections: Int { options.connections }
     /// Where the idle connections went: the HTTP port for event streams.
-    var target: Endpoint { plan.streamEndpoint ?? plan.common.endpoint }
+    var target: Endpoint { options.streamEndpoint ?? options.common.endpoint }
 
     /// The headline: what each connection added to the server's memory.
     var bytesPerConnectionAdded: Double {
@@ -38,36 +44,36 @@ extension LoadEngine {
     /// Opens N connections that send nothing (beyond an optional probe), waits until the
     /// server has provably accepted each, holds them, and reads the server's RSS.
     /// Idle event streams are watchers that never see an order: proven by their first message.
-    static func runIdle(_ plan: IdlePlan) throws(BenchError) -> IdleResult {
-        let common = plan.common
+    static func runIdle(_ options: IdleOptions) throws(BenchError) -> IdleResult {
+        let common = options.common
         let progress = ProgressLine(enabled: common.progress)
         var wire = WireSettings(requests: [], setup: [], watchSetup: [], watchSetupReplyLines: 0,
-                                probe: plan.probe.map { ByteString($0, appendingCRLF: true) },
-                                replySkip: plan.replySkip.map { ByteString($0) }, eventMatch: [],
-                                greetingLines: plan.greetingLines)
-        if plan.streamEndpoint != nil { wire.useEventStreams() }
-        let engine = try LoadEngine(endpoint: common.endpoint, watcherEndpoint: plan.streamEndpoint, wire: wire,
+                                probe: options.probe.map { ByteString($0, appendingCRLF: true) },
+                                replySkip: options.replySkip.map { ByteString($0) }, eventMatch: [],
+                                greetingLines: options.greetingLines)
+        if options.streamEndpoint != nil { wire.useEventStreams() }
+        let engine = try LoadEngine(endpoint: common.endpoint, watcherEndpoint: options.streamEndpoint, wire: wire,
                                     pipeline: 1, connectBurst: common.connectBurst, watchers: 0, pacedFanout: false,
                                     checkSequence: false, progress: progress)
-        let before = try ProcessMemory.residentKilobytes(pid: plan.pid)
+        let before = try ProcessMemory.residentKilobytes(pid: options.pid)
 
-        let role: ConnectionRole = plan.streamEndpoint == nil ? .idle : .watcher
-        let what = plan.streamEndpoint == nil ? "idle connections" : "idle event streams"
-        progress.stage = .connecting(what: what, target: plan.connections)
-        engine.open(role, count: plan.connections)
+        let role: ConnectionRole = options.streamEndpoint == nil ? .idle : .watcher
+        let what = options.streamEndpoint == nil ? "idle connections" : "idle event streams"
+        progress.stage = .connecting(what: what, target: options.connections)
+        engine.open(role, count: options.connections)
         let ready = try engine.pump(until: monotonicNow() + nanos(seconds: common.connectTimeout)) {
-            engine.readyIdle + engine.readyWatchers == plan.connections
+            engine.readyIdle + engine.readyWatchers == options.connections
         }
-        try engine.requireReady(ready, what: what, count: engine.readyIdle + engine.readyWatchers, of: plan.connections,
+        try engine.requireReady(ready, what: what, count: engine.readyIdle + engine.readyWatchers, of: options.connections,
                                 within: common.connectTimeout)
-        let afterConnect = try ProcessMemory.residentKilobytes(pid: plan.pid)
+        let afterConnect = try ProcessMemory.residentKilobytes(pid: options.pid)
 
         let start = monotonicNow()
         progress.stage = .holding(start: start)
         _ = try engine.pump(until: start + nanos(seconds: common.duration)) { false }
-        let after = try ProcessMemory.residentKilobytes(pid: plan.pid)
+        let after = try ProcessMemory.residentKilobytes(pid: options.pid)
         progress.finish()
-        return IdleResult(plan: plan, connections: plan.connections, rssBeforeKilobytes: before,
+        return IdleResult(options: options, rssBeforeKilobytes: before,
                           rssAfterConnectKilobytes: afterConnect, rssAfterKilobytes: after,
                           heldSeconds: seconds(monotonicNow() - start), losses: engine.losses,
                           interrupted: engine.interrupted)

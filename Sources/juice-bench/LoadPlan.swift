@@ -45,19 +45,6 @@ struct LoadPlan {
     var isPacedFanout: Bool { watchers > 0 && connections == 1 && pipeline == 1 }
 }
 
-/// Holds N connections open to measure the server's memory per connection.
-struct IdlePlan {
-    var common: CommonOptions
-    var connections: Int
-    /// Event streams (GET /events on this endpoint, each proven by its first message)
-    /// instead of line connections; nil: line connections.
-    var streamEndpoint: Endpoint?
-    var pid: Int32
-    var greetingLines: Int
-    var probe: String?
-    var replySkip: [String]
-}
-
 extension LoadPlan {
     /// juice-server speaks first (`EVENT HELLO ...`) and pushes `EVENT ...` lines between
     /// replies; cashiers turn events off so they only read their own replies.
@@ -96,12 +83,4 @@ extension LoadPlan {
     }
 
     static func raw(_ options: RawOptions) -> LoadPlan { options.plan }
-}
-
-extension IdlePlan {
-    init(_ options: IdleOptions) {
-        self.init(common: options.common, connections: options.connections,
-                  streamEndpoint: options.eventStreams ? Endpoint(host: options.common.endpoint.host, port: options.httpPort) : nil,
-                  pid: options.pid, greetingLines: options.greetingLines, probe: options.probe, replySkip: options.replySkip)
-    }
 }

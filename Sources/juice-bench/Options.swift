@@ -51,6 +51,7 @@ struct EventsOptions: SubcommandOptions {
     }
 }
 
+/// `idle`, which the engine runs from these as they are (IdleRun.swift): no plan to work out.
 struct IdleOptions: SubcommandOptions {
     var common: CommonOptions = {
         var common = CommonOptions()

@@ -135,11 +135,11 @@ func renderJSON(_ result: LoadResult) -> String {
 }
 
 func renderTable(_ result: IdleResult) -> String {
-    let plan = result.plan
+    let options = result.options
     let kib = { (bytes: Double) in formatFixed(bytes / 1024, 2) + " KiB" }
     return [
-        "juice-bench idle -> \(result.target)   \(result.connections) idle \(plan.streamEndpoint == nil ? "connections" : "event streams") held "
-            + "\(formatFixed(result.heldSeconds, 1)) s   server pid \(plan.pid)" + (result.interrupted ? "  (INTERRUPTED)" : ""),
+        "juice-bench idle -> \(result.target)   \(result.connections) idle \(options.eventStreams ? "event streams" : "connections") held "
+            + "\(formatFixed(result.heldSeconds, 1)) s   server pid \(options.pid)" + (result.interrupted ? "  (INTERRUPTED)" : ""),
         row("RSS before", "\(result.rssBeforeKilobytes) kB"),
         row("RSS connected", "\(result.rssAfterConnectKilobytes) kB   (as soon as all were accepted)"),
         row("RSS after", "\(result.rssAfterKilobytes) kB   (after holding)"),
@@ -153,8 +153,8 @@ func renderJSON(_ result: IdleResult) -> String {
         ("mode", .string("idle")),
         ("target", .string(result.target.description)),
         ("conns", .int(result.connections)),
-        ("streams", .bool(result.plan.streamEndpoint != nil)),
-        ("pid", .int(Int(result.plan.pid))),
+        ("streams", .bool(result.options.eventStreams)),
+        ("pid", .int(Int(result.options.pid))),
         ("duration", .number(result.heldSeconds, decimals: 3)),
         ("rss_before_kb", .int(result.rssBeforeKilobytes)),
         ("rss_connected_kb", .int(result.rssAfterConnectKilobytes)),

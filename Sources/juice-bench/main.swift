@@ -53,7 +53,7 @@ func runJuiceBench(_ arguments: [String]) -> Int32 {
         case .raw(let options):
             return report(try LoadEngine.run(.raw(options)), json: options.common.json)
         case .idle(let options):
-            return report(try LoadEngine.runIdle(IdlePlan(options)), json: options.common.json)
+            return report(try LoadEngine.runIdle(options), json: options.common.json)
         case .chaos(let options):
             return try ChaosRun.run(options)
         case .burst(let options):

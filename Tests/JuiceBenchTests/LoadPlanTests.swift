@@ -81,15 +81,14 @@ import Testing
         #expect(!plan.isPacedFanout)
     }
 
-    @Test func idlePlanTakesTheIdleOptions() throws {
+    @Test func idleTakesItsOptions() throws {
         guard case .idle(let options) = try parseSubcommand(["idle", "--pid", "42", "--conns", "9", "--greeting-lines", "0",
                                                           "--probe", "PING", "--reply-skip", "+"]) else {
             Issue.record("not idle")
             return
         }
-        let plan = IdlePlan(options)
-        #expect(plan.pid == 42 && plan.connections == 9 && plan.greetingLines == 0)
-        #expect(plan.probe == "PING" && plan.replySkip == ["+"])
-        #expect(plan.common.duration == 2)  // idle holds for 2 s by default, not the load default of 5
+        #expect(options.pid == 42 && options.connections == 9 && options.greetingLines == 0)
+        #expect(options.probe == "PING" && options.replySkip == ["+"])
+        #expect(options.common.duration == 2)  // idle holds for 2 s by default, not the load default of 5
     }
 }

@@ -79,9 +79,9 @@ import Testing
             return
         }
         #expect(o.eventStreams && o.connections == 50 && o.httpPort == 8081)
-        #expect(IdlePlan(o).streamEndpoint?.description == "127.0.0.1:8081")
+        #expect(o.streamEndpoint?.description == "127.0.0.1:8081")
         guard case .idle(let lines) = try parseSubcommand(["idle", "--pid", "7"]) else { Issue.record("not idle"); return }
-        #expect(!lines.eventStreams && IdlePlan(lines).streamEndpoint == nil)
+        #expect(!lines.eventStreams && lines.streamEndpoint == nil)
     }
 
     @Test func helpForTheToolAndForEachSubcommand() throws {

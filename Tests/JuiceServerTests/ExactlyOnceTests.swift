@@ -158,49 +158,43 @@ import Testing
     /// Keys outlive a SIGKILL and a compaction with their first answer, from the journal and
     /// from the snapshot, which now records each key's time.
     @Test func keysSurviveACrashAndCompaction() throws {
-        let dir = TemporaryDirectory()
-        let args = ["--data", dir.path, "--journal-max-bytes", "1024"]
-        var server = try ExecutableServer(args)
-        var c = try server.client()
+        let s = try DataServer(["--journal-max-bytes", "1024"])
+        var c = s.client
         #expect(try c.command("EVENTS OFF") == "OK EVENTS off")
         #expect(try c.command("ORDER banana key=early") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
         #expect(try c.command("RESTOCK kiwi 7 key=restock-1") == "OK RESTOCK seq=2 kiwi=17")
         // Enough records to pass 1 KiB: the next run of commands compacts.
         for i in 0..<30 { #expect(try c.command("RESTOCK mango 1 key=m-\(i)").hasPrefix("OK RESTOCK")) }
-        #expect(server.logShows("compacted the journal"))
+        #expect(s.server.logShows("compacted the journal"))
         #expect(try c.command("SET pineapple 3 key=late") == "OK SET seq=33 pineapple=3")
-        server.kill9()
-        let snapshot = readText(dir.path + "/snapshot")
+        s.server.kill9()
+        let snapshot = readText(s.data + "/snapshot")
         // Version 3: each key's scope (an anonymous client's address) and its first outcome as fields.
         #expect(snapshot.contains(" 3 K @") && snapshot.contains(" addr:127.0.0.1 early sale 1 4000 - banana 1 banana=8\n"), "\(snapshot)")
         #expect(snapshot.contains(" addr:127.0.0.1 restock-1 applied 2 RESTOCK kiwi 7 kiwi=17\n"))
 
-        server = try ExecutableServer.restart(args, port: server.port)
-        c = try server.client()
+        try s.restart(crash: true)  // killed already: started again on its data
+        c = s.client
         #expect(try c.command("EVENTS OFF") == "OK EVENTS off")
         #expect(try c.command("ORDER banana key=early") == "OK ORDER banana 1 seq=1 banana=8 amount=4000 dup")
         #expect(try c.command("RESTOCK kiwi 7 key=restock-1") == "OK RESTOCK seq=2 kiwi=17 dup")
         #expect(try c.command("SET pineapple 3 key=late") == "OK SET seq=33 pineapple=3 dup")
         #expect(try c.command("STOCK") == "OK STOCK seq=33 strawberry=10 banana=8 pineapple=3 kiwi=17 mango=40")
-        server.stop()
+        s.server.stop()
     }
 
     /// A key's age is its first use, kept on disk: past the window it is forgotten after a
     /// restart too (a key recovered without its time would look new, and be kept).
     @Test func aKeyAgesOutAfterTheWindowAcrossARestart() throws {
-        let dir = TemporaryDirectory()
-        let args = ["--data", dir.path, "--key-retention", "2"]
-        var server = try ExecutableServer(args)
-        var c = try server.client()
-        #expect(try c.command("ORDER banana key=old") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
-        #expect(values(try c.command("STATS"))["keys"] == 1)
-        server.stop()
+        let s = try DataServer(["--key-retention", "2"])
+        #expect(try s.client.command("ORDER banana key=old") == "OK ORDER banana 1 seq=1 banana=8 amount=4000")
+        #expect(values(try s.client.command("STATS"))["keys"] == 1)
+        s.server.stop()
         Thread.sleep(forTimeInterval: 3)  // not a timing assertion: the key must be older than 2 s
-        server = try ExecutableServer.restart(args, port: server.port)
-        c = try server.client()
-        #expect(values(try c.command("STATS"))["keys"] == 0)
-        #expect(try c.command("ORDER banana key=old") == "OK ORDER banana 1 seq=2 banana=6 amount=4000")
-        server.stop()
+        try s.restart()  // stopped already: started again on its data
+        #expect(values(try s.client.command("STATS"))["keys"] == 0)
+        #expect(try s.client.command("ORDER banana key=old") == "OK ORDER banana 1 seq=2 banana=6 amount=4000")
+        s.server.stop()
     }
 
     /// A data directory written by the build before journal records had times (version 1):

@@ -30,7 +30,6 @@ final class ChaosProgress {
 /// The verdict and the figures, as printed.
 enum ChaosReport {
     struct Run {
-        var passed: Bool
         var seed: UInt64
         var options: ChaosOptions
         var binary: String
@@ -43,6 +42,9 @@ enum ChaosReport {
         /// The server's peak resident set, the highest of any start (KiB; 0: not read).
         var peakRSSKiB = 0
         var floodNote: String?
+
+        /// The verdict is the checks': nothing else can pass or fail a run.
+        var passed: Bool { ChaosCheck.passed(checks) }
     }
 
     static func render(_ r: Run) -> String {

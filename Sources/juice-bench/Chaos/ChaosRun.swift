@@ -168,7 +168,7 @@ enum ChaosRun {
         let passed = ChaosCheck.passed(checks)
         let keepFiles = options.keep || !passed
         print(ChaosReport.render(ChaosReport.Run(
-            passed: passed, seed: seed, options: options, binary: binary, directory: keepFiles ? directory : nil,
+            seed: seed, options: options, binary: binary, directory: keepFiles ? directory : nil,
             figures: observed.figures, observations: observations, checks: checks, diskNote: diskNote, peakRSSKiB: server.peakRSSKiB,
             floodNote: options.flood > 0 && choice.refusedJuice == nil ? "skipped (no juice can be kept refused)" : nil)))
         if !keepFiles {
