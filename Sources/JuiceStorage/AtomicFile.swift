@@ -4,11 +4,12 @@ import JuicePlatform
 import JuiceLog
 
 /// Whole files that a crash must leave either old or new, never half written: the snapshot and
-/// `menu.json`. Write a temp file, fsync it, rename it into place, fsync the directory.
+/// `menu.json`, a backup `juice-server backup` keeps. Write a temp file, fsync it, rename it
+/// into place, fsync the directory.
 package enum AtomicFile {
-    package static func write(_ bytes: [UInt8], to path: String, directory: String) throws(StorageError) {
+    package static func write(_ bytes: [UInt8], to path: String, directory: String, mode: mode_t = 0o644) throws(StorageError) {
         let temp = path + ".tmp"
-        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
         let ok = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
         let code = errno

@@ -53,7 +53,7 @@ import Testing
             let (status, output) = try ExecutableServer.run(["backup", target, "--server", "127.0.0.1:\(server.httpPort)"], environment: environment)
             #expect(status == 1, "\(output)")
             #expect(output.contains("answered 401") && output.contains("--manager-token-file") && output.contains("no file was written"), "\(output)")
-            #expect(!FileManager.default.fileExists(atPath: target) && !FileManager.default.fileExists(atPath: target + ".part"))
+            #expect(!FileManager.default.fileExists(atPath: target) && !FileManager.default.fileExists(atPath: target + ".tmp"))
         }
         // With it from the environment, as a shell would give it.
         let (status, output) = try ExecutableServer.run(["backup", target, "--server", "127.0.0.1:\(server.httpPort)"],

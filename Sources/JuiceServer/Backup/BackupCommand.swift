@@ -4,7 +4,8 @@ import JuiceStorage
 
 /// `juice-server backup [FILE | DIR] [--server HOST:PORT] [--manager-token-file PATH]`: asks the
 /// running server for a backup (`GET /backup`, as `curl` would), checks it whole before it keeps
-/// it, and writes it where a crash leaves the old file or the new one, never half of one.
+/// it, and writes it where a crash leaves the old file or the new one, never half of one
+/// (`AtomicFile`).
 ///
 /// Run on the box by hand or by the nightly timer (deploy/juice-backup.service). A backup that
 /// does not verify is not written at all: a file that exists is one `restore` accepts.
@@ -18,18 +19,14 @@ public enum BackupCommand {
     }
 
     public static func run(_ request: Request) -> Int32 {
-        do {
+        BackupSummary.run("backup", failureNote: "; no file was written") {
             let answer = try BackupDownload(host: request.host, port: request.port, token: request.token).fetch()
             let path = destination(request.target, suggested: answer.suggestedName)
             // Judged as `verify` judges it, before anything is written.
             let contents = try BackupFile.read(answer.bytes, path: path)
-            try write(answer.bytes, to: path)
-            print("backup written to \(path) (\(answer.bytes.count) bytes), whole:")
-            for line in BackupSummary(contents).lines { print("  " + line) }
-            return 0
-        } catch {
-            FileHandle.standardError.write(Data("juice-server backup: \(error); no file was written\n".utf8))
-            return 1
+            // Owner only: a backup holds the keys and the tills' pairings.
+            try AtomicFile.write(answer.bytes, to: path, directory: directory(of: path), mode: 0o600)
+            return .init(heading: "backup written to \(path) (\(answer.bytes.count) bytes), whole:", contents: contents)
         }
     }
 
@@ -45,25 +42,8 @@ public enum BackupCommand {
         return target
     }
 
-    /// A temp file beside it, synced, renamed over it, the directory synced: readable by its
-    /// owner only (a backup holds the keys and the tills' pairings).
-    static func write(_ bytes: [UInt8], to path: String) throws(StorageError) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        let temp = path + ".part"
-        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
-        let ok = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
-        let code = errno
-        Platform.close(fd)
-        guard ok else {
-            unlink(temp)
-            throw .failed(.write, path: temp, errno: code)
-        }
-        guard rename(temp, path) == 0 else {
-            let code = errno
-            unlink(temp)
-            throw .failed(.rename, path: temp, errno: code)
-        }
-        try AtomicFile.syncDirectory(directory)
+    static func directory(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
     }
 }

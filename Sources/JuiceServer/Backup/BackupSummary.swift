@@ -1,3 +1,4 @@
+import Foundation
 import JuiceCore
 import JuiceDomain
 import JuiceStorage
@@ -44,5 +45,29 @@ package struct BackupSummary: Sendable, Equatable {
         }
         lines.append("tills:        \(tills) paired")
         return lines
+    }
+}
+
+extension BackupSummary {
+    /// What a backup command did: a heading, the backup it concerns, and lines to say after.
+    package struct Done {
+        var heading: String
+        var contents: BackupFile.Contents
+        var after: [String] = []
+    }
+
+    /// Runs `backup`, `verify` or `restore`'s work: on success prints the heading and what the
+    /// backup holds (exit 0); on failure says why on stderr, naming the command (exit 1).
+    package static func run(_ command: String, failureNote: String = "", _ work: () throws -> Done) -> Int32 {
+        do {
+            let done = try work()
+            print(done.heading)
+            for line in BackupSummary(done.contents).lines { print("  " + line) }
+            for line in done.after { print(line) }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("juice-server \(command): \(error)\(failureNote)\n".utf8))
+            return 1
+        }
     }
 }

@@ -17,19 +17,11 @@ public enum RestoreCommand {
     static let replaced = [Storage.journalName, Storage.snapshotName, Storage.menuName, Storage.calendarName, StoreIdentity.fileName]
 
     public static func run(_ path: String, directory: String, force: Bool) -> Int32 {
-        do {
+        BackupSummary.run("restore") {
             let contents = try VerifyCommand.load(path)
             try restore(contents, into: directory, force: force)
-            print("restored \(path) into \(directory):")
-            for line in BackupSummary(contents).lines { print("  " + line) }
-            print("Changes made after it was taken are not in it. Start the server on it: juice-server --data \(directory) (with the shop's usual flags)")
-            return 0
-        } catch let error as RestoreRefusal {
-            FileHandle.standardError.write(Data("juice-server restore: \(error.description)\n".utf8))
-            return 1
-        } catch {
-            FileHandle.standardError.write(Data("juice-server restore: \(error)\n".utf8))
-            return 1
+            return .init(heading: "restored \(path) into \(directory):", contents: contents,
+                         after: ["Changes made after it was taken are not in it. Start the server on it: juice-server --data \(directory) (with the shop's usual flags)"])
         }
     }
 

@@ -13,14 +13,6 @@ public enum VerifyCommand {
 
     /// Prints the verdict; the exit status: 0 a whole backup, 1 refused.
     public static func run(_ path: String) -> Int32 {
-        do {
-            let contents = try load(path)
-            print("backup \(path) is whole:")
-            for line in BackupSummary(contents).lines { print("  " + line) }
-            return 0
-        } catch {
-            FileHandle.standardError.write(Data("juice-server verify: \(error)\n".utf8))
-            return 1
-        }
+        BackupSummary.run("verify") { .init(heading: "backup \(path) is whole:", contents: try load(path)) }
     }
 }

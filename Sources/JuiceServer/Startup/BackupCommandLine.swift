@@ -56,13 +56,9 @@ enum BackupCommandLine {
             return fail(error.description)
         }
         if command == "backup" {
-            if let tokenFile {
-                switch ManagerToken.read(file: tokenFile) {
-                case .success(let token): download.token = token
-                case .failure(let error): return .failure(error)
-                }
-            } else if let token = environment["JUICE_MANAGER_TOKEN"], !token.isEmpty {
-                download.token = Array(token.utf8)
+            switch ManagerToken.resolve(file: tokenFile, environment: environment) {
+            case .success(let token): download.token = token
+            case .failure(let error): return .failure(error)
             }
             guard file?.isEmpty != true else { return fail("an empty file name") }
             download.target = file

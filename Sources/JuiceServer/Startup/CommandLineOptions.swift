@@ -258,13 +258,9 @@ public enum CommandLineOptions {
             }
         }
         if printMenu { return .success(.printMenu(config.menu)) }
-        if let tokenFile {
-            switch ManagerToken.read(file: tokenFile) {
-            case .success(let token): config.managerToken = token
-            case .failure(let error): return .failure(error)
-            }
-        } else if let token = environment["JUICE_MANAGER_TOKEN"], !token.isEmpty {
-            config.managerToken = Array(token.utf8)
+        switch ManagerToken.resolve(file: tokenFile, environment: environment) {
+        case .success(let token): config.managerToken = token
+        case .failure(let error): return .failure(error)
         }
         if let token = config.managerToken, let problem = ManagerToken.problem(token) {
             return fail(problem)

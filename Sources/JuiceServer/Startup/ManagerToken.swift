@@ -25,6 +25,13 @@ package enum ManagerToken {
         return .success(token)
     }
 
+    /// The token from `--manager-token-file` when given, else from JUICE_MANAGER_TOKEN, else nil.
+    package static func resolve(file: String?, environment: [String: String]) -> Result<[UInt8]?, CommandLineOptions.UsageError> {
+        if let file { return read(file: file).map { $0 } }
+        guard let token = environment["JUICE_MANAGER_TOKEN"], !token.isEmpty else { return .success(nil) }
+        return .success(Array(token.utf8))
+    }
+
     /// Why `AUTH <token>` could never carry this token, or nil if it can. The test is the real
     /// one: the line `AUTH <token>` must fit and must parse to exactly this token.
     package static func problem(_ token: [UInt8]) -> String? {

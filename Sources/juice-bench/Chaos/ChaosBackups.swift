@@ -114,21 +114,3 @@ final class ChaosBackups: @unchecked Sendable {
         return (backup.orders.filter { $0.n >= floor[$0.till] ?? Int.min }, backup.voids.filter { $0.n >= floor[$0.till] ?? Int.min })
     }
 }
-
-/// Runs `argv` to its end with stdout and stderr in `output`: its exit status, and its last line.
-func runCapturing(_ argv: [String], output: String) -> (Int32, String) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    let args = argv.map { strdup($0) } + [nil]
-    defer { args.forEach { free($0) } }
-    var pid = pid_t()
-    guard posix_spawnp(&pid, argv[0], &actions, nil, args, environ) == 0 else { return (-1, "cannot run \(argv[0])") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    let last = readFile(output).split(separator: "\n").last.map(String.init) ?? ""
-    return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : -1, last)
-}

@@ -63,20 +63,3 @@ final class DiskFiller: Sendable {
         return true
     }
 }
-
-/// Runs a program found on PATH to its end; its exit status (-1 if it could not run).
-func runProgram(_ argv: [String]) -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    let args = argv.map { strdup($0) } + [nil]
-    defer { args.forEach { free($0) } }
-    var pid = pid_t()
-    guard posix_spawnp(&pid, argv[0], &actions, nil, args, environ) == 0 else { return -1 }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
-}

@@ -130,29 +130,10 @@ final class ServerProcess: Sendable {
     }
 
     private func spawn(_ flags: [String]) throws(BenchError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([binary] + flags).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        // Ours replace the inherited variables of the same names.
-        let names = Set(environment.map { $0.prefix { $0 != "=" } })
-        var inherited: [String] = []
-        var at = environ
-        while let entry = at.pointee {
-            let text = String(cString: entry)
-            if !names.contains(text.prefix { $0 != "=" }) { inherited.append(text) }
-            at += 1
+        switch ChildProgram.start([binary] + flags, output: logPath, append: true, environment: environment) {
+        case .success(let pid): return pid
+        case .failure(let error): throw BenchError.fatal("cannot run \(binary): \(errnoDescription(error.code))")
         }
-        let envp = (inherited + environment).map { strdup($0) } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid = pid_t()
-        let error = posix_spawn(&pid, binary, &actions, nil, argv, envp)
-        guard error == 0 else { throw BenchError.fatal("cannot run \(binary): \(errnoDescription(error))") }
-        return pid
     }
 }
 
