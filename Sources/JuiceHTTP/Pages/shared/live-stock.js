@@ -4,7 +4,9 @@
 // (a classic script: these are globals there).
 //
 // The rules: a message listing every fruit is the whole state, any other message is one change,
-// applied only if its seq is newer; `/state` from another store (its `store`) replaces the state;
+// applied only if its seq is newer; `/state` from another store (its `store`) replaces the state,
+// unless the stream has sent the whole state since it last opened: that is the same server's, so
+// the newer of the two stands (an answer from before a sale the stream already showed is older);
 // a fruit the page does not know means the server came back with another menu, so `/state` is read
 // again. After a dropped stream `/state` is read again too (the server may have restarted with
 // another menu).
@@ -49,13 +51,17 @@ function mostPerRecipe(juices) {
 function followStock(on) {
   const feed = { menu: null, stock: {}, seq: -1, store: null };
   let menuKey = "", loading = null, lost = false, delay = 1000;
+  // Whether the stock came whole from the stream since it last (re)opened: it is then the state of
+  // the server `/state` answers from, whatever its store, and the two are ordered by seq.
+  let whole = false;
   function applyState(s) {
     const key = JSON.stringify([s.fruits, s.juices, s.currency || null]);
     const changed = key !== menuKey;
     if (changed) { feed.menu = { fruits: s.fruits, juices: s.juices, currency: s.currency || null }; menuKey = key; on.menu(feed); }
     // Another store's seq says nothing about this one's (a restored backup, a swapped box).
-    const otherStore = s.store !== feed.store;
-    if (changed || otherStore || s.seq >= feed.seq) { feed.stock = Object.assign({}, s.stock); feed.seq = s.seq; feed.store = s.store; }
+    const otherStore = s.store !== feed.store && !whole;
+    if (changed || otherStore || s.seq >= feed.seq) { feed.stock = Object.assign({}, s.stock); feed.seq = s.seq; }
+    feed.store = s.store;
     on.stock(feed);
   }
   function load() {
@@ -74,7 +80,7 @@ function followStock(on) {
     if (Object.keys(data.stock).some(n => !known.has(n))) { load().catch(() => {}); return; }
     const full = feed.menu.fruits.every(f => Object.prototype.hasOwnProperty.call(data.stock, f.name));
     if (!full && data.seq <= feed.seq) return;
-    if (full) feed.stock = Object.assign({}, data.stock); else Object.assign(feed.stock, data.stock);
+    if (full) { feed.stock = Object.assign({}, data.stock); whole = true; } else Object.assign(feed.stock, data.stock);
     feed.seq = data.seq;
     on.stock(feed);
   }
@@ -84,7 +90,7 @@ function followStock(on) {
     load().then(() => followEvents({
       stock: onStock,
       open: () => { if (lost) load().catch(() => {}); lost = false; on.live(true); },
-      drop: () => { lost = true; on.live(false); },
+      drop: () => { lost = true; whole = false; on.live(false); },
     }, () => feed.store), () => {
       on.live(false);
       retry = setTimeout(start, delay);
