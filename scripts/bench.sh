@@ -27,12 +27,15 @@
 #   S8r the attackers send AUTH, then REPORT <a day a month ago>
 #   S8c the attackers pipeline GET /reports/days.csv over 400 days
 #   S8d the attackers pipeline GET /reports/day (today)
+#   S8b the attackers pipeline GET /backup (the whole 430-day store, about 1 MB) while a
+#       manager restocks every 50 ms, so that backups are encoded again, not served from the
+#       one kept until the journal moves (issue 35: "during a backup", target < 100 ms)
 #
 # Usage: scripts/bench.sh [--quick] [--no-fanout] [--no-events] [--no-idle] [--no-dur] [--no-redis]
 #                         [--no-limit] [--no-http-orders] [--no-burst] [--no-reports] [--help]
 #   --quick       smoke run: 1 s windows, 100 displays and streams, 1,000 idle connections
 #   --no-fanout   skip S3;  --no-events: skip S5, S5b, S6;  --no-idle: skip S4 and S6
-#   --no-http-orders  skip S7;  --no-burst: skip S8, S8s, S8h, S8r, S8c, S8d;  --no-reports: S8r, S8c, S8d
+#   --no-http-orders  skip S7;  --no-burst: skip S8, S8s, S8h, S8r, S8c, S8d, S8b;  --no-reports: S8r, S8c, S8d, S8b
 #   --no-dur, --no-redis, --no-limit: skip those columns (juice-dur; redis-mem and redis-dur; limit)
 # Old and new side by side: BASELINE_SERVER=/path/to/an/older/juice-server adds its columns
 #   (base-mem, base-dur; S1-S5b, or S1-S4 if it has no HTTP side) and new/old ratios.
@@ -272,6 +275,20 @@ juice_report_scenarios() {
     run_bench "$name" S8c burst --port "$port" --http-port "$http_port" --attack-path "/reports/days.csv?from=$first&to=$today" \
         "${token[@]}" "${probes[@]}" "${burst_args[@]}"
     run_bench "$name" S8d burst --port "$port" --http-port "$http_port" --attack-path /reports/day "${token[@]}" "${probes[@]}" "${burst_args[@]}"
+    backup_writer "$port" "$(cat "$workdir/manager-token")" &
+    local writer=$!
+    run_bench "$name" S8b burst --port "$port" --http-port "$http_port" --attack-path /backup "${token[@]}" "${probes[@]}" "${burst_args[@]}"
+    kill "$writer" 2>/dev/null || true
+    wait "$writer" 2>/dev/null || true
+}
+
+# backup_writer PORT TOKEN: the manager restocks a kiwi every 50 ms over the line protocol (its
+# replies left unread: a few hundred fit in the socket's buffer), so the journal moves between
+# backups. bash's /dev/tcp: no tool needed.
+backup_writer() {
+    exec 3<>"/dev/tcp/127.0.0.1/$1" || return 0
+    printf 'EVENTS OFF\r\nAUTH %s\r\n' "$2" >&3
+    while printf 'RESTOCK kiwi 1\r\n' >&3 2>/dev/null; do sleep 0.05; done
 }
 
 # report_store DIR: a new data directory with 430 days of history, up to today (UTC).
@@ -553,6 +570,7 @@ if [ "$run_burst" = 1 ]; then
         print_report_rows S8r "REPORT, 430 days" "(target < 100000)"
         print_report_rows S8c "days.csv, 400 days"
         print_report_rows S8d "/reports/day"
+        print_report_rows S8b "GET /backup, 430 days, while restocking" "(target < 100000)"
     fi
 fi
 echo

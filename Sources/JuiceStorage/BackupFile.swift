@@ -34,8 +34,15 @@ package enum BackupFile {
 
     /// A backup of `ledger`, the state at journal position `lsn`: the snapshot a compaction would
     /// write now, with the menu and calendar it is read under (`FruitStore.BackupEncoder`).
-    package static func encode(_ ledger: StockLedger, lsn: UInt64, takenAt: Int64) -> [UInt8] {
-        encode(snapshot: Snapshot.encode(ledger, lsn: lsn), menu: ledger.menu, calendar: ledger.history.calendar, takenAt: takenAt)
+    package static func encode(_ ledger: StockLedger, lsn: UInt64, takenAt: Int64, hours: HourRecordCache? = nil) -> [UInt8] {
+        encode(snapshot: Snapshot.encode(ledger, lsn: lsn, hours: hours), menu: ledger.menu, calendar: ledger.history.calendar, takenAt: takenAt)
+    }
+
+    /// The store's encoder for `GET /backup`: with hour records kept from one backup to the
+    /// next (`HourRecordCache`), so a repeated backup frames only the hours that changed.
+    package static func encoder() -> @Sendable (StockLedger, UInt64, Int64) -> [UInt8] {
+        let hours = HourRecordCache()
+        return { encode($0, lsn: $1, takenAt: $2, hours: hours) }
     }
 
     package static func encode(snapshot: [UInt8], menu: Menu, calendar: BusinessCalendar, takenAt: Int64) -> [UInt8] {

@@ -45,6 +45,8 @@ package final class GroupCommit: ChangeJournal {
     /// Where each record's payload is built before it is framed into `pending` (kept: no
     /// allocation per record).
     private var payloadScratch: [UInt8] = []
+    /// The snapshot's hour records from the last compaction: the next frames only those that changed.
+    private let hourRecords = HourRecordCache()
     private var writing = false
     /// Told (on the loop) each time a write is durable, with the position now durable: the
     /// durability gate, wired by `Server.start`, releases what waited for it.
@@ -227,7 +229,7 @@ package final class GroupCommit: ChangeJournal {
     package func compact(_ ledger: StockLedger) {
         guard canCompact else { return }
         compacting = true
-        let snapshot = Snapshot.encode(ledger, lsn: lastLSN)
+        let snapshot = Snapshot.encode(ledger, lsn: lastLSN, hours: hourRecords)
         let covered = journalBytes
         let seq = ledger.seq
         let mark = room.handed

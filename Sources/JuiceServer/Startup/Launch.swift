@@ -22,7 +22,7 @@ extension Server {
             let ledger = StockLedger(menu: menu, initialStock: config.initialStock, overridingMenu: config.initialStockOverridesMenu,
                                      keyPolicy: config.keyPolicy, calendar: config.calendar)
             let store = FruitStore(executor: executor, ledger: ledger, journal: nil, lostSalesPerMinute: config.lostSalesPerMinute,
-                                   storeID: StoreIdentity.fresh(), backupEncoder: BackupFile.encode)
+                                   storeID: StoreIdentity.fresh(), backupEncoder: BackupFile.encoder())
             return Server(config: config, executor: executor, store: store, durableLSN: 0, lockFD: -1)
         }
         let opened = try Storage.open(directory: directory, Storage.Options(
@@ -50,7 +50,7 @@ extension Server {
         }
         let store = FruitStore(executor: executor, ledger: opened.ledger, journal: journal, history: history,
                                compactAfter: config.journalMaxBytes, lostSalesPerMinute: config.lostSalesPerMinute, storeID: opened.storeID,
-                               backupEncoder: BackupFile.encode)
+                               backupEncoder: BackupFile.encoder())
         Log.lifecycle("data directory \(directory): recovered seq=\(opened.ledger.seq) store=\(opened.storeID) (journal position \(opened.lsn))")
         return Server(config: config, executor: executor, store: store, durableLSN: opened.lsn, lockFD: opened.lockFD)
     }

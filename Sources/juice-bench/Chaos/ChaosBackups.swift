@@ -59,6 +59,9 @@ final class ChaosBackups: @unchecked Sendable {
                 if access(file, F_OK) == 0 { problems.append("a failed backup left \(file): \(said)") }
                 pause(seconds: 0.2)
             }
+            if taken.count < index + 1 && !stop() {
+                problems.append("backup \(index + 1) could not be taken within 60 s: \(failedAttempts.last ?? "")")
+            }
         }
     }
 
