@@ -107,6 +107,9 @@ package final class HTTPSession: ConnectionSession {
                 // Kept alive: the next request once this answer is out (it may wait for the journal).
                 guard !link.hasPendingOutput, paced.isEmpty else {
                     answering = true
+                    // A paced answer's bytes are waited out once it is all out (`drained`), as
+                    // any large answer's are.
+                    if !paced.isEmpty { owed = max(0, turn.outputBytes - FairTurn.maxOutputBytes) }
                     if !link.hasPendingOutput { link.yieldTurn() }
                     return
                 }
@@ -166,14 +169,15 @@ package final class HTTPSession: ConnectionSession {
         let keepAlive = keepsAlive(request) && (admitted || link.isKnown)
         switch route {
         case .response(let response, let lsn):
-            let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
             let part = PacedBody.partSize(maxOutputBytes: http.loop.config.maxOutputBytes)
-            guard bytes.count > part else {
+            guard !head, response.body.count > part else {
+                let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
                 send(bytes, after: lsn, keepAlive: keepAlive)
                 return bytes.count
             }
-            send(paced.start(bytes, part: part, keepAlive: keepAlive), after: lsn, keepAlive: true)
-            return part
+            let first = paced.start(head: response.bytes(includeBody: false, keepAlive: keepAlive), body: response.body, part: part, keepAlive: keepAlive)
+            send(first, after: lsn, keepAlive: true)
+            return first.count
         case .change(let response, let lsn, let events, let till):
             if let till { signedIn(as: till) }
             // The answer first, then the broadcast: like a line client, the writer gets its
@@ -256,6 +260,7 @@ package final class HTTPSession: ConnectionSession {
             guard !link.hasPendingOutput else { return }
             if !paced.isEmpty {
                 let (bytes, last) = paced.next()
+                owed += bytes.count
                 send(bytes, keepAlive: !last || paced.keepAlive)
                 if !link.hasPendingOutput, !link.isClosed, !link.isFinishing { link.yieldTurn() }
                 return
