@@ -79,7 +79,7 @@ import Testing
         for file in files {
             let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
             #expect(!text.contains("@testable import"), "\(file) uses @testable")
-            for part in ["OutputPath", "FanOut", "FlushPasses", "CatchUpPump", "ConnectionHost", ".outbox", "assumeIsolated"] {
+            for part in ["OutputPath", "FanOut", "FlushPasses", "CatchUpPump", "ConnectionHost", "DurabilityGate", ".outbox", "assumeIsolated"] {
                 #expect(!text.contains(part), "\(file) reaches past the seam: \(part)")
             }
         }
