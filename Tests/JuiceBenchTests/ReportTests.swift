@@ -124,8 +124,7 @@ import Testing
         options.pid = 4242
         options.eventStreams = true
         options.httpPort = 7999
-        let result = IdleResult(options: options, rssBeforeKilobytes: 10_000,
-                                rssAfterConnectKilobytes: 11_000, rssAfterKilobytes: 11_000, heldSeconds: 2,
+        let result = IdleResult(options: options, rss: RSSReadings(before: 10_000, connected: 11_000, after: 11_000), heldSeconds: 2,
                                 losses: ConnectionLosses(), interrupted: false)
         #expect(renderTable(result).hasPrefix("juice-bench idle -> 127.0.0.1:7999   1000 idle event streams held 2.0 s"))
         let o = try Self.object(renderJSON(result))
@@ -135,8 +134,7 @@ import Testing
     @Test func theIdleReportDividesTheGrowthByTheConnections() throws {
         var options = IdleOptions()
         options.pid = 4242
-        let result = IdleResult(options: options, rssBeforeKilobytes: 10_000,
-                                rssAfterConnectKilobytes: 14_000, rssAfterKilobytes: 15_000, heldSeconds: 2,
+        let result = IdleResult(options: options, rss: RSSReadings(before: 10_000, connected: 14_000, after: 15_000), heldSeconds: 2,
                                 losses: ConnectionLosses(), interrupted: false)
         let table = renderTable(result)
         #expect(table.hasPrefix("juice-bench idle -> 127.0.0.1:7878   1000 idle connections held 2.0 s   server pid 4242"))
