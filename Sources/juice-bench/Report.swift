@@ -38,9 +38,9 @@ func renderTable(_ result: LoadResult) -> String {
     }
     lines.append(row("replies", "\(result.replies)   (\(result.requestsSent) requests sent in all, warm-up included)"))
     lines.append(row("replies/s", formatFixed(result.repliesPerSecond, 1)))
-    var errors = "\(result.errors)"
-    if result.errorsIncludingWarmup != result.errors { errors += "   (\(result.errorsIncludingWarmup) including warm-up)" }
-    if let first = result.firstError { errors += "   first: \(first)" }
+    var errors = "\(result.errors.window)"
+    if result.errors.includingWarmup != result.errors.window { errors += "   (\(result.errors.includingWarmup) including warm-up)" }
+    if let first = result.errors.first { errors += "   first: \(first)" }
     lines.append(row("errors", errors))
     lines.append(row("latency (us)", latencyLine(result.latency, full: true) + "   mean \(micros(result.latency.mean))"))
     if plan.watchers > 0 {
@@ -97,9 +97,9 @@ func renderJSON(_ result: LoadResult) -> String {
         ("requests", .int(result.replies)),
         ("requests_sent", .int(result.requestsSent)),
         ("replies_per_s", .number(result.repliesPerSecond, decimals: 1)),
-        ("errors", .int(result.errors)),
-        ("errors_total", .int(result.errorsIncludingWarmup)),
-        ("first_error", result.firstError.map { .string($0) } ?? .null),
+        ("errors", .int(result.errors.window)),
+        ("errors_total", .int(result.errors.includingWarmup)),
+        ("first_error", result.errors.first.map { .string($0) } ?? .null),
         ("latency_us", latencyJSON(result.latency, full: true)),
     ]
     if case .httpPost(let path) = plan.requestFraming {
