@@ -13,6 +13,10 @@ import Foundation
 ///   folder), made the same way, where each `{{name}}` is that value. Parameters are put in
 ///   before anything else is expanded, so `{{svg {{icon}}}}` takes the icon's path from one.
 ///   Every parameter a file uses must be given, and every one given must be used.
+/// - `{{scripts A.js B.js …}}`: a page's scripts, in order, each in a `<script>` element of its
+///   own (a `<script>` line, the file made as an include makes it, a `</script>` line): each page
+///   script is "use strict" and keeps its own scope, so each gets its own element. The paths may
+///   go on over several lines.
 /// - `{{svg PATH}}`: an SVG file for a `data:image/svg+xml,` URL in double quotes: its lines
 ///   joined without their indentation or line ends (one element a line reads well), and `%`,
 ///   `<`, `>`, `#`, `"` percent-encoded.
@@ -56,7 +60,7 @@ struct Template {
             search = open.upperBound
             let name = text[open.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
             guard !name.isEmpty, text[name.endIndex...].hasPrefix("}}") else { continue }
-            if name == "include" || name == "svg" {
+            if name == "include" || name == "svg" || name == "scripts" {
                 throw place.error(text, open.lowerBound, "{{\(name)}} without a path: write {{\(name) PATH}}")
             }
             guard let value = parameters[String(name)] else {
@@ -73,7 +77,7 @@ struct Template {
         return out + text[rest...]
     }
 
-    /// Expands `{{include …}}` and `{{svg …}}`; any other `{{` stops the build.
+    /// Expands `{{include …}}`, `{{scripts …}}` and `{{svg …}}`; any other `{{` stops the build.
     private func directives(in text: String, at place: Where, chain: [String]) throws -> String {
         var out = "", rest = text.startIndex
         while let open = text.range(of: "{{", range: rest..<text.endIndex) {
@@ -90,6 +94,8 @@ struct Template {
                     throw place.error(text, open.lowerBound, problem.message)
                 }
                 out += try expand(path, parameters: parameters, chain: chain)
+            case "scripts":
+                out += try scripts(directive.words, text, open.lowerBound, place, chain: chain)
             case "svg":
                 let path = try checkedPath(directive.path, text, open.lowerBound, place)
                 guard directive.rest.allSatisfy(\.isWhitespace) else {
@@ -98,11 +104,21 @@ struct Template {
                 out += try svg(path)
             default:
                 throw place.error(text, open.lowerBound,
-                                  "unknown {{\(directive.keyword)…}}: only {{include PATH …}}, {{svg PATH}} and an include's {{parameter}} are expanded")
+                                  "unknown {{\(directive.keyword)…}}: only {{include PATH …}}, {{scripts PATH.js …}}, {{svg PATH}} and an include's {{parameter}} are expanded")
             }
             rest = close.upperBound
         }
         return out + text[rest...]
+    }
+
+    /// `{{scripts …}}`: one `<script>` element a file, in the order given.
+    private func scripts(_ paths: [Substring], _ text: String, _ at: String.Index, _ place: Where, chain: [String]) throws -> String {
+        guard !paths.isEmpty else { throw place.error(text, at, "{{scripts}} without a path: write {{scripts PATH.js …}}") }
+        return try paths.map { path in
+            guard path.hasSuffix(".js") else { throw place.error(text, at, "{{scripts …}} takes .js files, not \(path)") }
+            let script = try expand(try checkedPath(path, text, at, place), parameters: [:], chain: chain)
+            return "<script>\n" + script + "\n</script>"
+        }.joined(separator: "\n")
     }
 
     /// A path inside the pages folder: every file a page is made of is there, so the plugin's
@@ -148,6 +164,11 @@ private struct Directive {
         let afterKeyword = words[keyword.endIndex...].drop { $0.isWhitespace }
         path = afterKeyword.prefix { !$0.isWhitespace }
         rest = afterKeyword[path.endIndex...]
+    }
+
+    /// The path and every word after it (`{{scripts}}`'s files).
+    var words: [Substring] {
+        ([path] + rest.split(whereSeparator: \.isWhitespace)).filter { !$0.isEmpty }
     }
 
     /// `name="value"` pairs, separated by white space (line ends too); a value holds no `"` and

@@ -38,16 +38,16 @@ func renderTable(_ result: BurstResult) -> String {
                  + "   measured \(formatFixed(result.measuredSeconds, 2)) s" + (result.interrupted ? "  (INTERRUPTED)" : "")]
     lines.append("attack".padding(16) + result.attackDescription)
     lines.append("probes".padding(16) + "\(p.count) answered")
-    lines.append("probe (ms)".padding(16) + roundTrips(p) + "   (the slowest sent at \(formatFixed(result.slowestSentAtSeconds, 3)) s)")
+    lines.append("probe (ms)".padding(16) + roundTrips(p) + "   (the slowest sent at \(formatFixed(result.probe.slowestSentAtSeconds, 3)) s)")
     lines += unansweredLine("a probe", result.probe.unansweredMicros)
     if let h = result.healthz {
         lines.append("/healthz (ms)".padding(16) + roundTrips(h.latency) + "   (\(h.latency.count) answered)")
         lines += unansweredLine("/healthz", h.unansweredMicros)
     }
-    let written = result.attackWrittenSeconds.map { "all written after \(formatFixed($0, 3)) s" } ?? "not all written by the end"
-    lines.append("attack bytes".padding(16) + "\(result.attackBytesWritten) (\(written))")
-    if result.attackersClosed > 0 {
-        lines.append("closed".padding(16) + "\(result.attackersClosed) attackers were closed by the server while writing")
+    let written = result.attack.writtenSeconds.map { "all written after \(formatFixed($0, 3)) s" } ?? "not all written by the end"
+    lines.append("attack bytes".padding(16) + "\(result.attack.bytesWritten) (\(written))")
+    if result.attack.closed > 0 {
+        lines.append("closed".padding(16) + "\(result.attack.closed) attackers were closed by the server while writing")
     }
     return lines.joined(separator: "\n")
 }
@@ -68,10 +68,10 @@ func renderJSON(_ result: BurstResult) -> String {
         ("probe_us", .object(roundTripsJSON(p))),
         ("probe_unanswered", .bool(p.unansweredMicros != nil)),
         ("healthz_us", result.healthz.map { h in .object(roundTripsJSON(h) + [("count", .int(Int(h.latency.count)))]) } ?? .null),
-        ("slowest_sent_at_s", .number(result.slowestSentAtSeconds, decimals: 3)),
-        ("attack_bytes_written", .int(result.attackBytesWritten)),
-        ("attack_written_s", result.attackWrittenSeconds.map { .number($0, decimals: 3) } ?? .null),
-        ("attackers_closed", .int(result.attackersClosed)),
+        ("slowest_sent_at_s", .number(result.probe.slowestSentAtSeconds, decimals: 3)),
+        ("attack_bytes_written", .int(result.attack.bytesWritten)),
+        ("attack_written_s", result.attack.writtenSeconds.map { .number($0, decimals: 3) } ?? .null),
+        ("attackers_closed", .int(result.attack.closed)),
         ("interrupted", .bool(result.interrupted)),
     ]).text
 }

@@ -4,48 +4,62 @@ import JuicePlatform
 struct BurstResult {
     var options: BurstOptions
     var probe: ProbeFigures
-    /// When the slowest probe was sent, seconds after the first attacker's write.
-    var slowestSentAtSeconds: Double
     /// Seconds from the first attacker's write to the end of the window.
     var measuredSeconds: Double
-    /// Seconds until every burst was written whole (the server read it, or its socket buffers
-    /// took it); nil if some were not by the end.
-    var attackWrittenSeconds: Double?
-    var attackBytesWritten: Int
-    /// Attackers the server closed (HTTP closes a connection after its 1000th request).
-    var attackersClosed: Int
+    var attack: AttackFigures
     /// The `/healthz` probe's (with `--healthz-port`).
     var healthz: ProbeFigures?
     var interrupted: Bool
 }
 
-/// What one probe measured: its round trips, and how long a request still unanswered after the
-/// window and the drain had waited (us; nil: none was).
+/// What the attackers got written, counted as they write.
+struct AttackFigures {
+    var bytesWritten = 0
+    /// Seconds until every burst was written whole (the server read it, or its socket buffers
+    /// took it); nil if some were not by the end.
+    var writtenSeconds: Double?
+    /// Attackers the server closed (HTTP closes a connection after its 1000th request).
+    var closed = 0
+}
+
+/// What one probe measured: its round trips, how long a request still unanswered after the
+/// window and the drain had waited (us; nil: none was), and when the slowest request was sent
+/// (seconds after the first attacker's write; one still unanswered is the slowest).
 struct ProbeFigures {
     var latency: LatencySummary
     var unansweredMicros: Double?
+    var slowestSentAtSeconds: Double
 }
 
 /// One probe's timing, the line probe's and `/healthz`'s alike: the request waiting for its
-/// answer (nil: none), when the next may go, and the round trips.
+/// answer (nil: none), when the next may go, the round trips, and when the slowest was sent.
 struct ProbeTimer {
     let histogram = LatencyHistogram()
     var sentAt: Nanos?
     var nextAt: Nanos = 0
+    /// The first attacker's write, which the figures' moments count from.
+    private var start: Nanos = 0
+    private var slowestSentAt: Nanos = 0
+
+    /// Probing begins at `now`: the first request may go.
+    mutating func begin(at now: Nanos) {
+        start = now
+        nextAt = now
+    }
 
     /// The answer to the request waiting came at `now`: its round trip is recorded, and the next
-    /// request goes `gap` after. The request's send time, and whether it is the slowest yet.
-    mutating func answered(at now: Nanos, gap: Nanos) -> (sentAt: Nanos, slowest: Bool)? {
-        guard let sent = sentAt else { return nil }
-        let slowest = now - sent > histogram.max
+    /// request goes `gap` after.
+    mutating func answered(at now: Nanos, gap: Nanos) {
+        guard let sent = sentAt else { return }
+        if now - sent > histogram.max { slowestSentAt = sent - start }
         histogram.record(now - sent)
         sentAt = nil
         nextAt = now + gap
-        return (sent, slowest)
     }
 
     func figures(at end: Nanos) -> ProbeFigures {
-        ProbeFigures(latency: LatencySummary(histogram), unansweredMicros: sentAt.map { Double(end - $0) / 1000 })
+        ProbeFigures(latency: LatencySummary(histogram), unansweredMicros: sentAt.map { Double(end - $0) / 1000 },
+                     slowestSentAtSeconds: seconds(sentAt.map { $0 - start } ?? slowestSentAt))
     }
 }
 
@@ -60,11 +74,8 @@ final class BurstRun {
     private var attackers: [(fd: Int32, written: Int)] = []
     private var probe: ProbeConnection
     private var probeTimer = ProbeTimer()
-    private var start: Nanos = 0
-    private var slowestSentAt: Nanos = 0
-    private var bytesWritten = 0
+    private var attack = AttackFigures()
     private var writing = 0
-    private var closed = 0
     /// The probe's token; attackers are 0..<N.
     private var probeToken: Int { options.attackers }
     /// The `/healthz` probe (`--healthz-port`), timed like the line probe but apart.
@@ -91,15 +102,14 @@ final class BurstRun {
             poller.add(attacker.fd, token: token, interest: BlockingPoller.writable)
         }
         writing = attackers.count
-        start = monotonicNow()
+        let start = monotonicNow()
         let end = start + nanos(seconds: common.duration)
-        var writtenAt: Nanos?
         var interrupted = false
-        probeTimer.nextAt = start
-        healthzTimer.nextAt = start
+        probeTimer.begin(at: start)
+        healthzTimer.begin(at: start)
         while true {
             let now = monotonicNow()
-            if writing == 0 && writtenAt == nil { writtenAt = now }
+            if writing == 0 && attack.writtenSeconds == nil { attack.writtenSeconds = seconds(now - start) }
             if Interrupt.requested { interrupted = true; break }
             // After the window, only a probe still waiting is waited for (up to --drain).
             let waiting = probeTimer.sentAt != nil || healthzTimer.sentAt != nil
@@ -128,11 +138,8 @@ final class BurstRun {
         }
         let finished = monotonicNow()
         return BurstResult(options: options, probe: probeTimer.figures(at: finished),
-                           slowestSentAtSeconds: seconds(probeTimer.sentAt.map { $0 - start } ?? slowestSentAt),
-                           measuredSeconds: seconds(min(finished, end) - start),
-                           attackWrittenSeconds: writtenAt.map { seconds($0 - start) }, attackBytesWritten: bytesWritten,
-                           attackersClosed: closed, healthz: healthz.map { _ in healthzTimer.figures(at: finished) },
-                           interrupted: interrupted)
+                           measuredSeconds: seconds(min(finished, end) - start), attack: attack,
+                           healthz: healthz.map { _ in healthzTimer.figures(at: finished) }, interrupted: interrupted)
     }
 
     /// Connects every attacker (the server's kernel completes the handshake; accepting is the
@@ -169,14 +176,14 @@ final class BurstRun {
             }
             if sent > 0 {
                 attacker.written += sent
-                bytesWritten += sent
+                attack.bytesWritten += sent
             } else if sent < 0 && errno == EINTR {
                 continue
             } else if sent < 0 && errno == EAGAIN {
                 attackers[token] = attacker
                 return
             } else {
-                closed += 1
+                attack.closed += 1
                 break
             }
         }
@@ -189,15 +196,13 @@ final class BurstRun {
     private var probeGap: Nanos { Nanos(options.probeGapMilliseconds) * 1_000_000 }
 
     private func readProbe() throws(BenchError) {
-        try probe.receive { now in
-            if let answer = probeTimer.answered(at: now, gap: probeGap), answer.slowest { slowestSentAt = answer.sentAt - start }
-        }
+        try probe.receive { now in probeTimer.answered(at: now, gap: probeGap) }
     }
 
     /// The `/healthz` answer; a connection the server ends is replaced before the next probe.
     private func readHealthz() throws(BenchError) {
         guard var probe = healthz else { return }
-        try probe.receive { now in _ = healthzTimer.answered(at: now, gap: probeGap) }
+        try probe.receive { now in healthzTimer.answered(at: now, gap: probeGap) }
         if probe.mustReconnect {
             poller.remove(probe.fd)
             try probe.reconnect(within: options.common.connectTimeout)

@@ -17,11 +17,17 @@ extension IdleOptions {
     var streamEndpoint: Endpoint? { eventStreams ? Endpoint(host: common.endpoint.host, port: httpPort) : nil }
 }
 
+/// The server's resident memory (kB, as /proc says) at the idle run's three readings: before
+/// the connections, as soon as all were accepted, and after holding them.
+struct RSSReadings {
+    var before: Int
+    var connected: Int
+    var after: Int
+}
+
 struct IdleResult {
     var options: IdleOptions
-    var rssBeforeKilobytes: Int
-    var rssAfterConnectKilobytes: Int
-    var rssAfterKilobytes: Int
+    var rss: RSSReadings
     var heldSeconds: Double
     var losses: ConnectionLosses
     var interrupted: Bool
@@ -32,11 +38,11 @@ struct IdleResult {
 
     /// The headline: what each connection added to the server's memory.
     var bytesPerConnectionAdded: Double {
-        Double(rssAfterKilobytes - rssBeforeKilobytes) * 1024 / Double(max(connections, 1))
+        Double(rss.after - rss.before) * 1024 / Double(max(connections, 1))
     }
     /// The whole RSS divided by the connections (includes the server's baseline).
     var bytesPerConnectionTotal: Double {
-        Double(rssAfterKilobytes) * 1024 / Double(max(connections, 1))
+        Double(rss.after) * 1024 / Double(max(connections, 1))
     }
 }
 
@@ -73,8 +79,7 @@ extension LoadEngine {
         _ = try engine.pump(until: start + nanos(seconds: common.duration)) { false }
         let after = try ProcessMemory.residentKilobytes(pid: options.pid)
         progress.finish()
-        return IdleResult(options: options, rssBeforeKilobytes: before,
-                          rssAfterConnectKilobytes: afterConnect, rssAfterKilobytes: after,
+        return IdleResult(options: options, rss: RSSReadings(before: before, connected: afterConnect, after: after),
                           heldSeconds: seconds(monotonicNow() - start), losses: engine.losses,
                           interrupted: engine.interrupted)
     }

@@ -21,9 +21,7 @@ struct LoadResult {
     /// Seconds actually measured (shorter than asked if interrupted).
     var measuredSeconds: Double
     var replies: Int
-    var errors: Int
-    var errorsIncludingWarmup: Int
-    var firstError: String?
+    var errors: ErrorReplies
     var latency: LatencySummary
     var requestsSent: Int
     var events: Int
@@ -42,6 +40,14 @@ struct LoadResult {
 
     var repliesPerSecond: Double { measuredSeconds > 0 ? Double(replies) / measuredSeconds : 0 }
     var eventsPerSecond: Double { measuredSeconds > 0 ? Double(events) / measuredSeconds : 0 }
+}
+
+/// The replies that were errors: in the window, in the whole run (warm-up included), and the
+/// first one's text.
+struct ErrorReplies {
+    var window: Int
+    var includingWarmup: Int
+    var first: String?
 }
 
 /// The lines a run sends and the rules for reading what comes back, pre-encoded as bytes.
@@ -146,8 +152,8 @@ extension LoadEngine {
         var outstanding = 0
         for token in requesters { outstanding += engine.connections[token].outstanding }
         var result = LoadResult(
-            plan: plan, measuredSeconds: measuredSeconds, replies: engine.windowReplies, errors: engine.windowErrors,
-            errorsIncludingWarmup: engine.totalErrors, firstError: engine.firstErrorReply,
+            plan: plan, measuredSeconds: measuredSeconds, replies: engine.windowReplies,
+            errors: ErrorReplies(window: engine.windowErrors, includingWarmup: engine.totalErrors, first: engine.firstErrorReply),
             latency: LatencySummary(engine.latency), requestsSent: engine.totalReplies + outstanding,
             events: engine.windowEvents, fanoutLatency: nil, fanoutCheck: nil,
             expectedEventsPerWatcher: engine.orderSendTimes.count, losses: engine.losses,

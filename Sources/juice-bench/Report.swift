@@ -38,9 +38,9 @@ func renderTable(_ result: LoadResult) -> String {
     }
     lines.append(row("replies", "\(result.replies)   (\(result.requestsSent) requests sent in all, warm-up included)"))
     lines.append(row("replies/s", formatFixed(result.repliesPerSecond, 1)))
-    var errors = "\(result.errors)"
-    if result.errorsIncludingWarmup != result.errors { errors += "   (\(result.errorsIncludingWarmup) including warm-up)" }
-    if let first = result.firstError { errors += "   first: \(first)" }
+    var errors = "\(result.errors.window)"
+    if result.errors.includingWarmup != result.errors.window { errors += "   (\(result.errors.includingWarmup) including warm-up)" }
+    if let first = result.errors.first { errors += "   first: \(first)" }
     lines.append(row("errors", errors))
     lines.append(row("latency (us)", latencyLine(result.latency, full: true) + "   mean \(micros(result.latency.mean))"))
     if plan.watchers > 0 {
@@ -97,9 +97,9 @@ func renderJSON(_ result: LoadResult) -> String {
         ("requests", .int(result.replies)),
         ("requests_sent", .int(result.requestsSent)),
         ("replies_per_s", .number(result.repliesPerSecond, decimals: 1)),
-        ("errors", .int(result.errors)),
-        ("errors_total", .int(result.errorsIncludingWarmup)),
-        ("first_error", result.firstError.map { .string($0) } ?? .null),
+        ("errors", .int(result.errors.window)),
+        ("errors_total", .int(result.errors.includingWarmup)),
+        ("first_error", result.errors.first.map { .string($0) } ?? .null),
         ("latency_us", latencyJSON(result.latency, full: true)),
     ]
     if case .httpPost(let path) = plan.requestFraming {
@@ -140,9 +140,9 @@ func renderTable(_ result: IdleResult) -> String {
     return [
         "juice-bench idle -> \(result.target)   \(result.connections) idle \(options.eventStreams ? "event streams" : "connections") held "
             + "\(formatFixed(result.heldSeconds, 1)) s   server pid \(options.pid)" + (result.interrupted ? "  (INTERRUPTED)" : ""),
-        row("RSS before", "\(result.rssBeforeKilobytes) kB"),
-        row("RSS connected", "\(result.rssAfterConnectKilobytes) kB   (as soon as all were accepted)"),
-        row("RSS after", "\(result.rssAfterKilobytes) kB   (after holding)"),
+        row("RSS before", "\(result.rss.before) kB"),
+        row("RSS connected", "\(result.rss.connected) kB   (as soon as all were accepted)"),
+        row("RSS after", "\(result.rss.after) kB   (after holding)"),
         row("per connection", "\(kib(result.bytesPerConnectionAdded))   = (after - before) / N   <- the cost of one connection"),
         row("RSS / N", "\(kib(result.bytesPerConnectionTotal))   = after / N (includes the server's baseline)"),
     ].joined(separator: "\n") + (result.losses.count > 0 ? "\n" + row("LOST", "\(result.losses.count) connections closed by the server") : "")
@@ -156,9 +156,9 @@ func renderJSON(_ result: IdleResult) -> String {
         ("streams", .bool(result.options.eventStreams)),
         ("pid", .int(Int(result.options.pid))),
         ("duration", .number(result.heldSeconds, decimals: 3)),
-        ("rss_before_kb", .int(result.rssBeforeKilobytes)),
-        ("rss_connected_kb", .int(result.rssAfterConnectKilobytes)),
-        ("rss_after_kb", .int(result.rssAfterKilobytes)),
+        ("rss_before_kb", .int(result.rss.before)),
+        ("rss_connected_kb", .int(result.rss.connected)),
+        ("rss_after_kb", .int(result.rss.after)),
         ("rss_per_conn_bytes", .number(result.bytesPerConnectionAdded, decimals: 0)),
         ("rss_total_per_conn_bytes", .number(result.bytesPerConnectionTotal, decimals: 0)),
         ("lost_connections", .int(result.losses.count)),

@@ -6,8 +6,8 @@ import Testing
     @Test func flagsAndDefaults() throws {
         guard case .chaos(let defaults) = try parseSubcommand(["chaos"]) else { Issue.record("not chaos"); return }
         #expect(defaults == ChaosOptions())
-        #expect(defaults.duration == 30 && defaults.tills == 4 && defaults.kills == 5 && defaults.flood == 20000 && !defaults.fillDisk)
-        #expect(defaults.port == 0 && defaults.httpPort == 0 && defaults.diskMegabytes == 256)
+        #expect(defaults.duration == 30 && defaults.tills == 4 && defaults.kills == 5 && defaults.flood.keysPerBurst == 20000 && !defaults.disk.fill)
+        #expect(defaults.port == 0 && defaults.httpPort == 0 && defaults.disk.megabytes == 256)
         guard case .chaos(let o) = try parseSubcommand(["chaos", "--duration", "300", "--tills=8", "--kills", "25", "--flood", "120000",
                                                      "--flood-bursts", "3", "--fill-disk", "--seed", "42", "--server", "/x/juice-server",
                                                      "--initial-stock", "5000", "--think", "0", "--settle", "9", "--resend-http", "0",
@@ -16,10 +16,10 @@ import Testing
             Issue.record("not chaos")
             return
         }
-        #expect(o.duration == 300 && o.tills == 8 && o.kills == 25 && o.flood == 120000 && o.floodBursts == 3 && o.fillDisk)
-        #expect(o.seed == 42 && o.server == "/x/juice-server" && o.initialStock == 5000 && o.think == 0 && o.settle == 9)
-        #expect(o.resendHTTP == 0 && o.keep && o.serverArguments == ["--journal-max-bytes", "200000"])
-        #expect(o.port == 7001 && o.httpPort == 7002 && o.diskMegabytes == 128 && o.backups == 4 && defaults.backups == 0)
+        #expect(o.duration == 300 && o.tills == 8 && o.kills == 25 && o.flood.keysPerBurst == 120000 && o.flood.bursts == 3 && o.disk.fill)
+        #expect(o.seed == 42 && o.server == "/x/juice-server" && o.initialStock == 5000 && o.think == 0 && o.ending.settle == 9)
+        #expect(o.ending.resendHTTP == 0 && o.keep && o.serverArguments == ["--journal-max-bytes", "200000"])
+        #expect(o.port == 7001 && o.httpPort == 7002 && o.disk.megabytes == 128 && o.backups == 4 && defaults.backups == 0)
     }
 
     @Test func refusedFlags() {

@@ -16,8 +16,8 @@ import Testing
         options.connections = 5
         options.pipeline = 2
         options.common.warmup = 0.5
-        return LoadResult(plan: LoadPlan.orders(options), measuredSeconds: 2, replies: 400, errors: 0, errorsIncludingWarmup: 0,
-                   firstError: nil, latency: latency(Array(repeating: 100_000, count: 400)), requestsSent: 500, events: 0,
+        return LoadResult(plan: LoadPlan.orders(options), measuredSeconds: 2, replies: 400,
+                   errors: ErrorReplies(window: 0, includingWarmup: 0, first: nil), latency: latency(Array(repeating: 100_000, count: 400)), requestsSent: 500, events: 0,
                    fanoutLatency: nil, fanoutCheck: nil, expectedEventsPerWatcher: 0, losses: ConnectionLosses(),
                    unexpectedReplies: 0, interrupted: false,
                    benchCPU: CPUUsage(userSeconds: 0.5, systemSeconds: 0.25))
@@ -42,9 +42,7 @@ import Testing
 
     @Test func theTableFlagsErrorsLossesAndInterruptions() {
         var result = Self.ordersResult()
-        result.errors = 3
-        result.errorsIncludingWarmup = 5
-        result.firstError = "ERR OUT_OF_STOCK no mango"
+        result.errors = ErrorReplies(window: 3, includingWarmup: 5, first: "ERR OUT_OF_STOCK no mango")
         result.losses.count = 2
         result.losses.firstReason = "reset by peer"
         result.unexpectedReplies = 1
@@ -124,8 +122,7 @@ import Testing
         options.pid = 4242
         options.eventStreams = true
         options.httpPort = 7999
-        let result = IdleResult(options: options, rssBeforeKilobytes: 10_000,
-                                rssAfterConnectKilobytes: 11_000, rssAfterKilobytes: 11_000, heldSeconds: 2,
+        let result = IdleResult(options: options, rss: RSSReadings(before: 10_000, connected: 11_000, after: 11_000), heldSeconds: 2,
                                 losses: ConnectionLosses(), interrupted: false)
         #expect(renderTable(result).hasPrefix("juice-bench idle -> 127.0.0.1:7999   1000 idle event streams held 2.0 s"))
         let o = try Self.object(renderJSON(result))
@@ -135,8 +132,7 @@ import Testing
     @Test func theIdleReportDividesTheGrowthByTheConnections() throws {
         var options = IdleOptions()
         options.pid = 4242
-        let result = IdleResult(options: options, rssBeforeKilobytes: 10_000,
-                                rssAfterConnectKilobytes: 14_000, rssAfterKilobytes: 15_000, heldSeconds: 2,
+        let result = IdleResult(options: options, rss: RSSReadings(before: 10_000, connected: 14_000, after: 15_000), heldSeconds: 2,
                                 losses: ConnectionLosses(), interrupted: false)
         let table = renderTable(result)
         #expect(table.hasPrefix("juice-bench idle -> 127.0.0.1:7878   1000 idle connections held 2.0 s   server pid 4242"))

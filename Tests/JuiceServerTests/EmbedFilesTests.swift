@@ -57,6 +57,19 @@ import JuiceTestSupport
         #expect(!swift.contains("aJS") && !swift.contains("unusedJS") && swift.contains("enum EmbeddedFiles {"))
     }
 
+    /// `{{scripts …}}`: each file in a `<script>` element of its own, in the order given, made as
+    /// an include makes it (its header comment left out); the list may go on over lines.
+    @Test func scriptsPutsEachFileInAScriptElementOfItsOwn() throws {
+        let made = try embed([
+            "page.html": "<p>menu</p>\n{{scripts parts/a.js\n          parts/b.js}}\n</body>\n",
+            "parts/a.js": "// What a.js does: not served.\n\n\"use strict\";\nconst a = 1;\n",
+            "parts/b.js": "\"use strict\";\nconst b = 2;\n",
+        ])
+        #expect(made.status == 0, "\(made.output)")
+        let page = "<p>menu</p>\n<script>\n\"use strict\";\nconst a = 1;\n</script>\n<script>\n\"use strict\";\nconst b = 2;\n</script>\n</body>"
+        #expect(try #require(made.swift).contains("    static let pageHTML = #\"\"\"\n" + page + "\n\"\"\"#\n"), "\(made.swift ?? "")")
+    }
+
     /// Each mistake stops the build with `file:line: error: …` and writes nothing. (Helpers sit
     /// in parts/: a file directly in the folder is a page of its own.)
     @Test(arguments: [
@@ -69,6 +82,10 @@ import JuiceTestSupport
         (["page.html": "{{include parts/p.html}}\n", "parts/p.html": "{{include page.html}}\n"],
          "includes itself: page.html → parts/p.html → page.html"),
         (["page.html": "{{svg}}\n"], "{{svg}} without a path"),
+        (["page.html": "{{scripts}}\n"], "{{scripts}} without a path"),
+        (["page.html": "<p>\n{{scripts parts/a.js parts/b.css}}\n", "parts/a.js": "a;\n", "parts/b.css": "p {}\n"],
+         "page.html:2: error: {{scripts …}} takes .js files, not parts/b.css"),
+        (["page.html": "{{scripts parts/a.js nowhere.js}}\n", "parts/a.js": "a;\n"], "page.html:1: error: no file nowhere.js"),
         (["page.html": "<p>\r\n"], "page.html:1: error: holds a carriage return"),
         (["page.js": "const a = {{ b: 1 }};\n"], "page.js:1: error: unknown {{b:…}}"),
     ])

@@ -16,13 +16,18 @@ import JuiceTestSupport
         return ((walk?.allObjects as? [String]) ?? []).filter { $0.hasSuffix("." + ext) }.sorted()
     }
 
-    /// No script is written into an .html file: each `<script>` element holds only includes of
-    /// .js files, so `node --check` below sees every line of script a page runs.
+    /// No script is written into an .html file: a page names its scripts with `{{scripts …}}`
+    /// (embed-files takes .js files only there), and each `<script>` element it writes itself
+    /// holds only includes of .js files, so `node --check` below sees every line of script a page
+    /// runs. Every page's scripts start with shared/base.js, which the others build on.
     @Test func everyScriptOfAPageIsAJavaScriptFile() throws {
         let pages = Self.files("html")
         #expect(pages.count >= 7, "the pages' HTML is not where this test looks: \(Self.pages.path)")
         for page in pages {
             let text = try String(contentsOf: Self.pages.appendingPathComponent(page), encoding: .utf8)
+            if !page.contains("/") {
+                #expect(text.contains("{{scripts shared/base.js "), "\(page): its scripts do not start with shared/base.js")
+            }
             #expect(!text.contains("<script "), "\(page): a <script> with attributes; include a .js file in a plain one")
             var rest = text[...]
             while let open = rest.range(of: "<script>") {

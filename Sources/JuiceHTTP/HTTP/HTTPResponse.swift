@@ -5,29 +5,43 @@ import JuiceLog
 import JuiceLoop
 import JuiceServices
 
-/// The statuses the HTTP side answers with: each code beside its reason phrase, in one table.
-package struct HTTPStatus: Equatable, Sendable, CustomStringConvertible {
-    package let code: Int
-    package let reason: String
+/// The statuses the HTTP side answers with: the code is the case's raw value, the reason phrase
+/// is `reason`'s (an enum, so a status added without its phrase does not compile).
+package enum HTTPStatus: Int, Sendable, CaseIterable, CustomStringConvertible {
+    case ok = 200
+    case badRequest = 400
+    case unauthorized = 401
+    case forbidden = 403
+    case notFound = 404
+    case methodNotAllowed = 405
+    case conflict = 409
+    case lengthRequired = 411
+    case payloadTooLarge = 413
+    case unsupportedMediaType = 415
+    case headerFieldsTooLarge = 431
+    case serviceUnavailable = 503
+    case versionNotSupported = 505
 
-    private init(_ code: Int, _ reason: String) {
-        self.code = code
-        self.reason = reason
+    package var code: Int { rawValue }
+
+    /// The reason phrase of RFC 9110, section 15 (413's is its newer name, "Content Too Large").
+    package var reason: String {
+        switch self {
+        case .ok: "OK"
+        case .badRequest: "Bad Request"
+        case .unauthorized: "Unauthorized"
+        case .forbidden: "Forbidden"
+        case .notFound: "Not Found"
+        case .methodNotAllowed: "Method Not Allowed"
+        case .conflict: "Conflict"
+        case .lengthRequired: "Length Required"
+        case .payloadTooLarge: "Content Too Large"
+        case .unsupportedMediaType: "Unsupported Media Type"
+        case .headerFieldsTooLarge: "Request Header Fields Too Large"
+        case .serviceUnavailable: "Service Unavailable"
+        case .versionNotSupported: "HTTP Version Not Supported"
+        }
     }
-
-    package static let ok = HTTPStatus(200, "OK")
-    package static let badRequest = HTTPStatus(400, "Bad Request")
-    package static let unauthorized = HTTPStatus(401, "Unauthorized")
-    package static let forbidden = HTTPStatus(403, "Forbidden")
-    package static let notFound = HTTPStatus(404, "Not Found")
-    package static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
-    package static let conflict = HTTPStatus(409, "Conflict")
-    package static let lengthRequired = HTTPStatus(411, "Length Required")
-    package static let payloadTooLarge = HTTPStatus(413, "Content Too Large")
-    package static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
-    package static let headerFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
-    package static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
-    package static let versionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
 
     package var description: String { "\(code) \(reason)" }
 }

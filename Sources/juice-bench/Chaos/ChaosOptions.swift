@@ -9,21 +9,12 @@ struct ChaosOptions: Equatable {
     var duration = 30.0
     var tills = 4
     var kills = 5
-    /// Keys per flood burst, from an anonymous address and from a paired till; 0: no flood.
-    var flood = 20_000
-    var floodBursts = 2
-    var fillDisk = false
-    /// The tmpfs's size for `--fill-disk`. Above the server's default journal size before it
-    /// compacts (64 MiB) with room for the snapshot it writes then: on a smaller disk a long run's
-    /// real sales fill it for good, and the store stays read-only to the end.
-    var diskMegabytes = 256
+    var flood = Flood()
+    var disk = Disk()
     var initialStock = 100_000_000
     /// Most seconds a till waits between two orders (a random pause up to it).
     var think = 0.01
-    /// How long the tills may take after the run to get their last answers.
-    var settle = 60.0
-    /// Keys re-sent over HTTP at the end (every key is re-sent over TCP).
-    var resendHTTP = 300
+    var ending = Ending()
     /// The chance, in percent, that a till follows a made sale with a void of one of its own
     /// recent sales (0: no voids).
     var voidPercent = 10
@@ -35,6 +26,32 @@ struct ChaosOptions: Equatable {
     var port = 0
     var httpPort = 0
     var serverArguments: [String] = []
+
+    /// The floods (`--flood`, `--flood-bursts`): each burst's keys, sent from an anonymous
+    /// address and from a paired till, and the bursts each sends.
+    struct Flood: Equatable {
+        /// 0: no flood.
+        var keysPerBurst = 20_000
+        var bursts = 2
+        var isOn: Bool { keysPerBurst > 0 }
+    }
+
+    /// The full disk (`--fill-disk`, `--disk-mb`): whether the data goes on a tmpfs filled now
+    /// and then, and its size.
+    struct Disk: Equatable {
+        var fill = false
+        /// Above the server's default journal size before it compacts (64 MiB) with room for the
+        /// snapshot it writes then: on a smaller disk a long run's real sales fill it for good,
+        /// and the store stays read-only to the end.
+        var megabytes = 256
+    }
+
+    /// After the selling (`--settle`, `--resend-http`): how long the tills may take to get their
+    /// last answers, and how many keys are re-sent over HTTP (every key is re-sent over TCP).
+    struct Ending: Equatable {
+        var settle = 60.0
+        var resendHTTP = 300
+    }
 }
 
 func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptions {
@@ -46,14 +63,14 @@ func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptio
         case "--duration": options.duration = try reader.seconds(for: flag, allowZero: false)
         case "--tills": options.tills = try reader.int(for: flag, min: 1, max: 200)
         case "--kills": options.kills = try reader.int(for: flag, max: 10_000)
-        case "--flood": options.flood = try reader.int(for: flag, max: 100_000_000)
-        case "--flood-bursts": options.floodBursts = try reader.int(for: flag, min: 1, max: 1000)
-        case "--fill-disk": options.fillDisk = true
-        case "--disk-mb": options.diskMegabytes = try reader.int(for: flag, min: 16, max: 65536)
+        case "--flood": options.flood.keysPerBurst = try reader.int(for: flag, max: 100_000_000)
+        case "--flood-bursts": options.flood.bursts = try reader.int(for: flag, min: 1, max: 1000)
+        case "--fill-disk": options.disk.fill = true
+        case "--disk-mb": options.disk.megabytes = try reader.int(for: flag, min: 16, max: 65536)
         case "--initial-stock": options.initialStock = try reader.int(for: flag, min: 1, max: 1_000_000_000)
         case "--think": options.think = try reader.seconds(for: flag)
-        case "--settle": options.settle = try reader.seconds(for: flag, allowZero: false)
-        case "--resend-http": options.resendHTTP = try reader.int(for: flag)
+        case "--settle": options.ending.settle = try reader.seconds(for: flag, allowZero: false)
+        case "--resend-http": options.ending.resendHTTP = try reader.int(for: flag)
         case "--voids": options.voidPercent = try reader.int(for: flag, max: 100)
         case "--backups": options.backups = try reader.int(for: flag, max: 100)
         case "--in-memory": options.inMemory = true
@@ -64,7 +81,7 @@ func parseChaos(_ reader: inout ArgumentReader) throws(BenchError) -> ChaosOptio
         default: throw reader.usage("unknown option \(flag)")
         }
     }
-    if options.inMemory && options.fillDisk { throw reader.usage("--fill-disk needs a data directory, not --in-memory") }
+    if options.inMemory && options.disk.fill { throw reader.usage("--fill-disk needs a data directory, not --in-memory") }
     if options.port != 0 && options.port == options.httpPort { throw reader.usage("--port and --http-port must differ") }
     let owned = ["--port", "--http-port", "--data", "--in-memory", "--host", "--no-http"]
     if let taken = options.serverArguments.first(where: { arg in owned.contains { arg == $0 || arg.hasPrefix($0 + "=") } }) {

@@ -64,9 +64,9 @@ enum ChaosReport {
             ("not now", f.notNow.isEmpty ? "none" : f.notNow.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
             ("display", "\(o.display.count) events over \(f.displayConnections) connections, "
                 + "\(o.display.filter(\.fullState).count) full states, \(f.displayRepeatsIgnored) repeats before OK SINCE ignored"),
-            ("flood", r.floodNote ?? (r.options.flood == 0 ? "off" : ["anonymous", "till"].map { name in
+            ("flood", r.floodNote ?? (r.options.flood.isOn ? ["anonymous", "till"].map { name in
                 "\(name) \(f.floodSent[name] ?? 0) keyed orders sent: " + (f.floodAnswers[name] ?? [:]).sorted { $0.key < $1.key }
-                    .map { "\($0.key) \($0.value)" }.joined(separator: ", ") }.joined(separator: "; "))),
+                    .map { "\($0.key) \($0.value)" }.joined(separator: ", ") }.joined(separator: "; ") : "off")),
             ("disk fills", r.diskNote.isEmpty ? "\(f.diskFills), \(f.diskFillsReadOnly) of them brought the store to READ_ONLY, then a kill and a start on the full disk" : r.diskNote),
             ("re-sent", "\(o.resent.filter { $0.via == .tcp }.count) keys over TCP, \(o.resent.filter { $0.via == .http }.count) over HTTP, "
                 + "\(o.resentVoids.count) void keys over TCP"),

@@ -26,10 +26,10 @@ enum ChaosRun {
         var planRNG = planRNG
         let dataPath = directory + "/data"
         mkdir(dataPath, 0o700)
-        var diskNote = options.fillDisk ? "" : "off"
+        var diskNote = options.disk.fill ? "" : "off"
         var disk: DiskFiller?
-        if options.fillDisk {
-            switch DiskFiller.mount(on: dataPath, megabytes: options.diskMegabytes) {
+        if options.disk.fill {
+            switch DiskFiller.mount(on: dataPath, megabytes: options.disk.megabytes) {
             case .success(let mounted): disk = mounted
             case .failure(let why):
                 // CI sets this: there a fill that cannot happen is a failure, not a quiet skip.
@@ -86,7 +86,7 @@ enum ChaosRun {
             credentials[till.index] = till.credential
         }
         // Paired before anything is killed (pairing is setup, and a failure of it the run's).
-        let floodTill = options.flood > 0 && choice.refusedJuice != nil
+        let floodTill = options.flood.isOn && choice.refusedJuice != nil
             ? try ChaosPairing.pair("chaos flooding till", via: .tcp, from: ChaosFlood.tillSource, control: control, run: run) : ""
         let tillThreads = tills.map { till in ChaosThread { till.sell() } }
         let fills = disk == nil ? 0 : max(1, options.kills / 3)
@@ -102,11 +102,11 @@ enum ChaosRun {
             }
         }
         var floodThreads: [ChaosThread] = []
-        if options.flood > 0, let juice = choice.refusedJuice {
+        if options.flood.isOn, let juice = choice.refusedJuice {
             let floods = [("anonymous", ChaosFlood.source, nil), ("till", ChaosFlood.tillSource, "TILL \(floodTill)")]
             for (name, source, signIn) in floods {
-                let moments = (0..<options.floodBursts).map { _ in start + nanos(seconds: Double.random(in: 0.05...0.6, using: &planRNG) * options.duration) }
-                let flood = ChaosFlood(run: run, juice: juice, keysPerBurst: options.flood, runID: runID, name: name, source: source, signIn: signIn)
+                let moments = (0..<options.flood.bursts).map { _ in start + nanos(seconds: Double.random(in: 0.05...0.6, using: &planRNG) * options.duration) }
+                let flood = ChaosFlood(run: run, juice: juice, keysPerBurst: options.flood.keysPerBurst, runID: runID, name: name, source: source, signIn: signIn)
                 floodThreads.append(ChaosThread { flood.flood(at: moments.sorted()) })
             }
         }
@@ -136,7 +136,7 @@ enum ChaosRun {
             writeToStandardError("juice-bench chaos: interrupted; no verdict (files in \(directory))\n")
             return 130
         }
-        run.giveUpAt.store(monotonicNow() + nanos(seconds: options.settle), ordering: .relaxed)
+        run.giveUpAt.store(monotonicNow() + nanos(seconds: options.ending.settle), ordering: .relaxed)
         tillThreads.forEach { $0.join() }
         progress.finish()
         let finalControl = try ControlClient(run.line, token: token)
@@ -151,7 +151,7 @@ enum ChaosRun {
         let observed = run.ledger.snapshot
         var resendRNG = ChaosRNG.stream(seed, 0xE5)
         let retriable = Resender.retriable(observed.acknowledged, voids: observed.voids)
-        let sample = Array(retriable.orders.shuffled(using: &resendRNG).prefix(options.resendHTTP))
+        let sample = Array(retriable.orders.shuffled(using: &resendRNG).prefix(options.ending.resendHTTP))
         let resent = Resender.overTCP(retriable.orders, credentials: credentials, run: run)
             + Resender.overHTTP(sample, credentials: credentials, to: run.http)
         let resentVoids = Resender.voidsOverTCP(retriable.voids, credentials: credentials, run: run)
@@ -161,7 +161,7 @@ enum ChaosRun {
             recipes: menu.recipesByName, before: before, after: after, afterResend: afterResend,
             acknowledged: observed.acknowledged, voids: observed.voids, prices: prices, unanswered: observed.unanswered,
             unexpected: observed.unexpected, display: observed.display, resent: resent, resentVoids: resentVoids,
-            otherRefusals: options.flood > 0 || disk != nil,
+            otherRefusals: options.flood.isOn || disk != nil,
             unplannedExits: observed.unplannedExits, anonymousFloodAnswers: observed.figures.floodAnswers["anonymous"] ?? [:])
         var checks = ChaosCheck.run(observations)
         if let backups { checks.append(backups.check(credentials: credentials, serverArguments: options.serverArguments)) }
@@ -170,7 +170,7 @@ enum ChaosRun {
         print(ChaosReport.render(ChaosReport.Run(
             seed: seed, options: options, binary: binary, directory: keepFiles ? directory : nil,
             figures: observed.figures, observations: observations, checks: checks, diskNote: diskNote, peakRSSKiB: server.peakRSSKiB,
-            floodNote: options.flood > 0 && choice.refusedJuice == nil ? "skipped (no juice can be kept refused)" : nil)))
+            floodNote: options.flood.isOn && choice.refusedJuice == nil ? "skipped (no juice can be kept refused)" : nil)))
         if !keepFiles {
             disk?.unmount()
             disk = nil
