@@ -81,6 +81,26 @@ def test_korean_is_korean_on_every_page(page, start_server, tmp_path):
         assert links and set(links) == {"?lang=ko"}, (path, links)
 
 
+def test_the_dashboard_names_the_menu_in_korean(page, start_server, tmp_path):
+    # The menu's names too (its first Korean alias), not only the page's words: before, the
+    # dashboard's rows and its restock advice said "banana".
+    server, _ = start_shop(start_server, tmp_path)
+    assert server.send("SET kiwi 0").startswith("OK SET")
+    assert server.send("ORDER kiwi 1").startswith("ERR")
+    page.get(server.url + "/dashboard?lang=ko")
+    drawn(page, "/dashboard")
+    wait_for(page, lambda d: d.execute_script("return document.querySelectorAll('#juices .row .name').length") > 0,
+             "the dashboard drew no juices")
+    names = page.execute_script("return Array.from(document.querySelectorAll('#juices .name, #fruits .name'), e => e.textContent);")
+    assert names and all(not re.search(r"[A-Za-z]", n) for n in names), names
+    wait_for(page, lambda d: "키위" in d.find_element("id", "advice").text, "the advice does not name 키위")
+    page.get(server.url + "/dashboard?lang=en")
+    drawn(page, "/dashboard")
+    wait_for(page, lambda d: d.execute_script("return document.querySelectorAll('#juices .row .name').length") > 0,
+             "the dashboard drew no juices")
+    assert "kiwi" in page.execute_script("return document.getElementById('fruits').textContent;")
+
+
 def test_the_token_prompt_pairing_and_tills_are_korean(page, start_server, tmp_path):
     server, _ = start_shop(start_server, tmp_path, token="s3cret")
     for path in ("/dashboard", "/reports", "/stock", "/tills"):

@@ -87,8 +87,8 @@
   }
 
   function nameCell(item) {
-    const cell = el("div", "name", item.name);
-    if (item.aliases && item.aliases.length) cell.appendChild(el("span", "alias", item.aliases.join(" / ")));
+    const n = naming(item), cell = el("div", "name", n.main);
+    if (n.alias) cell.appendChild(el("span", "alias", n.alias));
     return cell;
   }
   // A horizontal bar of stacked parts [{value, color}] scaled to `max`. Hidden from screen
@@ -142,7 +142,7 @@
     const culprits = sales.fruits.filter(f => f.short > 0).sort((a, b) => b.short - a.short);
     const advice = $("advice");
     advice.textContent = culprits.length
-      ? DT.restockFirst(culprits.slice(0, 3).map(f => f.name))
+      ? DT.restockFirst(culprits.slice(0, 3).map(f => naming(f).main))
       : DT.noLost;
     advice.classList.toggle("urgent", culprits.length > 0);
 

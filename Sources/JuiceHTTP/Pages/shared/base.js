@@ -42,6 +42,12 @@ function koWords(map) {
   }
 }
 // An element with text: textContent only, because every name on the pages is data.
+// The names to show for a fruit or a juice of the menu: in Korean the first alias (or the name);
+// else the name, aliases beside. Every page's (the dashboard's and reports' too).
+function naming(item) {
+  if (KO) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
+  return { main: item.name, alias: (item.aliases || []).join(" / ") };
+}
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

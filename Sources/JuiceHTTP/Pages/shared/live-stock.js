@@ -12,11 +12,6 @@
 // another menu).
 
 "use strict";
-// The names to show: in Korean (`KO`, shared/base.js) the first alias (or the name); else the name, aliases beside.
-function naming(item) {
-  if (KO) return { main: (item.aliases && item.aliases[0]) || item.name, alias: "" };
-  return { main: item.name, alias: (item.aliases || []).join(" / ") };
-}
 // A big number with its small label ("4 left", "10 in stock"): [the box, the number in it].
 function countBox(tag, cls, label) {
   const box = el(tag, cls), number = el("b", "", "0");
