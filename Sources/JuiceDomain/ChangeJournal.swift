@@ -29,6 +29,6 @@ package protocol ChangeJournal: AnyObject {
     @discardableResult func append(_ make: (_ lsn: UInt64) -> JournalRecord) -> UInt64
     /// Hands what was appended to the disk (the group commit's write).
     func flush()
-    /// Writes `ledger` as the snapshot and starts the journal afresh.
+    /// Writes `ledger` as the snapshot and starts a new journal.
     func compact(_ ledger: StockLedger)
 }

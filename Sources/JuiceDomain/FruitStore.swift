@@ -131,8 +131,8 @@ package actor FruitStore {
         return ledger.keys[key, in: client.writer.keyScope] == nil
     }
 
-    /// Past `compactAfter` bytes of journal, the ledger becomes the snapshot and the journal
-    /// starts afresh (`GroupCommit.compact`). The store decides when, because the snapshot is its
+    /// Past `compactAfter` bytes of journal, the ledger becomes the snapshot and a new journal
+    /// is started (`GroupCommit.compact`). The store decides when, because the snapshot is its
     /// state: after a run of commands, with every record of it appended.
     private func compactIfDue() {
         guard let journal, journal.journalBytes >= compactAfter, journal.canCompact else { return }

@@ -40,8 +40,10 @@ package final class GroupCommit: ChangeJournal {
     private var appendedLSN: UInt64
     private var handedLSN: UInt64
     package private(set) var durableLSN: UInt64
-    /// Records framed since the last write was handed over, and whether a write is under way.
+    /// Records framed since the last write was handed over (the last one starting at
+    /// `pendingLast`), and whether a write is under way.
     private var pending: [UInt8] = []
+    private var pendingLast = 0
     /// Where each record's payload is built before it is framed into `pending` (kept: no
     /// allocation per record).
     private var payloadScratch: [UInt8] = []
@@ -54,7 +56,8 @@ package final class GroupCommit: ChangeJournal {
     /// The journal's free preallocated room, and whether the store is read-only.
     private var room: JournalRoom
 
-    /// Bytes handed to the journal since it was last reset (the store compacts past a limit).
+    /// Bytes handed to the journal since the last compaction started a new one (the store
+    /// compacts past a limit).
     package private(set) var journalBytes: Int
     private var compacting = false
     /// After a compaction that found no room: not again before this (uptime ns), and logged once.
@@ -101,6 +104,7 @@ package final class GroupCommit: ChangeJournal {
         appendedLSN += 1
         let before = pending.count
         make(appendedLSN).appendFramed(to: &pending, scratch: &payloadScratch)
+        pendingLast = before
         room.append(pending.count - before)
         return appendedLSN
     }
@@ -111,7 +115,7 @@ package final class GroupCommit: ChangeJournal {
         defer { growIfDue() }
         guard !writing, !pending.isEmpty else { return }
         writing = true
-        let bytes = pending
+        let bytes = pending, last = pendingLast
         pending = []
         journalBytes += bytes.count
         let upTo = appendedLSN
@@ -121,7 +125,7 @@ package final class GroupCommit: ChangeJournal {
         room.handOver(bytes.count)
         let mark = room.handed
         thread.async { [file, thread, back = LoopBound(self, on: loop)] in
-            GroupCommit.write(bytes, upTo: upTo, mark: mark, to: file, on: thread, reportingTo: back)
+            GroupCommit.write(bytes, lastRecord: last, upTo: upTo, mark: mark, to: file, on: thread, reportingTo: back)
         }
     }
 
@@ -130,13 +134,13 @@ package final class GroupCommit: ChangeJournal {
     /// copy-on-write file system; a compaction's regrowth that failed). Their changes are applied
     /// and their replies held: it retries every second, and the store is read-only meanwhile.
     /// The room the write left is reported with the durability, in the one hop back to the loop.
-    private static func write(_ bytes: [UInt8], upTo lsn: UInt64, mark: Int, to file: JournalFile, on thread: JournalThread,
+    private static func write(_ bytes: [UInt8], lastRecord: Int, upTo lsn: UInt64, mark: Int, to file: JournalFile, on thread: JournalThread,
                               reportingTo journal: LoopBound<GroupCommit>) {
-        do throws(StorageError) { try file.append(bytes) } catch {
+        do throws(StorageError) { try file.append(bytes, lastRecord: lastRecord) } catch {
             guard error.isOutOfRoom else { error.stopServer() }
             let reason = error.readOnlyReason("cannot write the journal")
             journal.async { $0.log($0.room.writeFailed(reason)) }
-            thread.async(after: 1) { write(bytes, upTo: lsn, mark: mark, to: file, on: thread, reportingTo: journal) }
+            thread.async(after: 1) { write(bytes, lastRecord: lastRecord, upTo: lsn, mark: mark, to: file, on: thread, reportingTo: journal) }
             return
         }
         let free = file.free
@@ -218,14 +222,20 @@ package final class GroupCommit: ChangeJournal {
         !compacting && DispatchTime.now().uptimeNanoseconds >= compactNotBefore
     }
 
-    /// Makes `ledger`, the state at the last record appended, the snapshot, and starts the
-    /// journal afresh. The snapshot is encoded here, on the loop (its cost grows with the
-    /// remembered keys, up to `Limits.rememberedKeys` `K` records, once per compaction); the disk
-    /// work runs on the journal thread, queued behind every write handed over before it.
-    /// Records still pending (a write was in flight) are in the snapshot too, and are written
-    /// after the reset: replay skips a record the snapshot already holds, so that, like a crash
-    /// in between, is harmless. A snapshot that finds no room is skipped (the journal stays
-    /// whole) and may be tried again 5 s later.
+    /// Makes `ledger`, the state at the last record appended, the snapshot, and starts a new
+    /// journal (`JournalFile.rotate`: a new file, beginning with a copy of the old one's last
+    /// record, renamed over it). The snapshot is encoded here, on the loop (its cost grows with
+    /// the remembered keys, up to `Limits.rememberedKeys` `K` records, once per compaction); the
+    /// disk work runs on the journal thread, queued behind every write handed over before it.
+    /// Records still pending (a write was in flight) are in the snapshot too, and are written to
+    /// the new journal: replay skips a record the snapshot already holds, so that, like a crash
+    /// in between, is harmless. A snapshot or a new journal that finds no room skips the
+    /// compaction (the old journal stays in use, whole) and it may be tried again 5 s later.
+    ///
+    /// The order is what makes a crash at any point harmless and a copy of the folder taken
+    /// while it runs complete or refused (README, Backups): the snapshot is durable before the
+    /// new journal replaces the old one, and the new journal is never empty, so an older
+    /// snapshot paired with it shows the records it lacks as missing.
     package func compact(_ ledger: StockLedger) {
         guard canCompact else { return }
         compacting = true
@@ -238,12 +248,20 @@ package final class GroupCommit: ChangeJournal {
                 try Snapshot.write(snapshot, to: snapshotPath, directory: directory)
             } catch {
                 guard error.isOutOfRoom else { StorageError.compaction(error).stopServer() }
-                back.async { $0.compactionSkipped(error) }
+                back.async { $0.compactionSkipped(error, "cannot write the snapshot") }
                 return
             }
-            do throws(StorageError) { try file.reset() } catch { StorageError.compaction(error).stopServer() }
-            // The reset gave the preallocation back: grow again, as at start.
-            let failure = GroupCommit.grow(file, leaving: JournalFile.chunk)
+            JournalTestHook.rotation("snapshot")
+            do throws(StorageError) { _ = try file.rotate() } catch {
+                // The new snapshot stays: with the old journal it is what an interrupted
+                // compaction leaves, and recovery skips the records it holds.
+                guard error.isOutOfRoom else { StorageError.compaction(error).stopServer() }
+                back.async { $0.compactionSkipped(error, "cannot start a new journal") }
+                return
+            }
+            JournalTestHook.rotation("rotated")
+            // The new journal has no preallocation yet: grow it to one chunk, as a new store's.
+            let failure = GroupCommit.grow(file, leaving: JournalFile.chunk - file.length)
             let free = file.free
             back.async {
                 $0.compacted(coveredBytes: covered, seq: seq, snapshotBytes: snapshot.count)
@@ -260,11 +278,11 @@ package final class GroupCommit: ChangeJournal {
         Log.info("compacted the journal: snapshot at seq=\(seq) (\(snapshotBytes) bytes), \(coveredBytes) journal bytes dropped")
     }
 
-    private func compactionSkipped(_ error: StorageError) {
+    private func compactionSkipped(_ error: StorageError, _ what: String) {
         compacting = false
         compactNotBefore = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
         guard !compactionFailing else { return }
         compactionFailing = true
-        Log.warning("compaction skipped: \(error.readOnlyReason("cannot write the snapshot")); the journal is kept whole, and compaction is retried every 5 s")
+        Log.warning("compaction skipped: \(error.readOnlyReason(what)); the journal is kept whole, and compaction is retried every 5 s")
     }
 }

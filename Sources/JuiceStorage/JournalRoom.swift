@@ -19,7 +19,7 @@ import JuiceLog
 /// The journal thread runs behind the loop: a report says what was free after the records handed
 /// over before its job (`mark`, counted in bytes appended since start); every byte appended after
 /// those comes off it. Reports arrive in the journal thread's order, so the last one is the truth,
-/// whether a compaction emptied the file meanwhile or not.
+/// whether a compaction replaced the file with a new one meanwhile or not.
 package struct JournalRoom {
     /// Start growing when less than this is free: far more than a busy shop appends while one
     /// chunk is written, so a change never waits for room that is merely late.

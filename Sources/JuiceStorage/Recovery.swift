@@ -28,6 +28,9 @@ package struct Recovery {
     package var lsn: UInt64 = 0
     /// The journal bytes that hold good records; anything after them is a torn tail to cut.
     package var journalLength = 0
+    /// Where the journal's last good record starts (nil: it holds none), which a compaction
+    /// copies into the journal it starts (`JournalFile.rotate`).
+    package var lastRecordOffset: Int?
     package var tornTail: (offset: Int, reason: String)?
 
     /// Rebuilds `ledger` (a new store under the current menu) from the files that exist.
@@ -242,6 +245,7 @@ package struct Recovery {
             }
         }
         journalLength = read.validLength
+        lastRecordOffset = read.records.last?.offset
     }
 
     private mutating func apply(_ change: Change, at time: Int64?, keyTime: Int64, scope: KeyMemory.Scope) {

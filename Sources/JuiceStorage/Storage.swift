@@ -10,7 +10,8 @@ import JuiceLog
 ///     <dir>/menu.json  the menu the data was written with
 ///     <dir>/calendar   the time zone and day start its history was recorded under
 ///     <dir>/snapshot   the whole state at one journal position (`Snapshot`)
-///     <dir>/journal    the changes after that snapshot, one framed record each (`JournalFile`)
+///     <dir>/journal    the changes after that snapshot, one framed record each (`JournalFile`);
+///                      each compaction starts a new one, written as journal.next and renamed
 ///     <dir>/store-id   the store's random id, made with the store (`StoreIdentity`)
 ///
 /// Opening it recovers the state (`Recovery`: load the snapshot, replay the journal records after
@@ -124,7 +125,11 @@ package struct Storage {
             // snapshot keeps them so before the new one applies.
             try Snapshot.write(Snapshot.encode(recovered.ledger, lsn: recovered.lsn), to: snapshotPath, directory: directory)
         }
-        let file = try JournalFile(path: journalPath, directory: directory, validLength: recovered.journalLength)
+        // A new journal that a compaction was writing when it crashed was never renamed into
+        // place: nothing reads it, and it goes.
+        JournalFile.removeLeftover(of: journalPath)
+        let file = try JournalFile(path: journalPath, directory: directory, validLength: recovered.journalLength,
+                                   lastRecord: recovered.lastRecordOffset)
         // Only when it changed: a start with the same menu writes nothing here, so a store on a
         // full disk can start (read-only, see `GroupCommit`) and serve.
         if savedMenu != menuJSON {

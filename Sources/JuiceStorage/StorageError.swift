@@ -43,7 +43,7 @@ public enum StorageError: Error, CustomStringConvertible {
     /// What was being done when a call failed: "cannot <operation> <path>: <errno's words>".
     public enum Operation: String, Sendable {
         case openJournal = "open journal", prepareJournal = "prepare journal", writeJournal = "write journal"
-        case resetJournal = "reset journal", growJournal = "grow journal"
+        case readJournal = "read journal", growJournal = "grow journal"
         case create, write, rename, openDirectory = "open directory", openLock = "open"
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import JuiceDomain
+import JuiceStorage
 import Testing
 
 /// A full disk makes the store read-only, not dead (PROTOCOL.md, "Full disk"): on a real tmpfs
@@ -152,6 +154,43 @@ import Testing
         let restarted = try ExecutableServer(["--data", data])
         defer { restarted.stop() }
         #expect(try restarted.client().command("STOCK kiwi").hasSuffix(" kiwi=7"))
+    }
+
+    /// A compaction's new journal (`JournalFile.rotate`) needs a little room of its own: without
+    /// it the compaction is skipped as for a snapshot without room (`GroupCommit.compact`). Here
+    /// the file itself: the half-made `journal.next` is removed, the old journal stays in use,
+    /// whole, and takes records in its preallocated room; with room again it is replaced.
+    @Test("a new journal that finds no room: journal.next removed, the old journal kept in use; with room it is replaced",
+          .requires(.tmpfsMount))
+    func rotationWithoutRoomKeepsTheOldJournal() throws {
+        let disk = try SmallDisk(megabytes: 16)
+        let path = disk.path + "/journal", next = path + ".next"
+        func record(_ lsn: UInt64) -> [UInt8] { JournalRecord.set(lsn: lsn, seq: lsn, fruit: "banana", value: Int(lsn)).framed() }
+        func records() -> [JournalRecord] {
+            RecordReader.read(FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []).records.map(\.record)
+        }
+        let file = try JournalFile(path: path, directory: disk.path, validLength: 0)
+        try file.grow(leaving: JournalFile.chunk)
+        try file.append(record(1) + record(2), lastRecord: record(1).count)
+        try file.sync()
+        let inode = try Self.fileIdentity(path)[0]
+        try disk.fill()
+
+        var failure: StorageError?
+        do { _ = try file.rotate() } catch { failure = error }
+        #expect(failure?.isOutOfRoom == true, "\(String(describing: failure))")
+        #expect(!FileManager.default.fileExists(atPath: next))
+        #expect(try Self.fileIdentity(path)[0] == inode)
+        try file.append(record(3), lastRecord: 0)
+        try file.sync()
+        #expect(records() == [1, 2, 3].map { JournalRecord.set(lsn: $0, seq: $0, fruit: "banana", value: Int($0)) })
+
+        disk.free()
+        #expect(try file.rotate())
+        try file.append(record(4), lastRecord: 0)
+        try file.sync()
+        #expect(try Self.fileIdentity(path)[0] != inode && !FileManager.default.fileExists(atPath: next))
+        #expect(records() == [3, 4].map { JournalRecord.set(lsn: $0, seq: $0, fruit: "banana", value: Int($0)) })
     }
 
     /// Sends `command` until it is not refused READ_ONLY (the server retries growing every

@@ -48,14 +48,16 @@ import Testing
     }
 
     /// The store compacts after a run of commands, when a write may be in flight and records
-    /// may wait for the next one: the snapshot holds those too, they are written into the fresh
-    /// journal, reported durable as usual, and skipped by replay.
-    @Test("a compaction makes the state at the last record the snapshot and starts the journal afresh; records pending then go into both, and replay skips them",
+    /// may wait for the next one: the snapshot holds those too, they are written into the new
+    /// journal after a copy of the old one's last record, reported durable as usual, and skipped
+    /// by replay.
+    @Test("a compaction makes the state at the last record the snapshot and starts a new journal from the old one's last record; records pending then go into both, and replay skips them",
           arguments: [0, 1])
     func compaction(pending: Int) throws {
         let f = try JournalFixture()
         let journal = f.journal
         var ledger = StockLedger(menu: .standard, initialStock: 7)
+        let inode = try DiskFullTests.fileIdentity(f.dir + "/journal")[0]
         f.loop.sync {
             journal.append(Self.banana)
             journal.flush()
@@ -73,10 +75,13 @@ import Testing
         #expect(eventually { f.loop.sync { journal.canCompact } }, "the compaction finished")
         let snapshot = f.bytes("snapshot")
         #expect(snapshot == Snapshot.encode(ledger, lsn: last))
-        // Emptied and preallocated again: one chunk, holding only what was pending.
+        // A new file, preallocated in one chunk: the old journal's last record (lsn 1, the
+        // snapshot has it), then what was pending.
+        #expect(try DiskFullTests.fileIdentity(f.dir + "/journal")[0] != inode, "renamed into place, not rewritten")
+        #expect(!FileManager.default.fileExists(atPath: f.dir + "/journal.next"))
         let bytes = f.bytes("journal")
         #expect(bytes.count == JournalFile.chunk)
-        #expect(RecordReader.read(bytes).records.map(\.record) == (2..<last + 1).map(Self.banana))
+        #expect(RecordReader.read(bytes).records.map(\.record) == (1...last).map(Self.banana))
         let recovered = try Recovery.recover(StockLedger(menu: .standard, initialStock: 0),
                                              snapshot: Recovery.File(path: f.dir + "/snapshot", bytes: snapshot),
                                              journal: Recovery.File(path: f.dir + "/journal", bytes: bytes))
