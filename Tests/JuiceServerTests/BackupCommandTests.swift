@@ -105,6 +105,31 @@ import Testing
         #expect(status == 0 && output.contains("backup written to \(dir.path)/juice.backup"), "\(output)")
     }
 
+    @Test("backup ends at SIGTERM (the unit's stop, timeout(1)) and Ctrl-C while it waits for a server, and writes nothing")
+    func stopsOnSignal() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        let port = try #require(bindLoopbackPortZero(listener, listenBacklog: 4))
+        for number in [SIGTERM, SIGINT] {
+            let child = try ChildProcess(ExecutableServer.binary, ["backup", dir.path + "/out/", "--server", "127.0.0.1:\(port)"],
+                                         directory: dir.path)
+            // It connected and sent its request: now it waits for an answer that never comes.
+            var pending = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&pending, 1, 30_000) == 1, "it never connected: \(child.output) \(child.errors)")
+            let fd = accept(listener, nil, nil)
+            defer { close(fd) }
+            var request = [UInt8](repeating: 0, count: 4096)
+            #expect(recv(fd, &request, request.count, 0) > 0)
+            Thread.sleep(forTimeInterval: 0.2)
+            child.signal(number)
+            let status = child.waitForExit(timeout: 10)
+            #expect(status == -number, "signal \(number): \(status.map(String.init) ?? "still running 10 s later")")
+            if status == nil { child.killNow() }
+            #expect(!FileManager.default.fileExists(atPath: dir.path + "/out"))
+        }
+    }
+
     @Test("no server on the port: a clear message, exit 1")
     func noServer() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
