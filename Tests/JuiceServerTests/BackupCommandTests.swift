@@ -105,6 +105,43 @@ import Testing
         #expect(status == 0 && output.contains("backup written to \(dir.path)/juice.backup"), "\(output)")
     }
 
+    /// A stand-in server that accepts one connection, reads its request, and then sends a head
+    /// one byte every `interval` seconds, for `seconds` at most: never silent for a whole stall.
+    static func trickle(interval: Double, seconds: Double) throws -> Int {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let port = bindLoopbackPortZero(listener, listenBacklog: 4) else { throw TestError("bind", errno: errno) }
+        Thread.detachNewThread {
+            let fd = accept(listener, nil, nil)
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = recv(fd, &request, request.count, 0)
+            let head = Array("HTTP/1.1 200 OK\r\nX-Slow: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 100_000)
+            let started = Date()
+            for byte in head where Date().timeIntervalSince(started) < seconds {
+                guard send(fd, [byte], 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+                Thread.sleep(forTimeInterval: interval)
+            }
+            close(fd)
+            close(listener)
+        }
+        return port
+    }
+
+    @Test("a server that trickles its answer, a byte now and then, is given up on at the whole answer's deadline")
+    func tricklingServer() throws {
+        let port = try Self.trickle(interval: 0.1, seconds: 30)
+        var download = BackupDownload(host: "127.0.0.1", port: UInt16(port), token: nil)
+        download.stallSeconds = 2
+        download.totalSeconds = 3
+        let started = Date()
+        do {
+            _ = try download.fetch()
+            Issue.record("a trickled answer was taken")
+        } catch {
+            #expect(error.description.contains("did not send the whole answer within 3 s"), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     @Test("backup ends at SIGTERM (the unit's stop, timeout(1)) and Ctrl-C while it waits for a server, and writes nothing")
     func stopsOnSignal() throws {
         let dir = TemporaryDirectory("juice-backup-cmd")
