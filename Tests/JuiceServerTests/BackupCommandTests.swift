@@ -61,6 +61,24 @@ import Testing
         #expect(status == 0 && FileManager.default.fileExists(atPath: target), "\(output)")
     }
 
+    @Test("a temp file left where the backup goes (another's file, open to all, or a symlink) never takes the backup: it is made anew, owner-only")
+    func leftoverTempFile() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let server = try ExecutableServer(["--in-memory"])
+        let open = dir.path + "/open.backup", linked = dir.path + "/linked.backup", elsewhere = dir.path + "/elsewhere"
+        #expect(FileManager.default.createFile(atPath: open + ".tmp", contents: Data("left over".utf8), attributes: [.posixPermissions: 0o666]))
+        #expect(symlink(elsewhere, linked + ".tmp") == 0)
+        for target in [open, linked] {
+            let (status, output) = try ExecutableServer.run(["backup", target, "--server", "127.0.0.1:\(server.httpPort)"])
+            #expect(status == 0, "\(output)")
+            var info = stat()
+            #expect(lstat(target, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "\(target) is not a plain file")
+            #expect(info.st_mode & 0o777 == 0o600, "\(target): mode \(String(info.st_mode & 0o777, radix: 8))")
+            #expect(try ExecutableServer.run(["verify", target]).0 == 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: elsewhere), "the backup went where the link pointed")
+    }
+
     /// A stand-in server on a loopback port that answers one request with `answer`, then closes.
     static func answerOnce(_ answer: [UInt8]) throws -> Int {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
