@@ -93,6 +93,31 @@ import Testing
         #expect(try Self.run(["restore", file, "--data", fresh]).0 == 0)
     }
 
+    @Test("a forced restore that runs out of disk halfway leaves the store the directory held, which then starts as before",
+          .requires(.tmpfsMount))
+    func fullDiskLeavesTheStore() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let disk = try SmallDisk(megabytes: 16)
+        let shop = disk.path + "/shop"
+        let stock = try Self.storeWithData(shop)
+        let file = dir.path + "/juice.backup"
+        let backup = try Self.backup(of: shop)
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(backup)))
+        // Room for one page: the new snapshot fits (a tmpfs file takes whole pages), menu.json no longer.
+        let pad = disk.path + "/pad"
+        #expect(FileManager.default.createFile(atPath: pad, contents: Data(count: 4096)))
+        try disk.fill()
+        #expect(unlink(pad) == 0)
+        let before = Self.files(shop)
+        let (status, output) = try Self.run(["restore", file, "--data", shop, "--force"])
+        #expect(status == 1 && output.contains("No space left on device"), "\(output)")
+        #expect(Self.files(shop) == before, "\(Self.files(shop).keys.sorted())")
+        disk.free()
+        let server = try ExecutableServer(["--data", shop, "--no-http"])
+        #expect(try server.client().command("STOCK") == stock)
+        #expect(server.terminate() == 0)
+    }
+
     @Test("a backup with a flipped byte, or cut short, is refused by verify and restore naming the offset; nothing is written")
     func damagedRefused() throws {
         let dir = TemporaryDirectory("juice-backup")
