@@ -166,14 +166,16 @@ package final class HTTPSession: ConnectionSession {
         let keepAlive = keepsAlive(request) && (admitted || link.isKnown)
         switch route {
         case .response(let response, let lsn):
-            let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
             let part = PacedBody.partSize(maxOutputBytes: http.loop.config.maxOutputBytes)
-            guard bytes.count > part else {
+            guard !head, response.body.count > part else {
+                let bytes = response.bytes(includeBody: !head, keepAlive: keepAlive)
                 send(bytes, after: lsn, keepAlive: keepAlive)
                 return bytes.count
             }
-            send(paced.start(bytes, part: part, keepAlive: keepAlive), after: lsn, keepAlive: true)
-            return part
+            let first = paced.start(head: response.bytes(includeBody: false, keepAlive: keepAlive), body: response.body,
+                                    part: part, keepAlive: keepAlive)
+            send(first, after: lsn, keepAlive: true)
+            return first.count
         case .change(let response, let lsn, let events, let till):
             if let till { signedIn(as: till) }
             // The answer first, then the broadcast: like a line client, the writer gets its
