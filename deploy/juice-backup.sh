@@ -28,9 +28,13 @@ token_file="${JUICE_BACKUP_TOKEN_FILE:-/etc/juice-server/manager-token}"
 copy_to="${JUICE_BACKUP_COPY_TO:-}"
 bin="${JUICE_SERVER_BIN:-juice-server}"
 
+bad_keep() { echo "juice-backup: JUICE_BACKUP_KEEP must be a whole number from 1 to 999999999, not '$keep'" >&2; exit 1; }
 case "$keep" in
-  ''|*[!0-9]*|0) echo "juice-backup: JUICE_BACKUP_KEEP must be a whole number of at least 1, not '$keep'" >&2; exit 1 ;;
+  ''|*[!0-9]*|??????????*) bad_keep ;;
 esac
+# In decimal: bash would read 010 as octal (8), and 08 not at all.
+[ "$((10#$keep))" -ge 1 ] || bad_keep
+keep=$((10#$keep))
 
 # Backups hold the keys and the tills' pairings: readable by root only.
 umask 077
@@ -43,8 +47,10 @@ token_args=()
 "$bin" backup "$file" --server "$server" "${token_args[@]}"
 "$bin" verify "$file" >/dev/null
 
-# The newest $keep by name (the date sorts), the rest removed.
-mapfile -t old < <(find "$dir" -maxdepth 1 -name 'juice-*.backup' -type f | sort -r | tail -n +"$((keep + 1))")
+# The newest $keep by name (the date sorts), the rest removed; never tonight's, even when it
+# sorts first (a box whose clock is behind at boot names it by an old date). -H: the folder
+# may be a symlink (to a bigger disk), whose files are what is pruned.
+mapfile -t old < <(find -H "$dir" -maxdepth 1 -name 'juice-*.backup' ! -name "${file##*/}" -type f | sort -r | tail -n +"$keep")
 if [ "${#old[@]}" -gt 0 ]; then
   rm -f -- "${old[@]}"
   echo "juice-backup: removed ${#old[@]} older backup(s), keeping the newest $keep in $dir"
