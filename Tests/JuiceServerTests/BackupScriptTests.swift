@@ -110,4 +110,44 @@ import Testing
         #expect(Self.names(real) == ["juice-1970-01-01.backup", "juice-2026-01-11.backup", "juice-2026-01-12.backup"], "\(Self.names(real))")
         #expect(try ExecutableServer.run(["verify", real + "/juice-1970-01-01.backup"]).0 == 0)
     }
+
+    @Test("the copy: a folder with ':' in its name is a folder; host: and host:~/x are the remote home; a full drive keeps no part",
+          .requires(.tmpfsMount))
+    func copyTargets() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
+        let drive = dir.path + "/usb:1"
+        try FileManager.default.createDirectory(atPath: drive, withIntermediateDirectories: true)
+        let local = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: drive))
+        #expect(local.status == 0 && local.output.contains("copied juice-"), "\(local.output)")
+        let copied = Self.names(drive)
+        #expect(copied.count == 1 && copied[0].hasSuffix(".backup"), "\(copied)")
+
+        // scp and ssh stand-ins that say what they were asked.
+        let bin = dir.path + "/bin", said = dir.path + "/said"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for tool in ["scp", "ssh"] {
+            #expect(FileManager.default.createFile(atPath: bin + "/" + tool, contents: Data("#!/bin/sh\necho \"\(tool) $*\" >> \(said)\n".utf8),
+                                                   attributes: [.posixPermissions: 0o755]))
+        }
+        let name = copied[0]
+        for (copyTo, folder) in [("backup@office:", "."), ("backup@office:~/juice", "juice"), ("backup@office:/srv/juice/", "/srv/juice"),
+                                 ("office:juice", "juice")] {
+            unlink(said)
+            var env = Self.settings(dir.path, server: server.httpPort, copyTo: copyTo)
+            env["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let result = try Executables.run("/bin/bash", [Self.script], environment: env)
+            #expect(result.status == 0, "\(copyTo): \(result.output)")
+            let host = String(copyTo[..<copyTo.firstIndex(of: ":")!])
+            let lines = readText(said).split(separator: "\n").map(String.init)
+            #expect(lines.count == 2 && lines[0].hasSuffix(" \(host):\(folder)/\(name).part")
+                    && lines[1].hasSuffix("\(host) mv -f -- '\(folder)/\(name).part' '\(folder)/\(name)'"), "\(copyTo): \(lines)")
+        }
+
+        let disk = try SmallDisk(megabytes: 1)
+        try disk.fill()
+        let full = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: disk.path))
+        #expect(full.status == 1 && full.output.contains("copying \(name) to \(disk.path) failed"), "\(full.output)")
+        #expect(!Self.names(disk.path).contains { $0.hasSuffix(".part") }, "\(Self.names(disk.path))")
+    }
 }
