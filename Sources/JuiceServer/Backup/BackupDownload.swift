@@ -66,7 +66,8 @@ struct BackupDownload {
         return Answer(bytes: try reader.body(length), suggestedName: name)
     }
 
-    private var place: String { "http://\(hostHeader)" }
+    /// The server as a URL, for messages: `http://127.0.0.1:7879`, `http://[::1]:7879`.
+    var place: String { "http://\(hostHeader)" }
     private var hostHeader: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     private func connect() throws(Failure) -> Int32 {

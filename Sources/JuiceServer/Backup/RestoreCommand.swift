@@ -19,7 +19,7 @@ public enum RestoreCommand {
     static let replaced = [Storage.journalName, Storage.snapshotName, Storage.menuName, Storage.calendarName, StoreIdentity.fileName]
 
     public static func run(_ path: String, directory: String, force: Bool) -> Int32 {
-        BackupSummary.run("restore") {
+        BackupSummary.run("restore", failureNote: "; nothing was restored") {
             let contents = try VerifyCommand.load(path)
             try restore(contents, into: directory, force: force)
             return .init(heading: "restored \(path) into \(directory):", contents: contents,
@@ -30,7 +30,11 @@ public enum RestoreCommand {
     struct RestoreRefusal: Error, CustomStringConvertible { let description: String }
 
     static func restore(_ contents: BackupFile.Contents, into directory: String, force: Bool) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StorageError.cannotCreateDirectory(directory, reason: error.localizedDescription)
+        }
         let lock = Platform.open(directory + "/LOCK", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StorageError.failed(.openLock, path: directory + "/LOCK", errno: errno) }
         defer { Platform.close(lock) }
