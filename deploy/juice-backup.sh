@@ -15,7 +15,9 @@
 #   JUICE_BACKUP_KEEP        how many to keep             (default 14)
 #   JUICE_BACKUP_SERVER      the server's HTTP HOST:PORT  (default 127.0.0.1:7879)
 #   JUICE_BACKUP_TOKEN_FILE  the manager token            (default /etc/juice-server/manager-token)
-#   JUICE_BACKUP_COPY_TO     a folder, or user@host:folder (default: no copy)
+#   JUICE_BACKUP_COPY_TO     a folder, or user@host:folder (default: no copy); as for scp, a ':'
+#                            before any '/' means SSH (/media/usb:1 is a folder); host: is
+#                            the remote home
 #   JUICE_SERVER_BIN         the juice-server program     (default: juice-server on PATH)
 # Exit status: 0 all done; 1 no backup was made, or it did not verify, or the copy failed
 # (the unit then shows failed: systemctl status juice-backup).
@@ -28,9 +30,13 @@ token_file="${JUICE_BACKUP_TOKEN_FILE:-/etc/juice-server/manager-token}"
 copy_to="${JUICE_BACKUP_COPY_TO:-}"
 bin="${JUICE_SERVER_BIN:-juice-server}"
 
+bad_keep() { echo "juice-backup: JUICE_BACKUP_KEEP must be a whole number from 1 to 999999999, not '$keep'" >&2; exit 1; }
 case "$keep" in
-  ''|*[!0-9]*|0) echo "juice-backup: JUICE_BACKUP_KEEP must be a whole number of at least 1, not '$keep'" >&2; exit 1 ;;
+  ''|*[!0-9]*|??????????*) bad_keep ;;
 esac
+# In decimal: bash would read 010 as octal (8), and 08 not at all.
+[ "$((10#$keep))" -ge 1 ] || bad_keep
+keep=$((10#$keep))
 
 # Backups hold the keys and the tills' pairings: readable by root only.
 umask 077
@@ -43,8 +49,10 @@ token_args=()
 "$bin" backup "$file" --server "$server" "${token_args[@]}"
 "$bin" verify "$file" >/dev/null
 
-# The newest $keep by name (the date sorts), the rest removed.
-mapfile -t old < <(find "$dir" -maxdepth 1 -name 'juice-*.backup' -type f | sort -r | tail -n +"$((keep + 1))")
+# The newest $keep by name (the date sorts), the rest removed; never tonight's, even when it
+# sorts first (a box whose clock is behind at boot names it by an old date). -H: the folder
+# may be a symlink (to a bigger disk), whose files are what is pruned.
+mapfile -t old < <(find -H "$dir" -maxdepth 1 -name 'juice-*.backup' ! -name "${file##*/}" -type f | sort -r | tail -n +"$keep")
 if [ "${#old[@]}" -gt 0 ]; then
   rm -f -- "${old[@]}"
   echo "juice-backup: removed ${#old[@]} older backup(s), keeping the newest $keep in $dir"
@@ -52,17 +60,31 @@ fi
 
 if [ -n "$copy_to" ]; then
   name="$(basename "$file")"
+  # user@host:folder is SSH, as scp reads it: a ':' before any '/'. A folder whose name holds a
+  # ':' (/media/usb:1) is a folder.
+  host="${copy_to%%:*}"
   case "$copy_to" in
-    *:*)
+    *:*) [ -n "$host" ] && [ "${host#*/}" = "$host" ] || host="" ;;
+    *) host="" ;;
+  esac
+  case "$host" in
+    ?*)
       # Over SSH: to a temporary name, then renamed, so the far side never holds half a backup.
-      remote="${copy_to%%:*}" folder="${copy_to#*:}"
+      # An empty folder (host:) or ~ is the remote home, as for scp; never the remote's /.
+      remote="$host" folder="${copy_to#*:}"
+      # shellcheck disable=SC2088 # a literal ~ in the setting, meaning the remote home
+      case "$folder" in
+        ''|'~'|'~/') folder=. ;;
+        '~/'*) folder="${folder#\~/}" ;;
+      esac
       scp -q -o BatchMode=yes "$file" "$remote:${folder%/}/$name.part"
       # shellcheck disable=SC2029 # the names are expanded here on purpose
       ssh -o BatchMode=yes "$remote" "mv -f -- '${folder%/}/$name.part' '${folder%/}/$name'"
       ;;
     *)
       [ -d "$copy_to" ] || { echo "juice-backup: $copy_to is not a folder (is the drive mounted?)" >&2; exit 1; }
-      cp -- "$file" "$copy_to/$name.part"
+      # A copy that fails (a full drive) leaves no part behind to fill it further.
+      cp -- "$file" "$copy_to/$name.part" || { rm -f -- "$copy_to/$name.part"; echo "juice-backup: copying $name to $copy_to failed" >&2; exit 1; }
       sync -f "$copy_to/$name.part" 2>/dev/null || sync
       mv -f -- "$copy_to/$name.part" "$copy_to/$name"
       "$bin" verify "$copy_to/$name" >/dev/null

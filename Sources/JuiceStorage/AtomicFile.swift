@@ -9,7 +9,12 @@ import JuiceLog
 package enum AtomicFile {
     package static func write(_ bytes: [UInt8], to path: String, directory: String, mode: mode_t = 0o644) throws(StorageError) {
         let temp = path + ".tmp"
-        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        // A new file, ours: a temp file left by a crash is removed first, never written into.
+        // Opened as it was, one owned by another user or a symlink planted there would take
+        // the bytes (a backup: the keys and the tills' pairings) with its own owner and mode,
+        // or put them wherever the link points.
+        unlink(temp)
+        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
         let ok = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
         let code = errno

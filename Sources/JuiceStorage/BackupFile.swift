@@ -71,6 +71,10 @@ package enum BackupFile {
             if parts.last.map({ text($0.payload).hasPrefix("end ") }) == true { break }
         }
         guard parts.count >= 1, let taken = field(parts[0].payload, after: magic + " ").flatMap({ Int64($0) }) else {
+            // Another format of ours (a newer juice-server's) says so: it is not damage.
+            if let format = parts.first.flatMap({ field($0.payload, after: "juice-backup ") })?.split(separator: " ").first, format != "1" {
+                throw bad(0, "it is a backup in format \(format), and this juice-server reads format 1: use the juice-server that made it, or a newer one")
+            }
             throw bad(0, "it does not begin with '\(magic)': not a juice-server backup")
         }
         guard let end = parts.last, text(end.payload).hasPrefix("end ") else {

@@ -44,7 +44,7 @@ public enum StorageError: Error, CustomStringConvertible {
     public enum Operation: String, Sendable {
         case openJournal = "open journal", prepareJournal = "prepare journal", writeJournal = "write journal"
         case readJournal = "read journal", growJournal = "grow journal"
-        case create, write, rename, openDirectory = "open directory", openLock = "open"
+        case create, write, rename, openDirectory = "open directory", openLock = "open", read
     }
 
     public var description: String {
@@ -54,7 +54,7 @@ public enum StorageError: Error, CustomStringConvertible {
         case .corrupt(let file, let path, let offset, let reason):
             "\(file.rawValue) \(path) is corrupt at offset \(offset) (\(reason)); refusing to start, and nothing on disk was changed. Inspect it, or restore a backup"
         case .badBackup(let path, let offset, let reason):
-            "backup \(path) is damaged at offset \(offset) (\(reason)); refusing it: nothing was restored from it"
+            "backup \(path) is damaged at offset \(offset) (\(reason))"
         case .inUse(let directory): "data directory \(directory) is in use by another juice-server"
         case .cannotCreateDirectory(let directory, let reason): "cannot create data directory \(directory): \(reason)"
         case .unreadable(let path): "cannot read \(path)"

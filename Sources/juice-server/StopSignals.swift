@@ -36,6 +36,14 @@ enum StopSignals {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// Unblocks both in the calling thread: for a command that runs to its end on this one thread
+    /// and never serves (`backup`, `verify`), so Ctrl-C, `kill` and a unit's stop end it as they
+    /// end any program. Called before it makes a thread, so no thread keeps the block.
+    static func unblock() {
+        var set = set
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     /// Waits for each signal in turn, forever, and hands it to `handle` on this thread.
     static func wait(_ handle: (Int32) -> Void) -> Never {
         var set = set

@@ -27,12 +27,17 @@ case .success(.printMenu(let menu)):
     print(MenuFile.json(menu))
     exit(0)
 case .success(.backup(let request)):
-    // A server that vanishes mid-answer must be an error message, not a silent death.
+    // A server that vanishes mid-answer must be an error message, not a silent death. Blocked,
+    // SIGINT and SIGTERM would never end one that hangs: not Ctrl-C, not the unit's timeout.
     signal(SIGPIPE, SIG_IGN)
+    StopSignals.unblock()
     exit(BackupCommand.run(request))
 case .success(.verify(let file)):
+    StopSignals.unblock()
     exit(VerifyCommand.run(file))
 case .success(.restore(let file, let directory, let force)):
+    // Left blocked: a restore is not cut off between setting the old files aside and placing
+    // the new ones (only SIGKILL or a power cut can, and the old files stay beside them).
     exit(RestoreCommand.run(file, directory: directory, force: force))
 case .success(.run(let parsed)):
     config = parsed

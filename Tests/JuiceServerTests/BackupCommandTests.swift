@@ -61,6 +61,24 @@ import Testing
         #expect(status == 0 && FileManager.default.fileExists(atPath: target), "\(output)")
     }
 
+    @Test("a temp file left where the backup goes (another's file, open to all, or a symlink) never takes the backup: it is made anew, owner-only")
+    func leftoverTempFile() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let server = try ExecutableServer(["--in-memory"])
+        let open = dir.path + "/open.backup", linked = dir.path + "/linked.backup", elsewhere = dir.path + "/elsewhere"
+        #expect(FileManager.default.createFile(atPath: open + ".tmp", contents: Data("left over".utf8), attributes: [.posixPermissions: 0o666]))
+        #expect(symlink(elsewhere, linked + ".tmp") == 0)
+        for target in [open, linked] {
+            let (status, output) = try ExecutableServer.run(["backup", target, "--server", "127.0.0.1:\(server.httpPort)"])
+            #expect(status == 0, "\(output)")
+            var info = stat()
+            #expect(lstat(target, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "\(target) is not a plain file")
+            #expect(info.st_mode & 0o777 == 0o600, "\(target): mode \(String(info.st_mode & 0o777, radix: 8))")
+            #expect(try ExecutableServer.run(["verify", target]).0 == 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: elsewhere), "the backup went where the link pointed")
+    }
+
     /// A stand-in server on a loopback port that answers one request with `answer`, then closes.
     static func answerOnce(_ answer: [UInt8]) throws -> Int {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -97,12 +115,77 @@ import Testing
             let port = try Self.answerOnce(answer)
             let (status, output) = try ExecutableServer.run(["backup", dir.path + "/", "--server", "127.0.0.1:\(port)"])
             #expect(status == 1 && output.contains(expected) && output.contains("no file was written"), "\(expected): \(output)")
+            // The damage is the server's answer's: never a file that was not written, nor a restore.
+            #expect(!output.contains("restored") && !output.contains("backup \(dir.path)"), "\(expected): \(output)")
+            if expected == "offset" { #expect(output.contains("backup answered by http://127.0.0.1:\(port) is damaged at offset"), "\(output)") }
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "\(expected)")
         }
         // A name from the server is used only if it is a plain one: never a path out of the folder.
         let port = try Self.answerOnce(head(whole.count) + whole)
         let (status, output) = try ExecutableServer.run(["backup", dir.path + "/", "--server", "127.0.0.1:\(port)"])
         #expect(status == 0 && output.contains("backup written to \(dir.path)/juice.backup"), "\(output)")
+    }
+
+    /// A stand-in server that accepts one connection, reads its request, and then sends a head
+    /// one byte every `interval` seconds, for `seconds` at most: never silent for a whole stall.
+    static func trickle(interval: Double, seconds: Double) throws -> Int {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let port = bindLoopbackPortZero(listener, listenBacklog: 4) else { throw TestError("bind", errno: errno) }
+        Thread.detachNewThread {
+            let fd = accept(listener, nil, nil)
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = recv(fd, &request, request.count, 0)
+            let head = Array("HTTP/1.1 200 OK\r\nX-Slow: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 100_000)
+            let started = Date()
+            for byte in head where Date().timeIntervalSince(started) < seconds {
+                guard send(fd, [byte], 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+                Thread.sleep(forTimeInterval: interval)
+            }
+            close(fd)
+            close(listener)
+        }
+        return port
+    }
+
+    @Test("a server that trickles its answer, a byte now and then, is given up on at the whole answer's deadline")
+    func tricklingServer() throws {
+        let port = try Self.trickle(interval: 0.1, seconds: 30)
+        var download = BackupDownload(host: "127.0.0.1", port: UInt16(port), token: nil)
+        download.stallSeconds = 2
+        download.totalSeconds = 3
+        let started = Date()
+        do {
+            _ = try download.fetch()
+            Issue.record("a trickled answer was taken")
+        } catch {
+            #expect(error.description.contains("did not send the whole answer within 3 s"), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test("backup ends at SIGTERM (the unit's stop, timeout(1)) and Ctrl-C while it waits for a server, and writes nothing")
+    func stopsOnSignal() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        let port = try #require(bindLoopbackPortZero(listener, listenBacklog: 4))
+        for number in [SIGTERM, SIGINT] {
+            let child = try ChildProcess(ExecutableServer.binary, ["backup", dir.path + "/out/", "--server", "127.0.0.1:\(port)"],
+                                         directory: dir.path)
+            // It connected and sent its request: now it waits for an answer that never comes.
+            var pending = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&pending, 1, 30_000) == 1, "it never connected: \(child.output) \(child.errors)")
+            let fd = accept(listener, nil, nil)
+            defer { close(fd) }
+            var request = [UInt8](repeating: 0, count: 4096)
+            #expect(recv(fd, &request, request.count, 0) > 0)
+            Thread.sleep(forTimeInterval: 0.2)
+            child.signal(number)
+            let status = child.waitForExit(timeout: 10)
+            #expect(status == -number, "signal \(number): \(status.map(String.init) ?? "still running 10 s later")")
+            if status == nil { child.killNow() }
+            #expect(!FileManager.default.fileExists(atPath: dir.path + "/out"))
+        }
     }
 
     @Test("no server on the port: a clear message, exit 1")

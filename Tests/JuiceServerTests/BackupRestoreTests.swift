@@ -93,6 +93,31 @@ import Testing
         #expect(try Self.run(["restore", file, "--data", fresh]).0 == 0)
     }
 
+    @Test("a forced restore that runs out of disk halfway leaves the store the directory held, which then starts as before",
+          .requires(.tmpfsMount))
+    func fullDiskLeavesTheStore() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let disk = try SmallDisk(megabytes: 16)
+        let shop = disk.path + "/shop"
+        let stock = try Self.storeWithData(shop)
+        let file = dir.path + "/juice.backup"
+        let backup = try Self.backup(of: shop)
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(backup)))
+        // Room for one page: the new snapshot fits (a tmpfs file takes whole pages), menu.json no longer.
+        let pad = disk.path + "/pad"
+        #expect(FileManager.default.createFile(atPath: pad, contents: Data(count: 4096)))
+        try disk.fill()
+        #expect(unlink(pad) == 0)
+        let before = Self.files(shop)
+        let (status, output) = try Self.run(["restore", file, "--data", shop, "--force"])
+        #expect(status == 1 && output.contains("No space left on device"), "\(output)")
+        #expect(Self.files(shop) == before, "\(Self.files(shop).keys.sorted())")
+        disk.free()
+        let server = try ExecutableServer(["--data", shop, "--no-http"])
+        #expect(try server.client().command("STOCK") == stock)
+        #expect(server.terminate() == 0)
+    }
+
     @Test("a backup with a flipped byte, or cut short, is refused by verify and restore naming the offset; nothing is written")
     func damagedRefused() throws {
         let dir = TemporaryDirectory("juice-backup")
@@ -118,6 +143,34 @@ import Testing
             #expect(Self.files(shop) == before)
             #expect(!FileManager.default.fileExists(atPath: dir.path + "/new"))
         }
+    }
+
+    @Test("verify and restore say what is wrong: no such file, a directory, a file where the data folder goes, a newer backup format")
+    func sayWhy() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        let missing = dir.path + "/missing.backup"
+        let (status, output) = try Self.run(["verify", missing])
+        #expect(status == 1 && output.contains("cannot read \(missing): No such file or directory"), "\(output)")
+        let (onDirectory, said) = try Self.run(["verify", dir.path])
+        #expect(onDirectory == 1 && said.contains("cannot read \(dir.path): Is a directory"), "\(said)")
+
+        _ = try Self.storeWithData(dir.path + "/shop")
+        let file = dir.path + "/juice.backup"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: dir.path + "/shop"))))
+        let notAFolder = dir.path + "/a-file"
+        #expect(FileManager.default.createFile(atPath: notAFolder, contents: Data("x".utf8)))
+        let (restored, why) = try Self.run(["restore", file, "--data", notAFolder])
+        #expect(restored == 1 && why.contains("cannot create data directory \(notAFolder)") && !why.contains("NSCocoaErrorDomain")
+                && why.contains("nothing was restored"), "\(why)")
+
+        // A backup a newer juice-server made (format 2): said so, not "not a backup".
+        let payload = Array("juice-backup 2 1795835832".utf8)
+        let crc = String(CRC32.checksum(payload), radix: 16)
+        let newer = dir.path + "/newer.backup"
+        let framed = Array("\(payload.count) \(String(repeating: "0", count: 8 - crc.count) + crc) ".utf8) + payload + [0x0A]
+        #expect(FileManager.default.createFile(atPath: newer, contents: Data(framed)))
+        let (verified, told) = try Self.run(["verify", newer])
+        #expect(verified == 1 && told.contains("format 2") && told.contains("reads format 1") && !told.contains("not a juice-server backup"), "\(told)")
     }
 
     @Test("backup, verify and restore refuse a bad command line with their usage (exit 2)")

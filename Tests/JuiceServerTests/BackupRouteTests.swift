@@ -126,4 +126,33 @@ import Testing
         // The connection goes on: the next request on it is answered after the whole backup.
         #expect(try Self.get(server.httpPort, "/healthz", token: nil).status == 200)
     }
+
+    @Test("clients that ask for the backup and stop reading share the store's kept copy: memory does not grow a backup per client")
+    func sharedAcrossClients() throws {
+        let dir = TemporaryDirectory("juice-backup")
+        // Parts of 32 KiB: what a client that stops reading holds of its own is one part.
+        let server = try ExecutableServer(["--data", dir.path + "/shop", "--initial-stock", "1000000", "--max-output-bytes", "65536"])
+        // Long keys: a backup over a megabyte.
+        let c = try server.client()
+        let pad = String(repeating: "k", count: 50)
+        for batch in 0..<9 {
+            try c.sendRaw(Array((0..<1000).map { "ORDER banana key=\(pad)-\(batch)-\($0)\r\n" }.joined().utf8))
+            for _ in 0..<1000 { #expect(try c.reply().hasPrefix("OK ORDER")) }
+        }
+        let size = try Self.get(server.httpPort, token: nil).body.count
+        #expect(size > 1_000_000, "\(size) bytes")
+        waitForIdleCPU(server)
+        let before = server.rss
+        // Each asks three times, pipelined, and reads nothing: the kernel takes what it can of
+        // the first answers, the rest waits in the server.
+        let request = Array("GET /backup HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        let clients = try (0..<30).map { _ in try LineClient.peer(port: server.httpPort, receiveBuffer: 4096) }
+        for client in clients { try client.sendRaw(request + request + request) }
+        waitForIdleCPU(server)
+        let grown = server.rss - before
+        print("30 clients holding a \(mebibytes(size)) backup: RSS \(mebibytes(before)) -> \(mebibytes(server.rss))")
+        #expect(grown < 10 * size, "RSS grew by \(mebibytes(grown)) for a \(mebibytes(size)) backup")
+        #expect(try Self.get(server.httpPort, "/healthz", token: nil).status == 200)
+        _ = clients
+    }
 }

@@ -70,4 +70,84 @@ import Testing
         let badKeep = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, keep: 0))
         #expect(badKeep.status == 1 && badKeep.output.contains("JUICE_BACKUP_KEEP must be a whole number"), "\(badKeep.output)")
     }
+
+    @Test("pruning: a backups folder that is a symlink is pruned; KEEP=010 is ten; tonight's backup is never pruned, even named by a clock that is behind")
+    func pruning() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
+        let real = dir.path + "/big-disk"
+        func fill() throws {
+            try? FileManager.default.removeItem(atPath: real)
+            try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+            for day in 1...12 {
+                #expect(FileManager.default.createFile(atPath: real + "/juice-2026-01-\(day < 10 ? "0" : "")\(day).backup", contents: Data("old".utf8)))
+            }
+        }
+        #expect(symlink(real, dir.path + "/backups") == 0)
+        func run(keep: String, path: String? = nil) throws -> String {
+            var env = Self.settings(dir.path, server: server.httpPort)
+            env["JUICE_BACKUP_KEEP"] = keep
+            if let path { env["PATH"] = path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") }
+            let result = try Executables.run("/bin/bash", [Self.script], environment: env)
+            #expect(result.status == 0, "\(result.output)")
+            return result.output
+        }
+        try fill()
+        let linked = try run(keep: "3")
+        #expect(Self.names(real).count == 3 && Self.names(real).contains("juice-2026-01-12.backup"), "\(Self.names(real)) \(linked)")
+
+        try fill()
+        _ = try run(keep: "010")
+        #expect(Self.names(real).count == 10, "\(Self.names(real))")
+
+        // A clock at 1970 (a box without a clock battery, at boot): tonight's sorts oldest, and stays.
+        try fill()
+        let bin = dir.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: bin + "/date", contents: Data("#!/bin/sh\n[ \"$1\" = +%F ] && echo 1970-01-01 || exec /bin/date \"$@\"\n".utf8),
+                                               attributes: [.posixPermissions: 0o755]))
+        _ = try run(keep: "3", path: bin)
+        #expect(Self.names(real) == ["juice-1970-01-01.backup", "juice-2026-01-11.backup", "juice-2026-01-12.backup"], "\(Self.names(real))")
+        #expect(try ExecutableServer.run(["verify", real + "/juice-1970-01-01.backup"]).0 == 0)
+    }
+
+    @Test("the copy: a folder with ':' in its name is a folder; host: and host:~/x are the remote home; a full drive keeps no part",
+          .requires(.tmpfsMount))
+    func copyTargets() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
+        let drive = dir.path + "/usb:1"
+        try FileManager.default.createDirectory(atPath: drive, withIntermediateDirectories: true)
+        let local = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: drive))
+        #expect(local.status == 0 && local.output.contains("copied juice-"), "\(local.output)")
+        let copied = Self.names(drive)
+        #expect(copied.count == 1 && copied[0].hasSuffix(".backup"), "\(copied)")
+
+        // scp and ssh stand-ins that say what they were asked.
+        let bin = dir.path + "/bin", said = dir.path + "/said"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for tool in ["scp", "ssh"] {
+            #expect(FileManager.default.createFile(atPath: bin + "/" + tool, contents: Data("#!/bin/sh\necho \"\(tool) $*\" >> \(said)\n".utf8),
+                                                   attributes: [.posixPermissions: 0o755]))
+        }
+        let name = copied[0]
+        for (copyTo, folder) in [("backup@office:", "."), ("backup@office:~/juice", "juice"), ("backup@office:/srv/juice/", "/srv/juice"),
+                                 ("office:juice", "juice")] {
+            unlink(said)
+            var env = Self.settings(dir.path, server: server.httpPort, copyTo: copyTo)
+            env["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let result = try Executables.run("/bin/bash", [Self.script], environment: env)
+            #expect(result.status == 0, "\(copyTo): \(result.output)")
+            let host = String(copyTo[..<copyTo.firstIndex(of: ":")!])
+            let lines = readText(said).split(separator: "\n").map(String.init)
+            #expect(lines.count == 2 && lines[0].hasSuffix(" \(host):\(folder)/\(name).part")
+                    && lines[1].hasSuffix("\(host) mv -f -- '\(folder)/\(name).part' '\(folder)/\(name)'"), "\(copyTo): \(lines)")
+        }
+
+        let disk = try SmallDisk(megabytes: 1)
+        try disk.fill()
+        let full = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: disk.path))
+        #expect(full.status == 1 && full.output.contains("copying \(name) to \(disk.path) failed"), "\(full.output)")
+        #expect(!Self.names(disk.path).contains { $0.hasSuffix(".part") }, "\(Self.names(disk.path))")
+    }
 }

@@ -20,10 +20,12 @@ public enum BackupCommand {
 
     public static func run(_ request: Request) -> Int32 {
         BackupSummary.run("backup", failureNote: "; no file was written") {
-            let answer = try BackupDownload(host: request.host, port: request.port, token: request.token).fetch()
+            let download = BackupDownload(host: request.host, port: request.port, token: request.token)
+            let answer = try download.fetch()
             let path = destination(request.target, suggested: answer.suggestedName)
-            // Judged as `verify` judges it, before anything is written.
-            let contents = try BackupFile.read(answer.bytes, path: path)
+            // Judged as `verify` judges it, before anything is written: a refusal names the
+            // server's answer, not the file it never became.
+            let contents = try BackupFile.read(answer.bytes, path: "answered by \(download.place)")
             // Owner only: a backup holds the keys and the tills' pairings.
             try AtomicFile.write(answer.bytes, to: path, directory: directory(of: path), mode: 0o600)
             return .init(heading: "backup written to \(path) (\(answer.bytes.count) bytes), whole:", contents: contents)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import JuicePlatform
 
@@ -5,8 +6,10 @@ import JuicePlatform
 /// runs as a command of its own (`juice-server backup`), never inside a server's loop.
 ///
 /// Bounded: the head is at most 64 KiB, the body is exactly its `Content-Length` and at most
-/// `maxBytes`, and every send or receive that stalls for `stallSeconds` gives up, so a server
-/// that hangs or a stranger on the port cannot hold the nightly job forever.
+/// `maxBytes`, every send or receive that stalls for `stallSeconds` gives up, and so does the
+/// whole exchange past `totalSeconds`, so a server that hangs, or one that trickles a byte now
+/// and then (never silent for a whole stall), or a stranger on the port cannot hold the
+/// nightly job forever.
 struct BackupDownload {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
@@ -21,6 +24,10 @@ struct BackupDownload {
     /// The manager token, or nil where the server has none (loopback only).
     var token: [UInt8]?
     var stallSeconds = 60
+    /// The whole answer's time: far more than a backup takes over a shop's network (a 430-day
+    /// store's is about a megabyte), and under the nightly unit's TimeoutStartSec (30 min), so
+    /// the job ends with this reason, not a kill.
+    var totalSeconds = 15 * 60
     var maxBytes = 1 << 32
 
     func fetch() throws(Failure) -> Answer {
@@ -31,7 +38,7 @@ struct BackupDownload {
         request += Array("\r\n".utf8)
         guard Platform.writeAll(fd, request) else { throw Failure(description: "cannot send the request to \(place): \(Platform.describe(errno))") }
 
-        var reader = Reader(fd: fd, place: place)
+        var reader = Reader(fd: fd, place: place, stallSeconds: stallSeconds, totalSeconds: totalSeconds)
         let head = try reader.head()
         let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
         let statusWords = lines.first?.split(separator: " ", maxSplits: 2) ?? []
@@ -59,7 +66,8 @@ struct BackupDownload {
         return Answer(bytes: try reader.body(length), suggestedName: name)
     }
 
-    private var place: String { "http://\(hostHeader)" }
+    /// The server as a URL, for messages: `http://127.0.0.1:7879`, `http://[::1]:7879`.
+    var place: String { "http://\(hostHeader)" }
     private var hostHeader: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     private func connect() throws(Failure) -> Int32 {
@@ -94,7 +102,19 @@ struct BackupDownload {
     private struct Reader {
         let fd: Int32
         let place: String
+        let stallSeconds: Int
+        let totalSeconds: Int
+        /// When the whole answer must be in (monotonic nanoseconds).
+        let deadline: UInt64
         var buffered: [UInt8] = []
+
+        init(fd: Int32, place: String, stallSeconds: Int, totalSeconds: Int) {
+            self.fd = fd
+            self.place = place
+            self.stallSeconds = stallSeconds
+            self.totalSeconds = totalSeconds
+            deadline = DispatchTime.now().uptimeNanoseconds + UInt64(totalSeconds) * 1_000_000_000
+        }
 
         mutating func head() throws(Failure) -> [UInt8] {
             let end: [UInt8] = [13, 10, 13, 10]
@@ -132,11 +152,23 @@ struct BackupDownload {
         private func receive(max: Int) throws(Failure) -> [UInt8] {
             var chunk = [UInt8](repeating: 0, count: max)
             while true {
+                // Each wait is a stall at most, and never past the deadline.
+                let now = DispatchTime.now().uptimeNanoseconds
+                guard now < deadline else {
+                    throw Failure(description: "\(place) did not send the whole answer within \(totalSeconds) s: gave up")
+                }
+                let left = min(UInt64(stallSeconds) * 1_000_000_000, deadline - now)
+                var wait = timeval(tv_sec: Int(left / 1_000_000_000), tv_usec: Int(left % 1_000_000_000 / 1000))
+                if wait.tv_sec == 0 && wait.tv_usec == 0 { wait.tv_usec = 1 }
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
                 let n = chunk.withUnsafeMutableBytes { receiveWaiting(fd, $0) }
                 if n >= 0 { return Array(chunk.prefix(n)) }
                 let code = errno
                 if code == EINTR { continue }
-                if code == EAGAIN || code == EWOULDBLOCK { throw Failure(description: "\(place) sent nothing for a while: gave up") }
+                if code == EAGAIN || code == EWOULDBLOCK {
+                    if DispatchTime.now().uptimeNanoseconds >= deadline { continue }  // said above, with the reason
+                    throw Failure(description: "\(place) sent nothing for \(stallSeconds) s: gave up")
+                }
                 throw Failure(description: "reading from \(place): \(Platform.describe(code))")
             }
         }

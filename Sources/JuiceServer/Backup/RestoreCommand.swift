@@ -8,16 +8,18 @@ import JuiceStorage
 ///
 /// It verifies the whole backup before it touches anything. A directory that holds a store with
 /// data (a journal record, or a snapshot past a new store's) is refused unless `force`; then its
-/// files are kept aside, renamed `<name>.before-restore-<time>`, never overwritten. The snapshot
-/// is written as `Snapshot.write` does (temp file, fsync, rename, directory fsync), with the
-/// backup's menu and calendar and an empty journal: what a new store has. No store id: the
+/// files are kept aside, renamed `<name>.before-restore-<time>`, never overwritten. The snapshot,
+/// with the backup's menu and calendar, is written as `Snapshot.write` does (temp file, fsync,
+/// rename, directory fsync), and an empty journal: what a new store has. The new files are
+/// written whole before any old one moves, and a failure after that puts the old ones back: a
+/// failed restore (a full disk) leaves the store the directory held, never none. No store id: the
 /// restored store makes a new one at its first start, so clients take its whole state again.
 public enum RestoreCommand {
     /// The data files a restore replaces (LOCK stays: it is held while restoring).
     static let replaced = [Storage.journalName, Storage.snapshotName, Storage.menuName, Storage.calendarName, StoreIdentity.fileName]
 
     public static func run(_ path: String, directory: String, force: Bool) -> Int32 {
-        BackupSummary.run("restore") {
+        BackupSummary.run("restore", failureNote: "; nothing was restored") {
             let contents = try VerifyCommand.load(path)
             try restore(contents, into: directory, force: force)
             return .init(heading: "restored \(path) into \(directory):", contents: contents,
@@ -28,7 +30,11 @@ public enum RestoreCommand {
     struct RestoreRefusal: Error, CustomStringConvertible { let description: String }
 
     static func restore(_ contents: BackupFile.Contents, into directory: String, force: Bool) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StorageError.cannotCreateDirectory(directory, reason: error.localizedDescription)
+        }
         let lock = Platform.open(directory + "/LOCK", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StorageError.failed(.openLock, path: directory + "/LOCK", errno: errno) }
         defer { Platform.close(lock) }
@@ -36,17 +42,18 @@ public enum RestoreCommand {
         if let held = StoreContents.describe(directory: directory), !force {
             throw RestoreRefusal(description: "\(directory) already holds a store with data (\(held)); nothing was changed. Restore into an empty directory, or add --force to keep its files aside (renamed <name>.before-restore-<time>) and restore over it")
         }
-        // The new snapshot is whole and durable before any old file moves.
-        let snapshotPath = directory + "/" + Storage.snapshotName
-        let temp = snapshotPath + ".restore.tmp"
-        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StorageError.failed(.create, path: temp, errno: errno) }
-        let written = Platform.writeAll(fd, contents.snapshot) && Platform.syncFile(fd) == 0
-        let code = errno
-        Platform.close(fd)
-        guard written else {
-            unlink(temp)
-            throw StorageError.failed(.write, path: temp, errno: code)
+        // Everything new is whole and durable before any old file moves: the snapshot, menu.json
+        // and calendar, each as a temp file beside its name. A full disk or a failed write stops
+        // here, with the directory as it was.
+        let staged = [(Storage.snapshotName, contents.snapshot), (Storage.menuName, contents.menuJSON),
+                      (Storage.calendarName, Array(Storage.calendarText(contents.calendar).utf8))]
+        var temps: [(temp: String, path: String)] = []
+        // A temp file still here when this ends (a refusal, a failure) is removed.
+        defer { for (temp, _) in temps { unlink(temp) } }
+        for (name, bytes) in staged {
+            let path = directory + "/" + name
+            try stage(bytes, at: path + ".restore.tmp")
+            temps.append((path + ".restore.tmp", path))
         }
         // A suffix no file has yet: two forced restores within a second must not replace the
         // files the first one set aside (rename(2) replaces a target silently).
@@ -57,18 +64,48 @@ public enum RestoreCommand {
             suffix = stamp + "-\(n)"
         }
         var keptAside: [String] = []
-        for name in replaced where FileManager.default.fileExists(atPath: directory + "/" + name) {
-            guard rename(directory + "/" + name, directory + "/" + name + suffix) == 0 else {
-                throw StorageError.failed(.rename, path: directory + "/" + name, errno: errno)
+        var placed: [String] = []
+        do {
+            for name in replaced where FileManager.default.fileExists(atPath: directory + "/" + name) {
+                guard rename(directory + "/" + name, directory + "/" + name + suffix) == 0 else {
+                    throw StorageError.failed(.rename, path: directory + "/" + name, errno: errno)
+                }
+                keptAside.append(name)
             }
-            keptAside.append(name + suffix)
+            try AtomicFile.syncDirectory(directory)
+            for (temp, path) in temps {
+                guard rename(temp, path) == 0 else { throw StorageError.failed(.rename, path: temp, errno: errno) }
+                placed.append(path)
+            }
+            temps = []
+            placed.append(directory + "/" + Storage.journalName)
+            _ = try JournalFile(path: directory + "/" + Storage.journalName, directory: directory, validLength: 0)
+            try AtomicFile.syncDirectory(directory)
+        } catch {
+            // Undone: the new files out, the old ones back under their names, so that a server
+            // started on the directory finds the store it held, never an empty new one.
+            for path in placed { unlink(path) }
+            for name in keptAside { rename(directory + "/" + name + suffix, directory + "/" + name) }
+            try? AtomicFile.syncDirectory(directory)
+            throw error
         }
-        try AtomicFile.syncDirectory(directory)
-        try AtomicFile.write(contents.menuJSON, to: directory + "/" + Storage.menuName, directory: directory)
-        try AtomicFile.write(Array(Storage.calendarText(contents.calendar).utf8), to: directory + "/" + Storage.calendarName, directory: directory)
-        guard rename(temp, snapshotPath) == 0 else { throw StorageError.failed(.rename, path: temp, errno: errno) }
-        _ = try JournalFile(path: directory + "/" + Storage.journalName, directory: directory, validLength: 0)
-        try AtomicFile.syncDirectory(directory)
-        if !keptAside.isEmpty { print("kept the old files aside in \(directory): \(keptAside.joined(separator: ", "))") }
+        if !keptAside.isEmpty {
+            print("kept the old files aside in \(directory): \(keptAside.map { $0 + suffix }.joined(separator: ", "))")
+        }
+    }
+
+    /// Writes `bytes` to a new file at `temp` and makes them durable; on failure removes it.
+    private static func stage(_ bytes: [UInt8], at temp: String) throws(StorageError) {
+        // Never a file or link already there (a crash's leftover): removed, then made anew.
+        unlink(temp)
+        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
+        let written = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
+        let code = errno
+        Platform.close(fd)
+        guard written else {
+            unlink(temp)
+            throw .failed(.write, path: temp, errno: code)
+        }
     }
 }
