@@ -14,6 +14,9 @@ final class ChaosBackups: @unchecked Sendable {
         var file: String
         var orders: [AcknowledgedOrder]
         var voids: [AcknowledgedVoid]
+        /// Each till's newest write number acknowledged by the time the backup came back: the
+        /// store that encoded it held no newer key of that till but the one in flight.
+        var newestAfter: [Int: Int] = [:]
     }
 
     private let run: RunState
@@ -52,7 +55,11 @@ final class ChaosBackups: @unchecked Sendable {
                 let (status, said) = runCapturing([binary, "backup", file, "--server", "\(run.http)", "--manager-token-file", tokenFile],
                                                   output: file + ".log")
                 if status == 0 {
-                    taken.append(Taken(file: file, orders: before.acknowledged, voids: before.voids))
+                    let after = run.ledger.snapshot
+                    var newest: [Int: Int] = [:]
+                    for order in after.acknowledged { newest[order.till] = max(newest[order.till] ?? 0, order.n) }
+                    for void in after.voids { newest[void.till] = max(newest[void.till] ?? 0, void.n) }
+                    taken.append(Taken(file: file, orders: before.acknowledged, voids: before.voids, newestAfter: newest))
                     break
                 }
                 failedAttempts.append(said)
@@ -104,16 +111,16 @@ final class ChaosBackups: @unchecked Sendable {
                      detail: wrong.isEmpty ? (taken.isEmpty ? "no backup could be taken: \(failedAttempts.last ?? "")" : detail) : ChaosCheck.sample(wrong))
     }
 
-    /// The keys a till may still ask about (its newest, as `Resender.retriable`), less one per
-    /// till: the write it had in flight when the backup was taken is a key the store counts too.
+    /// The keys the store still held when it encoded the backup: a till's newest `keysPerTill`.
+    /// Its tills kept selling while the backup was asked for, so that window is counted from
+    /// each till's newest write acknowledged once the backup came back, plus the one it may have
+    /// had in flight, not from what was acknowledged before the request (that would ask about
+    /// keys the store had already, rightly, forgotten).
     static func askable(_ backup: Taken) -> (orders: [AcknowledgedOrder], voids: [AcknowledgedVoid]) {
-        var numbers: [Int: [Int]] = [:]
-        for order in backup.orders { numbers[order.till, default: []].append(order.n) }
-        for void in backup.voids { numbers[void.till, default: []].append(void.n) }
-        var floor: [Int: Int] = [:]
-        for (till, list) in numbers where list.count >= Limits.keysPerTill {
-            floor[till] = list.sorted()[list.count - Limits.keysPerTill + 1]
+        func kept(_ till: Int, _ n: Int) -> Bool {
+            guard let newest = backup.newestAfter[till] else { return true }
+            return n >= newest + 1 - Limits.keysPerTill + 1
         }
-        return (backup.orders.filter { $0.n >= floor[$0.till] ?? Int.min }, backup.voids.filter { $0.n >= floor[$0.till] ?? Int.min })
+        return (backup.orders.filter { kept($0.till, $0.n) }, backup.voids.filter { kept($0.till, $0.n) })
     }
 }
