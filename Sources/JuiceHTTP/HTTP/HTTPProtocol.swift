@@ -39,6 +39,11 @@ package final class HTTPProtocol: ServedProtocol, @unchecked Sendable {
     var streams: [UInt64: HTTPSession] = [:]
     /// HTTP connections open now (the rest of the server's clients speak something else).
     var open = 0
+    /// Connections sending a backup a part at a time now. Each may hold a copy of its own (the
+    /// store encodes anew once the journal moved), so they are counted: past
+    /// `maxBackupsSending` a `GET /backup` is answered 503 before anything is encoded.
+    var backupsSending = 0
+    package static let maxBackupsSending = 4
     /// The connection whose request is being routed (for `routes.signedIn`); nil between.
     var routing: SessionLink?
     private var timer: DispatchSourceTimer?

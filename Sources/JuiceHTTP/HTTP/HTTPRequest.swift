@@ -275,3 +275,12 @@ package struct HTTPRequestReader {
         }
     }
 }
+
+extension HTTPRequest {
+    /// Whether it says who it is, so that it is answered (once) even over its client's share:
+    /// the route checks the credential, and one that checks out calls
+    /// `ConnectionHost.markKnown` (the manager's token, a paired till's `Juice-Till`).
+    var carriesCredentials: Bool {
+        header("authorization") != nil || header(TillRoutes.header) != nil
+    }
+}

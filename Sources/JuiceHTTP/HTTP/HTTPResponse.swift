@@ -114,6 +114,8 @@ package struct HTTPResponse {
     /// Over `--max-clients` / `--max-clients-per-address`: built once, sent to every refused
     /// connection of a flood.
     package static let busy = plain(.serviceUnavailable, "busy: max clients reached", headers: [("Retry-After", "1")]).bytes()
+    package static let backupsBusy = plain(.serviceUnavailable, "busy: \(HTTPProtocol.maxBackupsSending) backups are being sent now; ask again shortly",
+                                           headers: [("Retry-After", "5")]).bytes()
     package static let busyForAddress = plain(.serviceUnavailable, "busy: too many connections from your address",
                                       headers: [("Retry-After", "1")]).bytes()
     /// `HEAD /events`: the same head with no stream behind it (so no length either, RFC 9110

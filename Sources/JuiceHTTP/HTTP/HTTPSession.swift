@@ -17,7 +17,7 @@ import JuiceServices
 package final class HTTPSession: ConnectionSession {
     /// Its connection, as a session may use it (the only way to the loop).
     private let link: SessionLink
-    private unowned let http: HTTPProtocol
+    unowned let http: HTTPProtocol
     /// The request head as it arrives.
     private var reader = HTTPRequestReader()
     /// When its current request began (for the request deadline).
@@ -36,6 +36,8 @@ package final class HTTPSession: ConnectionSession {
     private var owed = 0
     /// The rest of a large answer, sent as the socket takes it (`PacedBody`, `drained`).
     private var paced = PacedBody()
+    /// Whether it counts in `http.backupsSending` (HTTPSession+Backup.swift).
+    var holdsBackupSlot = false
 
     package init(_ link: SessionLink, protocol http: HTTPProtocol) {
         self.link = link
@@ -51,6 +53,7 @@ package final class HTTPSession: ConnectionSession {
     }
 
     package func closed() {
+        releaseBackupSlot()
         if let till { link.left(till) }
         http.open -= 1
         http.awaiting.removeValue(forKey: link.id)
@@ -153,7 +156,7 @@ package final class HTTPSession: ConnectionSession {
             // never a stream) or asks `/healthz` (answered and closed, so a probe sees the
             // server while strangers fill it).
             let path = ReadRoute(rawValue: request.path)
-            guard path == .healthz || (HTTPSession.carriesCredentials(request) && path != .events) else {
+            guard path == .healthz || (request.carriesCredentials && path != .events) else {
                 let full = link.onProbation
                 Log.warning("refused \(client.description): \(full ? "max clients (\(http.loop.config.maxClients)) reached" : "max clients per address (\(http.loop.config.maxClientsPerAddress ?? 0)) reached")",
                             category: .busy)
@@ -162,6 +165,8 @@ package final class HTTPSession: ConnectionSession {
                 return busy.count
             }
         }
+        let isBackup = request.path == ReadRoute.backup.rawValue && !head
+        if isBackup, let refused = refuseBackupWhileBusy() { return refused }
         http.routing = link
         let route = http.routes.route(request, client: client)
         http.routing = nil
@@ -175,6 +180,7 @@ package final class HTTPSession: ConnectionSession {
                 send(bytes, after: lsn, keepAlive: keepAlive)
                 return bytes.count
             }
+            if isBackup { takeBackupSlot() }
             let first = paced.start(head: response.bytes(includeBody: false, keepAlive: keepAlive), body: response.body, part: part, keepAlive: keepAlive)
             send(first, after: lsn, keepAlive: true)
             return first.count
@@ -218,15 +224,8 @@ package final class HTTPSession: ConnectionSession {
         link.signedIn(as: till)
     }
 
-    /// Whether a request says who it is, so that it is answered (once) even over its client's
-    /// share: the route checks the credential, and one that checks out calls
-    /// `ConnectionHost.markKnown` (the manager's token, a paired till's `Juice-Till`).
-    package static func carriesCredentials(_ request: HTTPRequest) -> Bool {
-        request.header("authorization") != nil || request.header(TillRoutes.header) != nil
-    }
-
     /// One response; without keep-alive the connection then closes (once its output is out).
-    private func send(_ bytes: [UInt8], after lsn: UInt64 = 0, keepAlive: Bool) {
+    func send(_ bytes: [UInt8], after lsn: UInt64 = 0, keepAlive: Bool) {
         link.send(bytes, after: lsn)
         // A failed send (the peer reset) closed it already: closing again would act on a
         // descriptor number that may be someone else's by now.
@@ -260,6 +259,7 @@ package final class HTTPSession: ConnectionSession {
             guard !link.hasPendingOutput else { return }
             if !paced.isEmpty {
                 let (bytes, last) = paced.next()
+                if last { releaseBackupSlot() }
                 owed += bytes.count
                 send(bytes, keepAlive: !last || paced.keepAlive)
                 if !link.hasPendingOutput, !link.isClosed, !link.isFinishing { link.yieldTurn() }
