@@ -121,6 +121,17 @@ package enum BackupFile {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
+    /// How many first bytes `begins` needs: the first record is about 40.
+    package static let firstRecordBytes = 256
+
+    /// Whether `prefix` (a file's or an answer's first `firstRecordBytes`) starts as a backup
+    /// does, a whole first record saying `juice-backup <version>`: checked before a file or an
+    /// answer is read whole, so gigabytes of something else are refused at their first bytes.
+    package static func begins(_ prefix: [UInt8]) -> Bool {
+        guard case .success(let (payload, _)) = frame(prefix, at: 0) else { return false }
+        return field(payload, after: "juice-backup ") != nil
+    }
+
     private static func text(_ payload: ArraySlice<UInt8>) -> String { String(decoding: payload.prefix(64), as: UTF8.self) }
 
     /// The payload after `prefix`, or nil if it does not start with it.

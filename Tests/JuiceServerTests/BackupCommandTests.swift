@@ -110,6 +110,9 @@ import Testing
             (head(whole.count) + flipped, "offset"),
             (Array("SSH-2.0-OpenSSH_9.2\r\n\r\n".utf8), "did not answer as an HTTP server"),
             (Array("HTTP/1.1 200 OK\r\n\r\n".utf8), "without a Content-Length"),
+            // Two gigabytes announced, something else sent: refused at its first bytes, not read
+            // (and held) whole first.
+            (head(1 << 31) + [UInt8](repeating: UInt8(ascii: "x"), count: 300), "did not answer with a juice-server backup"),
         ]
         for (answer, expected) in cases {
             let port = try Self.answerOnce(answer)
@@ -124,6 +127,18 @@ import Testing
         let port = try Self.answerOnce(head(whole.count) + whole)
         let (status, output) = try ExecutableServer.run(["backup", dir.path + "/", "--server", "127.0.0.1:\(port)"])
         #expect(status == 0 && output.contains("backup written to \(dir.path)/juice.backup"), "\(output)")
+    }
+
+    @Test("verify refuses a 3 GB file of something else at its first bytes, without reading it whole")
+    func hugeNotABackup() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let file = dir.path + "/huge.backup"
+        // Sparse: 3 GiB of zeros that take no disk. Read whole (twice, as before) it took 6 GB.
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd >= 0 && ftruncate(fd, 3 << 30) == 0)
+        close(fd)
+        let (status, output) = try ExecutableServer.run(["verify", file])
+        #expect(status == 1 && output.contains("offset 0"), "\(output)")
     }
 
     /// A stand-in server that accepts one connection, reads its request, and then sends a head

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JuicePlatform
+import JuiceStorage
 
 /// `GET /backup` from a running server, as `curl` would do it, over one blocking socket: this
 /// runs as a command of its own (`juice-server backup`), never inside a server's loop.
@@ -63,7 +64,10 @@ struct BackupDownload {
         }
         guard let length, length >= 0 else { throw Failure(description: "\(place) sent a backup without a Content-Length") }
         guard length <= maxBytes else { throw Failure(description: "\(place) announced \(length) bytes, more than a backup may be (\(maxBytes))") }
-        return Answer(bytes: try reader.body(length), suggestedName: name)
+        // Its first record first: something else is refused before megabytes of it are read.
+        let first = try reader.body(min(length, BackupFile.firstRecordBytes))
+        guard BackupFile.begins(first) else { throw Failure(description: "\(place) did not answer with a juice-server backup") }
+        return Answer(bytes: first + (try reader.body(length - first.count)), suggestedName: name)
     }
 
     /// The server as a URL, for messages: `http://127.0.0.1:7879`, `http://[::1]:7879`.
@@ -130,9 +134,11 @@ struct BackupDownload {
         }
 
         mutating func body(_ count: Int) throws(Failure) -> [UInt8] {
-            var bytes = buffered.prefix(count).map { $0 }
+            // What the head's reads brought past it is the body's start (and may be more than `count`).
+            let take = min(count, buffered.count)
+            var bytes = Array(buffered.prefix(take))
+            buffered.removeFirst(take)
             bytes.reserveCapacity(min(count, 64 << 20))
-            buffered = []
             while bytes.count < count {
                 let before = bytes.count
                 bytes += try receive(max: min(count - before, 1 << 20))
