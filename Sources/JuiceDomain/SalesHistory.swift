@@ -52,9 +52,6 @@ package struct SalesHistory: Sendable {
             /// fruits counts in full for each: which fruit cost the most).
             case shortRevenue
 
-            /// `letter` as the byte a record carries (every letter is ASCII).
-            package var byte: UInt8 { letter.asciiValue ?? UInt8(ascii: "?") }
-
             /// The letter a snapshot `Y` record writes before a name: `s:mango=3`.
             package var letter: Character {
                 switch self {

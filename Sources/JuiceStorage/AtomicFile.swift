@@ -9,10 +9,17 @@ import JuiceLog
 package enum AtomicFile {
     package static func write(_ bytes: [UInt8], to path: String, directory: String, mode: mode_t = 0o644) throws(StorageError) {
         let temp = path + ".tmp"
-        // A new file, ours: a temp file left by a crash is removed first, never written into.
-        // Opened as it was, one owned by another user or a symlink planted there would take
-        // the bytes (a backup: the keys and the tills' pairings) with its own owner and mode,
-        // or put them wherever the link points.
+        try stage(bytes, at: temp, mode: mode)
+        guard rename(temp, path) == 0 else { throw .failed(.rename, path: temp, errno: errno) }
+        try syncDirectory(directory)
+    }
+
+    /// Writes `bytes` to a new file at `temp` and makes them durable; on failure removes it.
+    /// A new file, ours: one left by a crash is removed first, never written into. Opened as it
+    /// was, one owned by another user or a symlink planted there would take the bytes (a backup:
+    /// the keys and the tills' pairings) with its own owner and mode, or put them wherever the
+    /// link points.
+    package static func stage(_ bytes: [UInt8], at temp: String, mode: mode_t = 0o644) throws(StorageError) {
         unlink(temp)
         let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
@@ -24,8 +31,6 @@ package enum AtomicFile {
             unlink(temp)
             throw .failed(.write, path: temp, errno: code)
         }
-        guard rename(temp, path) == 0 else { throw .failed(.rename, path: temp, errno: errno) }
-        try syncDirectory(directory)
     }
 
     /// Makes the directory's entries durable: a file just created or renamed is not, until then.

@@ -160,3 +160,8 @@ extension JournalRecord {
         }
     }
 }
+
+private extension SalesHistory.Counters.Kind {
+    /// `letter` as the byte an hour record carries (every letter is ASCII).
+    var byte: UInt8 { letter.asciiValue ?? UInt8(ascii: "?") }
+}

@@ -79,19 +79,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: elsewhere), "the backup went where the link pointed")
     }
 
-    /// A stand-in server on a loopback port that answers one request with `answer`, then closes.
-    static func answerOnce(_ answer: [UInt8]) throws -> Int {
+    /// A stand-in server on a loopback port: it accepts one connection, reads its request, lets
+    /// `answer` write to it, then closes. Its port.
+    static func standIn(_ answer: @escaping @Sendable (Int32) -> Void) throws -> Int {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard let port = bindLoopbackPortZero(listener, listenBacklog: 4) else { throw TestError("bind", errno: errno) }
         Thread.detachNewThread {
             let fd = accept(listener, nil, nil)
             var request = [UInt8](repeating: 0, count: 4096)
             _ = recv(fd, &request, request.count, 0)
-            _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            answer(fd)
             close(fd)
             close(listener)
         }
         return port
+    }
+
+    /// One that answers with `answer` at once.
+    static func answerOnce(_ answer: [UInt8]) throws -> Int {
+        try standIn { fd in _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
     }
 
     @Test("a backup that is cut short, damaged, or not a backup at all is refused naming what is wrong, and nothing is written")
@@ -144,22 +150,14 @@ import Testing
     /// A stand-in server that accepts one connection, reads its request, and then sends a head
     /// one byte every `interval` seconds, for `seconds` at most: never silent for a whole stall.
     static func trickle(interval: Double, seconds: Double) throws -> Int {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard let port = bindLoopbackPortZero(listener, listenBacklog: 4) else { throw TestError("bind", errno: errno) }
-        Thread.detachNewThread {
-            let fd = accept(listener, nil, nil)
-            var request = [UInt8](repeating: 0, count: 4096)
-            _ = recv(fd, &request, request.count, 0)
+        try standIn { fd in
             let head = Array("HTTP/1.1 200 OK\r\nX-Slow: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 100_000)
             let started = Date()
             for byte in head where Date().timeIntervalSince(started) < seconds {
                 guard send(fd, [byte], 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
                 Thread.sleep(forTimeInterval: interval)
             }
-            close(fd)
-            close(listener)
         }
-        return port
     }
 
     @Test("a server that trickles its answer, a byte now and then, is given up on at the whole answer's deadline")

@@ -34,6 +34,13 @@ import Testing
         return stock
     }
 
+    /// A stopped store with data in `<dir>/shop`: the directory, the store's path, its STOCK line.
+    static func shop() throws -> (dir: TemporaryDirectory, shop: String, stock: String) {
+        let dir = TemporaryDirectory("juice-backup")
+        let shop = dir.path + "/shop"
+        return (dir, shop, try storeWithData(shop))
+    }
+
     static func files(_ directory: String) -> [String: Data] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return Dictionary(uniqueKeysWithValues: names.map { ($0, FileManager.default.contents(atPath: directory + "/" + $0) ?? Data()) })
@@ -43,10 +50,9 @@ import Testing
 
     @Test("verify prints what a backup holds; restore makes a store that starts with it and answers a retried key dup")
     func restoreStarts() throws {
-        let dir = TemporaryDirectory("juice-backup")
-        let stock = try Self.storeWithData(dir.path + "/shop")
+        let (dir, shop, stock) = try Self.shop()
         let file = dir.path + "/juice.backup"
-        #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: dir.path + "/shop"))))
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: shop))))
 
         let (status, output) = try Self.run(["verify", file])
         #expect(status == 0, "\(output)")
@@ -65,9 +71,7 @@ import Testing
 
     @Test("restore refuses a directory holding a store with data, unless --force, which keeps its files aside")
     func refusesData() throws {
-        let dir = TemporaryDirectory("juice-backup")
-        let shop = dir.path + "/shop"
-        _ = try Self.storeWithData(shop)
+        let (dir, shop, _) = try Self.shop()
         let file = dir.path + "/juice.backup"
         #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: shop))))
         let before = Self.files(shop)
@@ -120,9 +124,7 @@ import Testing
 
     @Test("a backup with a flipped byte, or cut short, is refused by verify and restore naming the offset; nothing is written")
     func damagedRefused() throws {
-        let dir = TemporaryDirectory("juice-backup")
-        let shop = dir.path + "/shop"
-        _ = try Self.storeWithData(shop)
+        let (dir, shop, _) = try Self.shop()
         let good = try Self.backup(of: shop)
         let starts = BackupFileTests.partStarts(good)
         var flipped = good

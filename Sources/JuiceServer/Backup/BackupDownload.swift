@@ -39,7 +39,7 @@ struct BackupDownload {
         request += Array("\r\n".utf8)
         guard Platform.writeAll(fd, request) else { throw Failure(description: "cannot send the request to \(place): \(Platform.describe(errno))") }
 
-        var reader = Reader(fd: fd, place: place, stallSeconds: stallSeconds, totalSeconds: totalSeconds)
+        var reader = Reader(fd: fd, download: self)
         let head = try reader.head()
         let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
         let statusWords = lines.first?.split(separator: " ", maxSplits: 2) ?? []
@@ -105,19 +105,17 @@ struct BackupDownload {
     /// Reads the head up to its blank line, then exactly the body's bytes.
     private struct Reader {
         let fd: Int32
-        let place: String
-        let stallSeconds: Int
-        let totalSeconds: Int
+        /// Its limits (`stallSeconds`, `totalSeconds`) and its place, for the messages.
+        let download: BackupDownload
         /// When the whole answer must be in (monotonic nanoseconds).
         let deadline: UInt64
         var buffered: [UInt8] = []
+        var place: String { download.place }
 
-        init(fd: Int32, place: String, stallSeconds: Int, totalSeconds: Int) {
+        init(fd: Int32, download: BackupDownload) {
             self.fd = fd
-            self.place = place
-            self.stallSeconds = stallSeconds
-            self.totalSeconds = totalSeconds
-            deadline = DispatchTime.now().uptimeNanoseconds + UInt64(totalSeconds) * 1_000_000_000
+            self.download = download
+            deadline = DispatchTime.now().uptimeNanoseconds + UInt64(download.totalSeconds) * 1_000_000_000
         }
 
         mutating func head() throws(Failure) -> [UInt8] {
@@ -161,9 +159,9 @@ struct BackupDownload {
                 // Each wait is a stall at most, and never past the deadline.
                 let now = DispatchTime.now().uptimeNanoseconds
                 guard now < deadline else {
-                    throw Failure(description: "\(place) did not send the whole answer within \(totalSeconds) s: gave up")
+                    throw Failure(description: "\(place) did not send the whole answer within \(download.totalSeconds) s: gave up")
                 }
-                let left = min(UInt64(stallSeconds) * 1_000_000_000, deadline - now)
+                let left = min(UInt64(download.stallSeconds) * 1_000_000_000, deadline - now)
                 var wait = timeval(tv_sec: Int(left / 1_000_000_000), tv_usec: Int(left % 1_000_000_000 / 1000))
                 if wait.tv_sec == 0 && wait.tv_usec == 0 { wait.tv_usec = 1 }
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
@@ -173,7 +171,7 @@ struct BackupDownload {
                 if code == EINTR { continue }
                 if code == EAGAIN || code == EWOULDBLOCK {
                     if DispatchTime.now().uptimeNanoseconds >= deadline { continue }  // said above, with the reason
-                    throw Failure(description: "\(place) sent nothing for \(stallSeconds) s: gave up")
+                    throw Failure(description: "\(place) sent nothing for \(download.stallSeconds) s: gave up")
                 }
                 throw Failure(description: "reading from \(place): \(Platform.describe(code))")
             }

@@ -52,7 +52,7 @@ public enum RestoreCommand {
         defer { for (temp, _) in temps { unlink(temp) } }
         for (name, bytes) in staged {
             let path = directory + "/" + name
-            try stage(bytes, at: path + ".restore.tmp")
+            try AtomicFile.stage(bytes, at: path + ".restore.tmp")
             temps.append((path + ".restore.tmp", path))
         }
         // A suffix no file has yet: two forced restores within a second must not replace the
@@ -91,21 +91,6 @@ public enum RestoreCommand {
         }
         if !keptAside.isEmpty {
             print("kept the old files aside in \(directory): \(keptAside.map { $0 + suffix }.joined(separator: ", "))")
-        }
-    }
-
-    /// Writes `bytes` to a new file at `temp` and makes them durable; on failure removes it.
-    private static func stage(_ bytes: [UInt8], at temp: String) throws(StorageError) {
-        // Never a file or link already there (a crash's leftover): removed, then made anew.
-        unlink(temp)
-        let fd = Platform.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .failed(.create, path: temp, errno: errno) }
-        let written = Platform.writeAll(fd, bytes) && Platform.syncFile(fd) == 0
-        let code = errno
-        Platform.close(fd)
-        guard written else {
-            unlink(temp)
-            throw .failed(.write, path: temp, errno: code)
         }
     }
 }
