@@ -107,15 +107,15 @@ package final class JournalFile: Sendable {
             let read = record.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
             guard read == record.count else { throw .failed(.readJournal, path: path, errno: read < 0 ? errno : EIO) }
             let next = path + JournalFile.nextSuffix
-            let new = Platform.open(next, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard new >= 0 else { throw .failed(.create, path: next, errno: errno) }
-            // Like `AtomicFile`: a failed write or fsync of the new file leaves the old journal
-            // in use and the new file removed (on a full disk it holds room others need).
-            guard Platform.writeAll(new, record), Platform.syncFile(new) == 0 else {
+            // Made as `AtomicFile` makes a file (a new one, written, fsynced; removed on failure,
+            // so on a full disk it holds no room), then opened to append to: a failure leaves
+            // the old journal in use.
+            try AtomicFile.stage(record, at: next)
+            let new = Platform.open(next, O_RDWR | O_CLOEXEC)
+            guard new >= 0 else {
                 let code = errno
-                Platform.close(new)
                 unlink(next)
-                throw .failed(.write, path: next, errno: code)
+                throw .failed(.create, path: next, errno: code)
             }
             JournalTestHook.rotation("next")
             guard rename(next, path) == 0 else {

@@ -123,10 +123,12 @@ public enum CommandLineOptions {
                                    then one "N similar lines suppressed" line; debug lifts that limit.
         Backups (see README, "Backups"):
           GET /backup              (HTTP, manager) the running store's whole state as one file,
-                                   everything acknowledged before the request began
+                                   everything acknowledged before the request began (4 sent
+                                   at once at most: a fifth meanwhile is 503, Retry-After: 5)
           backup [FILE | DIR]      ask the running server for one (GET /backup), verify it and
                                    write it (a DIR: under the server's name, juice-<day>.backup);
-                                   a backup that does not verify is not written (exit 1)
+                                   a backup that does not verify is not written (exit 1); it
+                                   gives up after 60 s of silence or 15 minutes in all
           --server HOST:PORT       (backup) the server's HTTP port (default 127.0.0.1:7879)
           --manager-token-file P   (backup) the manager token, as for the server (or
                                    JUICE_MANAGER_TOKEN); none for a server without one
