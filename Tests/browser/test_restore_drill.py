@@ -41,7 +41,10 @@ from test_tills import code_for, open_unpaired_till, pair, state
 
 TOKEN = "restore-drill-token"
 ZONE = "Asia/Seoul"
-DAY = "2026-11-27"
+# Today in Seoul (UTC+9, no daylight time): the test clock stands at 14:00 of it, never 24 h from
+# the real clock that `verify` and `restore` age the keys by (a fixed date failed the day after:
+# its keys had expired by then).
+DAY = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=9)).date().isoformat()
 # After a restart the pages come back on their own schedules (the board's stream backs off up to
 # 10 s between tries): a longer bound than DEADLINE, still only a bound.
 BACK = 40
