@@ -40,8 +40,10 @@ package final class LogWriter: Sendable {
     package init(fd: Int32, dropNotice: @escaping @Sendable (Int) -> String) {
         self.fd = fd
         self.dropNotice = dropNotice
-        let thread = Thread { [self] in run() }
-        thread.name = "juice-server.log"
+        let thread = Thread { [self] in
+            Platform.nameCurrentThread("juice-log")
+            run()
+        }
         thread.stackSize = 256 << 10
         thread.start()
     }

@@ -103,6 +103,21 @@ extension Platform {
         return nil
         #endif
     }
+
+    /// Names the calling thread (Darwin names only the calling one; 63 bytes kept). See the
+    /// Linux file for why not `Thread.name`.
+    public static func nameCurrentThread(_ name: String) {
+        var cut = Substring(name)
+        while cut.utf8.count > 63 { cut = cut.dropLast() }
+        _ = pthread_setname_np(String(cut))
+    }
+
+    /// The calling thread's name ("" if it cannot be read).
+    public static func currentThreadName() -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }
 
 #endif

@@ -23,10 +23,10 @@ package final class JournalThread: Sendable {
         // The thread holds only `shared`: when the journal is let go (a test's), `deinit` tells
         // it to end once its queued jobs are done.
         let thread = Thread { [shared] in
-            // Named from inside: on Linux, Foundation gives the OS thread a name set before
-            // start only to itself. The name is what /proc, perf and juice-bench show (15
-            // bytes at most).
-            Thread.current.name = name
+            // Named from inside, before its first job, by the platform layer: Foundation's
+            // `Thread.name` is lost when this thread runs before `start()` returns. The name is
+            // what /proc, perf and juice-bench show.
+            Platform.nameCurrentThread(name)
             shared.run()
         }
         thread.stackSize = 512 << 10
