@@ -7,10 +7,22 @@ import JuiceLog
 /// `menu.json`, a backup `juice-server backup` keeps. Write a temp file, fsync it, rename it
 /// into place, fsync the directory.
 package enum AtomicFile {
-    package static func write(_ bytes: [UInt8], to path: String, directory: String, mode: mode_t = 0o644) throws(StorageError) {
-        let temp = path + ".tmp"
+    /// `uniqueTemp`: the temp file is `<path>.tmp.<pid>`, not `<path>.tmp`, for a file that
+    /// other processes may write at the same moment (two `juice-server backup FILE` at once):
+    /// with one shared name, the second's `stage` removes the first's temp while it is written,
+    /// and the first then renames the second's half-written one into place. With its own name,
+    /// each renames only its own whole file, and the last rename wins. The data directory's
+    /// files keep `<path>.tmp`: one process writes them (the store's LOCK), and the next write
+    /// reuses the temp a crash left instead of leaving one more behind.
+    package static func write(_ bytes: [UInt8], to path: String, directory: String, mode: mode_t = 0o644,
+                              uniqueTemp: Bool = false) throws(StorageError) {
+        let temp = uniqueTemp ? path + ".tmp.\(getpid())" : path + ".tmp"
         try stage(bytes, at: temp, mode: mode)
-        guard rename(temp, path) == 0 else { throw .failed(.rename, path: temp, errno: errno) }
+        guard rename(temp, path) == 0 else {
+            let code = errno
+            unlink(temp)
+            throw .failed(.rename, path: temp, errno: code)
+        }
         try syncDirectory(directory)
     }
 

@@ -79,6 +79,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: elsewhere), "the backup went where the link pointed")
     }
 
+    /// The nightly timer and a manual run (or two people) at once, writing the same FILE: each
+    /// stages its own temp file, so neither renames the other's half-written one into place nor
+    /// loses its own to the other's cleanup. Several rounds: the race is a matter of timing.
+    @Test("two (three) backups into the same FILE at once: all succeed, one whole file that verifies, no temp file left")
+    func concurrentBackupsToOneFile() throws {
+        let dir = TemporaryDirectory("juice-backup-cmd")
+        let server = try ExecutableServer(["--in-memory"])
+        let out = dir.path + "/out", logs = dir.path + "/logs"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let target = out + "/same.backup"
+        for round in 1...8 {
+            // At most three at once: the server sends four backups at a time (`maxBackupsSending`).
+            let runs = try (1...3).map { _ in
+                try ChildProcess(ExecutableServer.binary, ["backup", target, "--server", "127.0.0.1:\(server.httpPort)"], directory: logs)
+            }
+            for run in runs {
+                let status = run.waitForExit() ?? run.killNow()
+                #expect(status == 0, "round \(round): \(run.output) \(run.errors)")
+            }
+            #expect(try ExecutableServer.run(["verify", target]).0 == 0, "round \(round)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["same.backup"], "round \(round)")
+        }
+    }
+
     /// A stand-in server on a loopback port: it accepts one connection, reads its request, lets
     /// `answer` write to it, then closes. Its port.
     static func standIn(_ answer: @escaping @Sendable (Int32) -> Void) throws -> Int {

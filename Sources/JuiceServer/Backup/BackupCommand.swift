@@ -26,8 +26,9 @@ public enum BackupCommand {
             // Judged as `verify` judges it, before anything is written: a refusal names the
             // server's answer, not the file it never became.
             let contents = try BackupFile.read(answer.bytes, path: "answered by \(download.place)")
-            // Owner only: a backup holds the keys and the tills' pairings.
-            try AtomicFile.write(answer.bytes, to: path, directory: directory(of: path), mode: 0o600)
+            // Owner only: a backup holds the keys and the tills' pairings. A temp file of its
+            // own: the nightly timer and a manual run may write the same FILE at once.
+            try AtomicFile.write(answer.bytes, to: path, directory: directory(of: path), mode: 0o600, uniqueTemp: true)
             return .init(heading: "backup written to \(path) (\(answer.bytes.count) bytes), whole:", contents: contents)
         }
     }

@@ -128,7 +128,8 @@ public enum CommandLineOptions {
           backup [FILE | DIR]      ask the running server for one (GET /backup), verify it and
                                    write it (a DIR: under the server's name, juice-<day>.backup);
                                    a backup that does not verify is not written (exit 1); it
-                                   gives up after 60 s of silence or 15 minutes in all
+                                   gives up after 60 s of silence or 15 minutes in all; two at
+                                   once into one FILE each write their own temp, both whole
           --server HOST:PORT       (backup) the server's HTTP port (default 127.0.0.1:7879)
           --manager-token-file P   (backup) the manager token, as for the server (or
                                    JUICE_MANAGER_TOKEN); none for a server without one
