@@ -54,6 +54,32 @@ import Testing
         #expect(try r.command("ORDER banana key=m2").hasPrefix("OK ORDER banana 1 seq=2 "))
     }
 
+    /// As every read route answers another method: 405 naming GET and HEAD, before the token
+    /// is asked for. A POST without a body length (curl -X POST) was 411 here, a refusal of its
+    /// framing, which told the client to add a body instead of that the route takes none.
+    @Test("any other method on /backup (a POST without Content-Length, or chunked, too) is 405 with Allow: GET, HEAD, as on /state")
+    func otherMethodsAre405() throws {
+        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+            for token in [nil, Self.token] {
+                let reply = try Self.get(server.httpPort, token: token, method: method)
+                #expect(reply.status == 405 && reply.header("Allow") == "GET, HEAD", "\(method): \(reply.statusLine)")
+                #expect(!reply.text.contains("juice-backup"))
+            }
+        }
+        for path in ["/backup", "/state"] {
+            let noLength = try HTTPClient.exchange(port: server.httpPort, "POST \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(noLength.status == 405 && noLength.header("Allow") == "GET, HEAD", "\(path): \(noLength.statusLine)")
+            // Its body, if any, cannot be framed: nothing after it is read as a request.
+            #expect(noLength.header("Connection") == "close", "\(path)")
+            let chunked = try HTTPClient.exchange(port: server.httpPort, "POST \(path) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+            #expect(chunked.status == 405 && chunked.header("Allow") == "GET, HEAD" && chunked.header("Connection") == "close", "\(path): \(chunked.statusLine)")
+        }
+        // A GET's framing is still judged as before: the method is right, the body is not.
+        let chunkedGet = try HTTPClient.exchange(port: server.httpPort, "GET /backup HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+        #expect(chunkedGet.status == 411, "\(chunkedGet.statusLine)")
+    }
+
     @Test("a backup taken while orders are acknowledged holds every one acknowledged before its request; restored, retries get dup")
     func backupUnderLoad() throws {
         let dir = TemporaryDirectory("juice-backup")

@@ -60,6 +60,9 @@ package struct HTTPRoutes {
     private static func page(_ html: String) -> HTTPResponse { HTTPResponse(.ok, HTTPResponse.html, body: Array(html.utf8)) }
     package static let allow = [("Allow", "GET, HEAD")]
     package static let allowPost = [("Allow", "POST")]
+    /// Another method than GET or HEAD on a read route (`ReadRoute`).
+    private static let readOnly = HTTPResponse.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /voids, /restock, /set)",
+                                                     headers: allow)
     /// The paths `GET` and `HEAD` answer (`ReadRoute`).
     package static let readPaths = ReadRoute.paths
     private let notFound = HTTPResponse.plain(.notFound, "no such page: try / for the board")
@@ -86,6 +89,18 @@ package struct HTTPRoutes {
             return .response(WriteAnswer.refusal(.badRequest, .badRequest, problem), after: 0)
         }
         return nil
+    }
+
+    /// The answer to a request whose body cannot be read (no `Content-Length` on a POST, chunked,
+    /// too large): the connection closes after it. On a read route another method is refused
+    /// first, as `route` refuses it (405, `Allow: GET, HEAD`): `curl -X POST /backup` learns that
+    /// the route takes no POST, not that its POST needs a length. A write's is JSON, as its others.
+    /// With what the log says of it.
+    package static func bodyRefusal(_ request: HTTPRequest, _ status: HTTPStatus, _ message: String) -> (HTTPResponse, logged: String) {
+        if request.method != "GET", request.method != "HEAD", ReadRoute(rawValue: request.path) != nil {
+            return (readOnly, "\(request.method) \(request.path): GET and HEAD only (\(message))")
+        }
+        return (HTTPWrites.paths.contains(request.path) ? WriteAnswer.refusal(status, .badRequest, message) : .plain(status, message), message)
     }
 
     package func route(_ request: HTTPRequest, client: RequestClient) -> Route {
@@ -125,9 +140,7 @@ package struct HTTPRoutes {
             return .change(outcome.response, after: outcome.lsn, events: outcome.events, till: nil)
         }
         guard let route = ReadRoute(rawValue: request.path) else { return .response(notFound, after: 0) }
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return .response(.plain(.methodNotAllowed, "GET and HEAD only here (writes: POST /orders, /voids, /restock, /set)", headers: HTTPRoutes.allow), after: 0)
-        }
+        guard request.method == "GET" || request.method == "HEAD" else { return .response(Self.readOnly, after: 0) }
         // An unknown or repeated query parameter (`QueryRules`): in plain text, as every read's refusal.
         if let problem = QueryRules.problem(request.query, path: request.path, known: route.parameters) {
             return .response(.plain(.badRequest, problem), after: 0)

@@ -97,8 +97,8 @@ package final class HTTPSession: ConnectionSession {
             case .refusedBody(let request, let status, let message):
                 // Its body cannot be read, so nothing after it can be framed: answer and close.
                 http.awaiting.removeValue(forKey: link.id)
-                Log.warning("HTTP \(status.code) for \(link.peer): \(message)", category: .refusals)
-                let body = HTTPWrites.paths.contains(request.path) ? WriteAnswer.refusal(status, .badRequest, message) : .plain(status, message)
+                let (body, logged) = HTTPRoutes.bodyRefusal(request, status, message)
+                Log.warning("HTTP \(body.status.code) for \(link.peer): \(logged)", category: .refusals)
                 send(body.bytes(includeBody: request.method != "HEAD"), keepAlive: false)
                 return
             case .complete(let request):
