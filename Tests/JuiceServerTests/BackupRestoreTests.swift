@@ -12,14 +12,19 @@ import Testing
     /// A backup of the (stopped) store in `directory`, made from its files as `GET /backup` makes
     /// one from the running store: its snapshot at the last journal position.
     static func backup(of directory: String) throws -> [UInt8] {
+        let (recovered, calendar) = try Self.recover(directory)
+        return BackupFile.encode(snapshot: Snapshot.encode(recovered.ledger, lsn: recovered.lsn), menu: .standard,
+                                 calendar: calendar, takenAt: WallClock.unixSeconds())
+    }
+
+    /// The (stopped) store in `directory`, recovered from its files as a server starting on it would.
+    static func recover(_ directory: String) throws -> (Recovery, BusinessCalendar) {
         func file(_ name: String) -> Recovery.File? {
             FileManager.default.contents(atPath: directory + "/" + name).map { Recovery.File(path: name, bytes: [UInt8]($0)) }
         }
         let calendar = Storage.parseCalendar(readText(directory + "/" + Storage.calendarName)) ?? BusinessCalendar()
-        let recovered = try Recovery.recover(StockLedger(menu: .standard, calendar: calendar),
-                                             snapshot: file(Storage.snapshotName), journal: file(Storage.journalName))
-        return BackupFile.encode(snapshot: Snapshot.encode(recovered.ledger, lsn: recovered.lsn), menu: .standard,
-                                 calendar: calendar, takenAt: WallClock.unixSeconds())
+        return (try Recovery.recover(StockLedger(menu: .standard, calendar: calendar),
+                                     snapshot: file(Storage.snapshotName), journal: file(Storage.journalName)), calendar)
     }
 
     /// A store with three keyed changes, stopped; its STOCK line.
@@ -76,7 +81,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: shop))))
         let before = Self.files(shop)
         let (status, output) = try Self.run(["restore", file, "--data", shop])
-        #expect(status == 1 && output.contains("already holds a store with data") && output.contains("--force"), "\(output)")
+        #expect(status == 1 && output.contains("already holds a store (3 journal records)") && output.contains("--force"), "\(output)")
         #expect(Self.files(shop) == before)
 
         let (forced, said) = try Self.run(["restore", file, "--data", shop, "--force"])
@@ -90,11 +95,53 @@ import Testing
         #expect(try Self.run(["restore", file, "--data", shop, "--force"]).0 == 0)
         let again = Self.files(shop)
         #expect(again[aside[0]] == before["journal"] && again.keys.filter { $0.hasPrefix("journal.before-restore-") }.count == 2)
-        // A new store that never changed is no data: restored over without --force.
+    }
+
+    /// Judged by its files, not by its seq: a store at seq 0 may still hold the hours' history,
+    /// the keys and the tills (and a store's first start made the rest); whatever it is, a
+    /// restore that was not asked to (--force) never sets it aside.
+    @Test("restore refuses any directory holding a store file, even at seq 0 (a store of history and tills only, a new store's), unless --force")
+    func refusesAnyStoreFile() throws {
+        let (dir, shop, _) = try Self.shop()
+        let file = dir.path + "/juice.backup"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: shop))))
+        // A snapshot at seq 0 and journal position 0 that holds the history and keys all the same.
+        let (recovered, _) = try Self.recover(shop)
+        var records = RecordReader.read(Snapshot.encode(recovered.ledger, lsn: 0)).records.map(\.record)
+        records[0] = .header(lsn: 0, seq: 0, served: 0, refused: 0)
+        var snapshot: [UInt8] = [], scratch: [UInt8] = []
+        for record in records { record.appendFramed(to: &snapshot, scratch: &scratch) }
+        #expect(records.contains { if case .hour = $0 { true } else { false } })
+        let history = dir.path + "/history"
+        try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: history + "/snapshot", contents: Data(snapshot)))
+        // A new store's, started once and stopped (the new box's, README steps 1 to 3).
         let fresh = dir.path + "/fresh"
         let server = try ExecutableServer(["--data", fresh, "--no-http"])
         #expect(server.terminate() == 0)
-        #expect(try Self.run(["restore", file, "--data", fresh]).0 == 0)
+        var targets = [(history, "its files: snapshot"), (fresh, "its files: calendar, journal, menu.json, snapshot, store-id")]
+        // Any one of its files alone.
+        for name in ["journal", "snapshot", "menu.json", "calendar", "store-id"] {
+            let one = dir.path + "/only-" + name
+            try FileManager.default.createDirectory(atPath: one, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: fresh + "/" + name, toPath: one + "/" + name)
+            targets.append((one, "its files: " + name))
+        }
+        for (target, held) in targets {
+            let before = Self.files(target)
+            let (status, output) = try Self.run(["restore", file, "--data", target])
+            #expect(status == 1 && output.contains("\(target) already holds a store (\(held))") && output.contains("--force"), "\(output)")
+            #expect(Self.files(target).filter { $0.key != "LOCK" } == before.filter { $0.key != "LOCK" }, "\(target)")
+            let (forced, said) = try Self.run(["restore", file, "--data", target, "--force"])
+            #expect(forced == 0 && said.contains("kept the old files aside in \(target)"), "\(said)")
+        }
+        // Nothing of a store's there (an empty folder, or others' files): restored without --force.
+        let other = dir.path + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: other + "/notes.txt", contents: Data("mine".utf8)))
+        #expect(try Self.run(["restore", file, "--data", other]).0 == 0)
+        #expect(try Self.run(["restore", file, "--data", dir.path + "/empty"]).0 == 0)
+        #expect(readText(other + "/notes.txt") == "mine")
     }
 
     @Test("a forced restore that runs out of disk halfway leaves the store the directory held, which then starts as before",
