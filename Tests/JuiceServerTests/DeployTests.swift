@@ -60,6 +60,18 @@ import Testing
         }
     }
 
+    /// The nightly backup is named by the date, and its timer (Persistent=) fires at boot, when
+    /// the clock may not be set yet: the service waits for it. Ordered after the time targets,
+    /// never pulling them in: they are passive, reached by the clock's own services.
+    @Test func theBackupWaitsForTheClockAtBoot() {
+        let lines = readText(Self.root + "/deploy/juice-backup.service").split(separator: "\n")
+        func units(_ key: String) -> Set<String> {
+            Set(lines.filter { $0.hasPrefix(key + "=") }.flatMap { $0.dropFirst(key.count + 1).split(separator: " ").map(String.init) })
+        }
+        #expect(units("After").isSuperset(of: ["juice-server.service", "time-set.target", "time-sync.target"]), "\(units("After"))")
+        #expect(units("Wants").isDisjoint(with: ["time-set.target", "time-sync.target"]) && units("Requires").isEmpty, "\(units("Wants"))")
+    }
+
     @Test(.requires(.caddy))
     func theCaddyfileAdaptsInBothItsVariants() throws {
         try OutsideTool.caddy.require()
