@@ -8,7 +8,12 @@
 # 3. keeps the newest $JUICE_BACKUP_KEEP backups there and removes older ones (by count, not by
 #    age: nights the server was down never cost the last good copies);
 # 4. copies it off the box when $JUICE_BACKUP_COPY_TO is set: a mounted drive's folder
-#    (/media/usb/juice), or user@host:folder over SSH (scp, with a key root may use: BatchMode).
+#    (/media/usb/juice), pruned to the newest $JUICE_BACKUP_KEEP as in 3, or user@host:folder
+#    over SSH (scp, with a key root may use: BatchMode), not pruned there (see below).
+#
+# One run at a time: a run holds a lock (flock on $JUICE_BACKUP_DIR/juice-backup.lock) from
+# start to end; a second (the timer while a manual run goes on) waits for it, up to
+# $JUICE_BACKUP_LOCK_WAIT seconds, then gives up (exit 1) and makes no backup of its own.
 #
 # Settings (environment, or /etc/juice-server/backup.env for the service; all optional):
 #   JUICE_BACKUP_DIR         where the backups are kept   (default /var/backups/juice-server)
@@ -18,9 +23,10 @@
 #   JUICE_BACKUP_COPY_TO     a folder, or user@host:folder (default: no copy); as for scp, a ':'
 #                            before any '/' means SSH (/media/usb:1 is a folder); host: is
 #                            the remote home
+#   JUICE_BACKUP_LOCK_WAIT   seconds a run waits for another to end (default 600)
 #   JUICE_SERVER_BIN         the juice-server program     (default: juice-server on PATH)
-# Exit status: 0 all done; 1 no backup was made, or it did not verify, or the copy failed
-# (the unit then shows failed: systemctl status juice-backup).
+# Exit status: 0 all done; 1 no backup was made (another run held the lock too long), or it did
+# not verify, or the copy failed (the unit then shows failed: systemctl status juice-backup).
 set -euo pipefail
 
 dir="${JUICE_BACKUP_DIR:-/var/backups/juice-server}"
@@ -28,6 +34,7 @@ keep="${JUICE_BACKUP_KEEP:-14}"
 server="${JUICE_BACKUP_SERVER:-127.0.0.1:7879}"
 token_file="${JUICE_BACKUP_TOKEN_FILE:-/etc/juice-server/manager-token}"
 copy_to="${JUICE_BACKUP_COPY_TO:-}"
+lock_wait="${JUICE_BACKUP_LOCK_WAIT:-600}"
 bin="${JUICE_SERVER_BIN:-juice-server}"
 
 bad_keep() { echo "juice-backup: JUICE_BACKUP_KEEP must be a whole number from 1 to 999999999, not '$keep'" >&2; exit 1; }
@@ -37,10 +44,28 @@ esac
 # In decimal: bash would read 010 as octal (8), and 08 not at all.
 [ "$((10#$keep))" -ge 1 ] || bad_keep
 keep=$((10#$keep))
+case "$lock_wait" in
+  ''|*[!0-9]*|??????*) echo "juice-backup: JUICE_BACKUP_LOCK_WAIT must be a whole number of seconds below 100000, not '$lock_wait'" >&2; exit 1 ;;
+esac
+lock_wait=$((10#$lock_wait))
 
 # Backups hold the keys and the tills' pairings: readable by root only.
 umask 077
 mkdir -p "$dir"
+
+# One run at a time. Two at once (the timer, and a manual run) would write the same night's
+# file, prune the same folder, and copy to the same <name>.part on the drive or the far side,
+# each undoing the other's. Held on fd 9 until this script ends, whatever ends it; a second run
+# waits (bounded: the timer's run must not hang behind a stuck one until the next night) rather
+# than refuse at once, because it was asked for a backup and the first run's may not be
+# tonight's. scp and ssh are started with fd 9 closed: an ssh connection kept open by the user's
+# ControlPersist setting must not hold the lock past this run.
+lock="$dir/juice-backup.lock"
+exec 9>>"$lock"
+if ! flock -n 9; then
+  echo "juice-backup: another juice-backup is running (it holds $lock); waiting up to $lock_wait s for it" >&2
+  flock -w "$lock_wait" 9 || { echo "juice-backup: another juice-backup still held $lock after $lock_wait s; gave up, no backup made" >&2; exit 1; }
+fi
 
 # Named by the date the job runs (a second run the same day replaces that day's file, atomically).
 file="$dir/juice-$(date +%F).backup"
@@ -49,17 +74,24 @@ token_args=()
 "$bin" backup "$file" --server "$server" "${token_args[@]}"
 "$bin" verify "$file" >/dev/null
 
-# The newest $keep by name (the date sorts), the rest removed; never tonight's, even when it
-# sorts first (a box whose clock is behind at boot names it by an old date). -H: the folder
-# may be a symlink (to a bigger disk), whose files are what is pruned.
-mapfile -t old < <(find -H "$dir" -maxdepth 1 -name 'juice-*.backup' ! -name "${file##*/}" -type f | sort -r | tail -n +"$keep")
-if [ "${#old[@]}" -gt 0 ]; then
-  rm -f -- "${old[@]}"
-  echo "juice-backup: removed ${#old[@]} older backup(s), keeping the newest $keep in $dir"
-fi
+name="$(basename "$file")"
+
+# In folder $1, the newest $keep backups by name (the date sorts), the older ones removed. Only
+# plain files named juice-*.backup: never a <name>.part, a folder, or anything else kept there.
+# Never tonight's, even when it sorts first (a box whose clock is behind at boot names it by an
+# old date). -H: the folder may be a symlink (to a bigger disk), whose files are what is pruned.
+# NUL-separated: a name is never split into two.
+prune() {
+  local old
+  mapfile -d '' -t old < <(find -H "$1" -maxdepth 1 -name 'juice-*.backup' ! -name "$name" -type f -print0 | sort -rz | tail -zn +"$keep")
+  if [ "${#old[@]}" -gt 0 ]; then
+    rm -f -- "${old[@]}"
+    echo "juice-backup: removed ${#old[@]} older backup(s), keeping the newest $keep in $1"
+  fi
+}
+prune "$dir"
 
 if [ -n "$copy_to" ]; then
-  name="$(basename "$file")"
   # user@host:folder is SSH, as scp reads it: a ':' before any '/'. A folder whose name holds a
   # ':' (/media/usb:1) is a folder.
   host="${copy_to%%:*}"
@@ -77,9 +109,26 @@ if [ -n "$copy_to" ]; then
         ''|'~'|'~/') folder=. ;;
         '~/'*) folder="${folder#\~/}" ;;
       esac
-      scp -q -o BatchMode=yes "$file" "$remote:${folder%/}/$name.part"
+      # Not pruned there: that would mean listing and removing files on a machine whose shell,
+      # tools and other files this script does not know, with names passed through its shell.
+      # The far side keeps every night's; prune it there (README, "Backups").
+      part="${folder%/}/$name.part"
+      # A copy cut off halfway (a dropped link, a full disk there) must not leave its part to
+      # fill the far side: it is removed, as far as the host still answers (best effort: the
+      # failure itself is what this run reports).
       # shellcheck disable=SC2029 # the names are expanded here on purpose
-      ssh -o BatchMode=yes "$remote" "mv -f -- '${folder%/}/$name.part' '${folder%/}/$name'"
+      if ! scp -q -o BatchMode=yes "$file" "$remote:$part" 9>&-; then
+        ssh -o BatchMode=yes "$remote" "rm -f -- '$part'" 9>&- || true
+        echo "juice-backup: copying $name to $copy_to failed (scp); its $name.part there is removed, if the host still answers" >&2
+        exit 1
+      fi
+      # shellcheck disable=SC2029
+      if ! ssh -o BatchMode=yes "$remote" "mv -f -- '$part' '${folder%/}/$name'" 9>&-; then
+        ssh -o BatchMode=yes "$remote" "rm -f -- '$part'" 9>&- || true
+        echo "juice-backup: copying $name to $copy_to failed (renaming $name.part there)" >&2
+        exit 1
+      fi
+      echo "juice-backup: copied $name to $copy_to"
       ;;
     *)
       [ -d "$copy_to" ] || { echo "juice-backup: $copy_to is not a folder (is the drive mounted?)" >&2; exit 1; }
@@ -88,7 +137,10 @@ if [ -n "$copy_to" ]; then
       sync -f "$copy_to/$name.part" 2>/dev/null || sync
       mv -f -- "$copy_to/$name.part" "$copy_to/$name"
       "$bin" verify "$copy_to/$name" >/dev/null
+      echo "juice-backup: copied $name to $copy_to"
+      # Pruned as the folder here, once the new copy is whole: a drive left to fill would stop
+      # taking copies (and make this job fail) some night months later.
+      prune "$copy_to"
       ;;
   esac
-  echo "juice-backup: copied $name to $copy_to"
 fi

@@ -16,6 +16,31 @@ import Testing
 
     static func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 
+    /// The one backup in `dir` whose name is not one a test put there (2026-01: the old ones).
+    static func tonight(_ dir: String) -> [String] { names(dir).filter { $0.hasPrefix("juice-") && $0.hasSuffix(".backup") && !$0.hasPrefix("juice-2026-01") } }
+
+    /// Files named `names` in `dir` (made first), holding something that is not a backup.
+    static func put(_ names: [String], in dir: String) throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for name in names { #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("old".utf8))) }
+    }
+
+    /// `scp` and `ssh` stand-ins in `dir`/bin that append what they were asked to `dir`/said;
+    /// `scpStatus`: what scp exits with; ssh exits 255 (SSH's own failure) when asked for `failing`.
+    static func standIns(_ dir: String, scpStatus: Int = 0, sshFailing: String = "no such command") throws -> (path: String, said: String) {
+        let bin = dir + "/bin", said = dir + "/said"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let scripts = ["scp": "echo \"scp $*\" >> \(said)\nexit \(scpStatus)\n",
+                       "ssh": "echo \"ssh $*\" >> \(said)\ncase \"$*\" in *\" \(sshFailing) \"*) exit 255 ;; esac\n"]
+        for (tool, body) in scripts {
+            unlink(bin + "/" + tool)
+            #expect(FileManager.default.createFile(atPath: bin + "/" + tool, contents: Data(("#!/bin/sh\n" + body).utf8),
+                                                   attributes: [.posixPermissions: 0o755]))
+        }
+        unlink(said)
+        return (bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), said)
+    }
+
     @Test("a night: tonight's backup written and verified, the newest kept, older ones removed, a copy on the drive")
     func aNight() throws {
         let dir = TemporaryDirectory("juice-nightly")
@@ -25,21 +50,24 @@ import Testing
         #expect(try c.command("AUTH backup-test-token-0123456789") == "OK AUTH")
         #expect(try c.command("RESTOCK kiwi 5 key=k1").hasPrefix("OK RESTOCK seq=1"))
         let backups = dir.path + "/backups", drive = dir.path + "/usb"
-        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: drive, withIntermediateDirectories: true)
-        for old in ["juice-2026-01-01.backup", "juice-2026-01-02.backup", "juice-2026-01-03.backup", "notes.txt"] {
-            #expect(FileManager.default.createFile(atPath: backups + "/" + old, contents: Data("old".utf8)))
-        }
+        let old = ["juice-2026-01-01.backup", "juice-2026-01-02.backup", "juice-2026-01-03.backup", "notes.txt"]
+        try Self.put(old, in: backups)
+        // The drive fills as the folder here would: pruned the same way, and only of backups
+        // (a part some other copy left, a folder named like one, a note: all kept).
+        try Self.put(old + ["juice-2026-01-04.backup.part"], in: drive)
+        try FileManager.default.createDirectory(atPath: drive + "/juice-2025-12-31.backup", withIntermediateDirectories: true)
 
         let run = Self.settings(dir.path, server: server.httpPort, keep: 2, copyTo: drive)
         let result = try Executables.run("/bin/bash", [Self.script], environment: run)
         #expect(result.status == 0, "\(result.output)")
         // Tonight's, named by the date the script ran (read from the folder: a run at midnight may name either day).
-        let made = Self.names(backups).filter { !$0.hasPrefix("juice-2026-01") && $0 != "notes.txt" }
+        let made = Self.tonight(backups)
         #expect(made.count == 1 && made[0].hasPrefix("juice-") && made[0].hasSuffix(".backup"), "\(Self.names(backups))")
-        #expect(Self.names(backups) == (["juice-2026-01-03.backup", "notes.txt"] + made).sorted(), "\(result.output)")
-        #expect(result.output.contains("removed 2 older backup(s), keeping the newest 2"), "\(result.output)")
-        #expect(Self.names(drive) == made, "\(result.output)")
+        #expect(Self.names(backups) == (["juice-2026-01-03.backup", "juice-backup.lock", "notes.txt"] + made).sorted(), "\(result.output)")
+        #expect(result.output.contains("removed 2 older backup(s), keeping the newest 2 in \(backups)\n"), "\(result.output)")
+        #expect(Self.names(drive) == (["juice-2025-12-31.backup", "juice-2026-01-03.backup", "juice-2026-01-04.backup.part", "notes.txt"] + made).sorted(),
+                "\(result.output)")
+        #expect(result.output.contains("removed 2 older backup(s), keeping the newest 2 in \(drive)\n"), "\(result.output)")
         #expect(DeployTests.mode(backups + "/" + made[0]) == 0o600)
         for file in [backups + "/" + made[0], drive + "/" + made[0]] {
             let (status, output) = try ExecutableServer.run(["verify", file])
@@ -61,7 +89,7 @@ import Testing
         close(fd)
         let down = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: free, keep: 1))
         #expect(down.status == 1 && down.output.contains("cannot connect"), "\(down.output)")
-        #expect(Self.names(backups) == ["juice-2026-01-01.backup", "juice-2026-01-02.backup"])
+        #expect(Self.names(backups) == ["juice-2026-01-01.backup", "juice-2026-01-02.backup", "juice-backup.lock"])
 
         let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
         let noDrive = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: dir.path + "/not-mounted"))
@@ -76,29 +104,28 @@ import Testing
         let dir = TemporaryDirectory("juice-nightly")
         let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
         let real = dir.path + "/big-disk"
-        func fill() throws {
-            try? FileManager.default.removeItem(atPath: real)
-            try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
-            for day in 1...12 {
-                #expect(FileManager.default.createFile(atPath: real + "/juice-2026-01-\(day < 10 ? "0" : "")\(day).backup", contents: Data("old".utf8)))
-            }
+        func fill(_ folder: String = real) throws {
+            try? FileManager.default.removeItem(atPath: folder)
+            try Self.put((1...12).map { "juice-2026-01-\($0 < 10 ? "0" : "")\($0).backup" }, in: folder)
         }
         #expect(symlink(real, dir.path + "/backups") == 0)
-        func run(keep: String, path: String? = nil) throws -> String {
-            var env = Self.settings(dir.path, server: server.httpPort)
+        func run(keep: String, path: String? = nil, copyTo: String? = nil) throws -> String {
+            var env = Self.settings(dir.path, server: server.httpPort, copyTo: copyTo)
             env["JUICE_BACKUP_KEEP"] = keep
             if let path { env["PATH"] = path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") }
             let result = try Executables.run("/bin/bash", [Self.script], environment: env)
             #expect(result.status == 0, "\(result.output)")
             return result.output
         }
+        // The backups there (beside them, the lock file).
+        func backups() -> [String] { Self.names(real).filter { $0.hasSuffix(".backup") } }
         try fill()
         let linked = try run(keep: "3")
-        #expect(Self.names(real).count == 3 && Self.names(real).contains("juice-2026-01-12.backup"), "\(Self.names(real)) \(linked)")
+        #expect(backups().count == 3 && backups().contains("juice-2026-01-12.backup"), "\(Self.names(real)) \(linked)")
 
         try fill()
         _ = try run(keep: "010")
-        #expect(Self.names(real).count == 10, "\(Self.names(real))")
+        #expect(backups().count == 10, "\(Self.names(real))")
 
         // A clock at 1970 (a box without a clock battery, at boot): tonight's sorts oldest, and stays.
         try fill()
@@ -106,8 +133,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: bin + "/date", contents: Data("#!/bin/sh\n[ \"$1\" = +%F ] && echo 1970-01-01 || exec /bin/date \"$@\"\n".utf8),
                                                attributes: [.posixPermissions: 0o755]))
-        _ = try run(keep: "3", path: bin)
-        #expect(Self.names(real) == ["juice-1970-01-01.backup", "juice-2026-01-11.backup", "juice-2026-01-12.backup"], "\(Self.names(real))")
+        let drive = dir.path + "/usb"
+        try fill(drive)
+        _ = try run(keep: "3", path: bin, copyTo: drive)
+        let kept = ["juice-1970-01-01.backup", "juice-2026-01-11.backup", "juice-2026-01-12.backup"]
+        #expect(Self.names(real) == kept + ["juice-backup.lock"], "\(Self.names(real))")
+        #expect(Self.names(drive) == kept, "\(Self.names(drive))")
         #expect(try ExecutableServer.run(["verify", real + "/juice-1970-01-01.backup"]).0 == 0)
     }
 
@@ -123,22 +154,16 @@ import Testing
         let copied = Self.names(drive)
         #expect(copied.count == 1 && copied[0].hasSuffix(".backup"), "\(copied)")
 
-        // scp and ssh stand-ins that say what they were asked.
-        let bin = dir.path + "/bin", said = dir.path + "/said"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        for tool in ["scp", "ssh"] {
-            #expect(FileManager.default.createFile(atPath: bin + "/" + tool, contents: Data("#!/bin/sh\necho \"\(tool) $*\" >> \(said)\n".utf8),
-                                                   attributes: [.posixPermissions: 0o755]))
-        }
         let name = copied[0]
         for (copyTo, folder) in [("backup@office:", "."), ("backup@office:~/juice", "juice"), ("backup@office:/srv/juice/", "/srv/juice"),
                                  ("office:juice", "juice")] {
-            unlink(said)
+            let (path, said) = try Self.standIns(dir.path)
             var env = Self.settings(dir.path, server: server.httpPort, copyTo: copyTo)
-            env["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            env["PATH"] = path
             let result = try Executables.run("/bin/bash", [Self.script], environment: env)
             #expect(result.status == 0, "\(copyTo): \(result.output)")
             let host = String(copyTo[..<copyTo.firstIndex(of: ":")!])
+            // Two calls, and no third: the far side is not pruned (deploy/juice-backup.sh says why).
             let lines = readText(said).split(separator: "\n").map(String.init)
             #expect(lines.count == 2 && lines[0].hasSuffix(" \(host):\(folder)/\(name).part")
                     && lines[1].hasSuffix("\(host) mv -f -- '\(folder)/\(name).part' '\(folder)/\(name)'"), "\(copyTo): \(lines)")
@@ -149,5 +174,66 @@ import Testing
         let full = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: disk.path))
         #expect(full.status == 1 && full.output.contains("copying \(name) to \(disk.path) failed"), "\(full.output)")
         #expect(!Self.names(disk.path).contains { $0.hasSuffix(".part") }, "\(Self.names(disk.path))")
+    }
+
+    @Test("a copy over SSH that fails (scp, or the rename there) exits 1 saying so, and removes its part on the far side")
+    func sshCopyFails() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
+        for (scpStatus, sshFailing, why) in [(1, "no such command", "(scp)"), (0, "mv", "(renaming ")] {
+            let (path, said) = try Self.standIns(dir.path, scpStatus: scpStatus, sshFailing: sshFailing)
+            var env = Self.settings(dir.path, server: server.httpPort, copyTo: "backup@office:juice")
+            env["PATH"] = path
+            let result = try Executables.run("/bin/bash", [Self.script], environment: env)
+            let name = try #require(Self.tonight(dir.path + "/backups").first)
+            #expect(result.status == 1 && result.output.contains("copying \(name) to backup@office:juice failed \(why)"), "\(result.output)")
+            #expect(!result.output.contains("copied"), "\(result.output)")
+            let lines = readText(said).split(separator: "\n").map(String.init)
+            #expect(lines.last == "ssh -o BatchMode=yes backup@office rm -f -- 'juice/\(name).part'", "\(lines)")
+        }
+    }
+
+    @Test("one run at a time: a second waits for the first's lock, gives up after JUICE_BACKUP_LOCK_WAIT making nothing; two at once both succeed, one whole backup, no temp")
+    func oneRunAtATime() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
+        let backups = dir.path + "/backups", drive = dir.path + "/usb", logs = dir.path + "/logs"
+        try Self.put([], in: backups)
+        try Self.put([], in: drive)
+        try Self.put([], in: logs)
+        // Another run holds the lock (as flock(1) takes it: the whole file, exclusive).
+        let fd = open(backups + "/juice-backup.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
+        var env = Self.settings(dir.path, server: server.httpPort, copyTo: drive)
+        env["JUICE_BACKUP_LOCK_WAIT"] = "1"
+        let gaveUp = try Executables.run("/bin/bash", [Self.script], environment: env)
+        #expect(gaveUp.status == 1 && gaveUp.output.contains("another juice-backup is running (it holds \(backups)/juice-backup.lock); waiting up to 1 s")
+                && gaveUp.output.contains("gave up, no backup made"), "\(gaveUp.output)")
+        #expect(Self.names(backups) == ["juice-backup.lock"] && Self.names(drive).isEmpty)
+
+        // Let go a second later: the waiting run goes on then.
+        env["JUICE_BACKUP_LOCK_WAIT"] = "60"
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 1)
+            close(fd)
+        }
+        let waited = try Executables.run("/bin/bash", [Self.script], environment: env)
+        #expect(waited.status == 0 && waited.output.contains("waiting up to 60 s") && waited.output.contains("copied juice-"), "\(waited.output)")
+
+        // The timer's run and a manual one at once, a few times over: each makes tonight's whole,
+        // neither trips over the other's temp file or part.
+        for round in 1...4 {
+            let runs = try (1...2).map { _ in try ChildProcess("/bin/bash", [Self.script], directory: logs, environment: env) }
+            for run in runs {
+                let status = run.waitForExit() ?? run.killNow()
+                #expect(status == 0, "round \(round): \(run.output) \(run.errors)")
+            }
+            let made = Self.tonight(backups)
+            #expect(made.count == 1 && Self.names(backups) == made + ["juice-backup.lock"] && Self.names(drive) == made,
+                    "round \(round): \(Self.names(backups)) \(Self.names(drive))")
+            for file in [backups, drive].compactMap({ folder in made.first.map { folder + "/" + $0 } }) {
+                #expect(try ExecutableServer.run(["verify", file]).0 == 0, "round \(round): \(file)")
+            }
+        }
     }
 }
