@@ -81,7 +81,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: shop))))
         let before = Self.files(shop)
         let (status, output) = try Self.run(["restore", file, "--data", shop])
-        #expect(status == 1 && output.contains("already holds a store (3 journal records)") && output.contains("--force"), "\(output)")
+        #expect(status == 1 && output.contains("already holds a store with data (3 journal records)") && output.contains("--force"), "\(output)")
         #expect(Self.files(shop) == before)
 
         let (forced, said) = try Self.run(["restore", file, "--data", shop, "--force"])
@@ -97,45 +97,65 @@ import Testing
         #expect(again[aside[0]] == before["journal"] && again.keys.filter { $0.hasPrefix("journal.before-restore-") }.count == 2)
     }
 
-    /// Judged by its files, not by its seq: a store at seq 0 may still hold the hours' history,
-    /// the keys and the tills (and a store's first start made the rest); whatever it is, a
-    /// restore that was not asked to (--force) never sets it aside.
-    @Test("restore refuses any directory holding a store file, even at seq 0 (a store of history and tills only, a new store's), unless --force")
-    func refusesAnyStoreFile() throws {
+    /// Judged by what it holds, not by its seq: a store at seq 0 may still hold the hours'
+    /// history, the keys and the tills, and that is refused unless --force. A new store's files
+    /// (the new box's first start made them), or any one of them alone, hold nothing: restored
+    /// over without --force, each set aside.
+    @Test("restore refuses a store holding history and keys at seq 0 unless --force; a new store's files it sets aside unasked")
+    func judgesWhatTheStoreHolds() throws {
         let (dir, shop, _) = try Self.shop()
         let file = dir.path + "/juice.backup"
         #expect(FileManager.default.createFile(atPath: file, contents: Data(try Self.backup(of: shop))))
-        // A snapshot at seq 0 and journal position 0 that holds the history and keys all the same.
+        // A snapshot at seq 0 and journal position 0, with no counters, that holds the history
+        // and the keys all the same.
         let (recovered, _) = try Self.recover(shop)
         var records = RecordReader.read(Snapshot.encode(recovered.ledger, lsn: 0)).records.map(\.record)
         records[0] = .header(lsn: 0, seq: 0, served: 0, refused: 0)
+        for i in records.indices {
+            switch records[i] {
+            case .sold(let juice, _): records[i] = .sold(juice: juice, count: 0)
+            case .lost(let juice, _): records[i] = .lost(juice: juice, count: 0)
+            case .short(let fruit, _): records[i] = .short(fruit: fruit, count: 0)
+            default: break
+            }
+        }
         var snapshot: [UInt8] = [], scratch: [UInt8] = []
         for record in records { record.appendFramed(to: &snapshot, scratch: &scratch) }
-        #expect(records.contains { if case .hour = $0 { true } else { false } })
+        let hours = records.filter { if case .hour = $0 { true } else { false } }.count
+        let keys = records.filter { if case .scopedKey = $0 { true } else { false } }.count
+        #expect(hours > 0 && keys == 3)
         let history = dir.path + "/history"
         try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: history + "/snapshot", contents: Data(snapshot)))
-        // A new store's, started once and stopped (the new box's, README steps 1 to 3).
+        let before = Self.files(history)
+        let (status, output) = try Self.run(["restore", file, "--data", history])
+        let hoursHeld = hours == 1 ? "1 hour of history" : "\(hours) hours of history"
+        #expect(status == 1 && output.contains("\(history) already holds a store with data (a snapshot at seq 0 with \(hoursHeld), 3 keys")
+                && output.contains("--force"), "\(output)")
+        #expect(Self.files(history).filter { $0.key != "LOCK" } == before.filter { $0.key != "LOCK" })
+        let (forced, said) = try Self.run(["restore", file, "--data", history, "--force"])
+        #expect(forced == 0 && said.contains("kept the old files aside in \(history)"), "\(said)")
+
+        // A new store's, started once and stopped (the new box's, README steps 1 to 3), and each
+        // of its files alone: no data, so restored without --force, and set aside.
         let fresh = dir.path + "/fresh"
         let server = try ExecutableServer(["--data", fresh, "--no-http"])
         #expect(server.terminate() == 0)
-        var targets = [(history, "its files: snapshot"), (fresh, "its files: calendar, journal, menu.json, snapshot, store-id")]
-        // Any one of its files alone.
+        var targets = [fresh]
         for name in ["journal", "snapshot", "menu.json", "calendar", "store-id"] {
             let one = dir.path + "/only-" + name
             try FileManager.default.createDirectory(atPath: one, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: fresh + "/" + name, toPath: one + "/" + name)
-            targets.append((one, "its files: " + name))
+            targets.append(one)
         }
-        for (target, held) in targets {
-            let before = Self.files(target)
-            let (status, output) = try Self.run(["restore", file, "--data", target])
-            #expect(status == 1 && output.contains("\(target) already holds a store (\(held))") && output.contains("--force"), "\(output)")
-            #expect(Self.files(target).filter { $0.key != "LOCK" } == before.filter { $0.key != "LOCK" }, "\(target)")
-            let (forced, said) = try Self.run(["restore", file, "--data", target, "--force"])
-            #expect(forced == 0 && said.contains("kept the old files aside in \(target)"), "\(said)")
+        for target in targets {
+            let held = Self.files(target)
+            let (restored, said) = try Self.run(["restore", file, "--data", target])
+            #expect(restored == 0 && said.contains("kept the old files aside in \(target)"), "\(target): \(said)")
+            let aside = Self.files(target).filter { $0.key.contains(".before-restore-") }
+            #expect(aside.count == held.filter { $0.key != "LOCK" }.count, "\(target): \(aside.keys.sorted())")
         }
-        // Nothing of a store's there (an empty folder, or others' files): restored without --force.
+        // Nothing of a store's there (an empty folder, or others' files): restored, theirs kept.
         let other = dir.path + "/other"
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: other + "/notes.txt", contents: Data("mine".utf8)))

@@ -219,11 +219,7 @@ def test_the_restore_drill(page, start_server, juice_server_command, tmp_path):
     new_box.stop()
     status, verified = run(juice_server_command, "verify", str(backup))
     assert status == 0 and summary(verified) == held, verified
-    # Refused without --force: the new box's empty store is a store (README, "Restoring after a
-    # dead disk"), and nothing of it is changed; with it, set aside.
-    status, refused = run(juice_server_command, "restore", str(backup), "--data", data)
-    assert status == 1 and ("%s already holds a store (its files: " % data) in refused, refused
-    status, restored = run(juice_server_command, "restore", str(backup), "--data", data, "--force")
+    status, restored = run(juice_server_command, "restore", str(backup), "--data", data)
     assert status == 0, restored
     assert "restored %s into %s:" % (backup, data) in restored, restored
     assert "kept the old files aside in %s: " % data in restored, restored     # the new box's empty store

@@ -6,11 +6,10 @@ import JuiceStorage
 
 /// `juice-server restore FILE --data DIR [--force]`: makes a data directory from a backup.
 ///
-/// It verifies the whole backup before it touches anything. A directory that holds any of a
-/// store's files (`StoreContents`: even a store at seq 0, or a new one's) is refused unless
-/// `force`; then its files are kept aside, renamed `<name>.before-restore-<time>`, never
-/// overwritten. The snapshot,
-/// with the backup's menu and calendar, is written as `Snapshot.write` does (temp file, fsync,
+/// It verifies the whole backup before it touches anything. A directory that holds a store with
+/// data (`StoreContents`: a journal record; a snapshot past a new store's, or one holding keys,
+/// history or tills, even at seq 0) is refused unless `force`. The files it replaces are kept
+/// aside, renamed `<name>.before-restore-<time>`, never overwritten. The snapshot, with the backup's menu and calendar, is written as `Snapshot.write` does (temp file, fsync,
 /// rename, directory fsync), and an empty journal: what a new store has. The new files are
 /// written whole before any old one moves, and a failure after that puts the old ones back: a
 /// failed restore (a full disk) leaves the store the directory held, never none. No store id: the
@@ -41,7 +40,7 @@ public enum RestoreCommand {
         defer { Platform.close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw StorageError.inUse(directory: directory) }
         if let held = StoreContents.describe(directory: directory), !force {
-            throw RestoreRefusal(description: "\(directory) already holds a store (\(held)); nothing was changed. Restore into an empty directory, or add --force to keep its files aside (renamed <name>.before-restore-<time>) and restore over it")
+            throw RestoreRefusal(description: "\(directory) already holds a store with data (\(held)); nothing was changed. Restore into an empty directory, or add --force to keep its files aside (renamed <name>.before-restore-<time>) and restore over it")
         }
         // Everything new is whole and durable before any old file moves: the snapshot, menu.json
         // and calendar, each as a temp file beside its name. A full disk or a failed write stops

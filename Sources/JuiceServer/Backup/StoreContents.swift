@@ -1,31 +1,58 @@
 import Foundation
+import JuiceDomain
 import JuiceStorage
 
-/// Whether a data directory holds a store, judged from its files without opening it: any of a
-/// store's files (`RestoreCommand.replaced`) is one. Not whether it has data: a store whose seq is
-/// 0 may still hold the hours' history, the keys and the tills (which move no seq), and a file
-/// that cannot be read is one nobody has looked at; `restore` sets none of them aside unasked.
+/// Whether a data directory holds a store with data, judged from its files without opening it.
+/// Data is anything a restore would replace that is not a new store's: a journal record; a
+/// snapshot past a new store's (a seq, a journal position or counters), or one that holds keys,
+/// history, tills, takings or sales, which move no seq (a store of history only is at seq 0);
+/// and any file that cannot be read as one, which nobody has looked at. A new store's files (its
+/// first start made them: the new box's, before a restore) are not data: `restore` sets them
+/// aside without `--force`, as it does every file it replaces.
 enum StoreContents {
-    /// What the directory holds, for the refusal to say: its data ("a snapshot at seq 12, 3
-    /// journal records"), or else its store files ("its files: journal, menu.json"); nil for none.
+    /// What the directory holds ("a snapshot at seq 12 with 3 keys, 3 journal records"), or nil
+    /// for no data.
     static func describe(directory: String) -> String? {
-        let present = RestoreCommand.replaced.filter { FileManager.default.fileExists(atPath: directory + "/" + $0) }.sorted()
-        guard !present.isEmpty else { return nil }
         var found: [String] = []
         if let data = FileManager.default.contents(atPath: directory + "/" + Storage.snapshotName) {
-            let read = RecordReader.read([UInt8](data))
-            switch read.records.first?.record {
-            case .header(let lsn, let seq, _, _)? where read.problem == nil:
-                if lsn > 0 || seq > 0 { found.append("a snapshot at seq \(seq)") }
-            default:
-                found.append("a snapshot that does not read as one")
-            }
+            found += snapshot(RecordReader.read([UInt8](data)))
         }
         if let data = FileManager.default.contents(atPath: directory + "/" + Storage.journalName) {
             let read = RecordReader.read([UInt8](data))
             if !read.records.isEmpty { found.append("\(read.records.count) journal records") }
             else if read.problem != nil { found.append("a journal that does not read as one") }
         }
-        return found.isEmpty ? "its files: " + present.joined(separator: ", ") : found.joined(separator: ", ")
+        return found.isEmpty ? nil : found.joined(separator: ", ")
+    }
+
+    /// What a snapshot holds beyond a new store's: nothing, or one phrase.
+    private static func snapshot(_ read: RecordReader.Result) -> [String] {
+        guard read.problem == nil, case .header(let lsn, let seq, let served, let refused)? = read.records.first?.record else {
+            return ["a snapshot that does not read as one"]
+        }
+        // What it holds, by kind: how many, and the kind's name for one and for more.
+        var counts: [String: (count: Int, one: String)] = [:]
+        func count(_ many: String, _ one: String) { counts[many, default: (0, one)].count += 1 }
+        var changed = lsn > 0 || seq > 0 || served > 0 || refused > 0
+        for entry in read.records.dropFirst() {
+            switch entry.record {
+            case .fruit, .end: break
+            case .sold(_, let n), .lost(_, let n), .short(_, let n): changed = changed || n > 0
+            case .key, .rememberedKey, .scopedKey: count("keys", "key")
+            case .hour: count("hours of history", "hour of history")
+            case .sale: count("sales", "sale")
+            case .money: count("takings", "takings")
+            case .tillPaired: count("tills", "till")
+            case .tillDay: count("till days", "till day")
+            // A revocation belongs to a till counted above; anything else is no new store's.
+            case .tillRevoked: break
+            default: count("other records", "other record")
+            }
+        }
+        guard changed || !counts.isEmpty else { return [] }
+        let held = counts.sorted { $0.key < $1.key }.map { many, kind in
+            many == "takings" ? many : "\(kind.count) " + (kind.count == 1 ? kind.one : many)
+        }
+        return ["a snapshot at seq \(seq)" + (held.isEmpty ? "" : " with " + held.joined(separator: ", "))]
     }
 }

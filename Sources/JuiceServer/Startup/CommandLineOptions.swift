@@ -137,9 +137,8 @@ public enum CommandLineOptions {
                                    change, keys, days of history and tills, or refuse it naming
                                    the offset and what is wrong (exit 1)
           restore FILE --data DIR  verify FILE, then make DIR a store holding it (a new store id:
-                                   clients resync). Refuses a DIR that holds any store file
-                                   (journal, snapshot, menu.json, calendar, store-id), even a
-                                   new, empty store's
+                                   clients resync). Refuses a DIR whose store holds data
+                                   (changes, keys, history, tills), even at seq 0
           --force                  (restore) restore over it anyway, keeping its files aside as
                                    <name>.before-restore-<time>
         Other:
