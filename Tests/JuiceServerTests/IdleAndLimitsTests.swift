@@ -100,7 +100,14 @@ extension HardeningTests {
         // (each wake-up may wait a few ms for a core). Half the window splits the two with a wide
         // margin each way, and is a ratio, not a speed. Where the kernel keeps no schedstat, CPU
         // time stands in: still no flake, only a spin could hide on a machine too busy to run it.
-        func busySeconds() -> Double { ProcStat.runnableSeconds(server.pid) ?? server.cpuSeconds }
+        // A reading that fails is taken again (`runnableSeconds`: never a sum short of a thread).
+        func busySeconds() -> Double {
+            guard ProcStat.keepsSchedstat else { return server.cpuSeconds }
+            var seconds: Double? = nil
+            let read = eventually { seconds = ProcStat.runnableSeconds(server.pid); return seconds != nil }
+            #expect(read, "cannot read /proc/\(server.pid)/task/*/schedstat")
+            return seconds ?? 0
+        }
         let busyBefore = busySeconds(), start = ProcessInfo.processInfo.systemUptime
         sleep(5)
         let busy = busySeconds() - busyBefore, window = ProcessInfo.processInfo.systemUptime - start
