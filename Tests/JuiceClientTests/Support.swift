@@ -4,18 +4,21 @@ import JuiceClient
 
 /// How many descriptors this process holds on TCP connections to `port`: /proc/self/fd's
 /// `socket:[inode]` links matched against /proc/net/tcp{,6}. Counted per server port, not as
-/// all of /proc/self/fd, because other suites open and close descriptors in parallel.
-func descriptors(connectedTo port: Int) -> Int {
+/// all of /proc/self/fd, because other suites open and close descriptors in parallel. nil when
+/// a table or the descriptor list cannot be read (this process short of descriptors for a
+/// moment): read as "none", that made a wait for `== 0` pass with the connection still open.
+func descriptors(connectedTo port: Int) -> Int? {
     var inodes = Set<String>()
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        for line in (ProcStat.read(table) ?? "").split(separator: "\n").dropFirst() {
+        guard let text = ProcStat.read(table) else { return nil }
+        for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             guard fields.count > 9, let colon = fields[2].lastIndex(of: ":"),
                   Int(fields[2][fields[2].index(after: colon)...], radix: 16) == port, fields[9] != "0" else { continue }
             inodes.insert("socket:[\(fields[9])]")
         }
     }
-    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
     return fds.filter { fd in
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)).map(inodes.contains) ?? false
     }.count
