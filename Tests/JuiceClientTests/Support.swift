@@ -91,16 +91,20 @@ final class StreamLog: @unchecked Sendable {
 /// A durable server that SIGKILLs itself right after its next journal sync once `arm()` is
 /// called (the debug build's JUICE_TEST_KILL_AFTER_SYNC hook): the order is on disk, its reply
 /// never leaves. `crashed()` waits for that and disarms; `restart()` brings the server back on
-/// the same port and data. The working directory goes with it.
+/// the same port and data. The working directory goes with it. Its clock stands still, across
+/// the restart too: a sale and its void (or its REPORT) stay in one business day.
 final class CrashAfterSync {
     let work: String
     let server: ExecutableServer
+    private let clock: StillClock
     private var cue: String { work + "/kill-now" }
     private var arguments: [String] { ["--data", work + "/data"] }
 
     init(_ name: String) throws {
         work = temporaryDirectory(name)
-        server = try ExecutableServer(["--data", work + "/data"], environment: ["JUICE_TEST_KILL_AFTER_SYNC": work + "/kill-now"])
+        clock = try StillClock()
+        server = try ExecutableServer(["--data", work + "/data"],
+                                      environment: clock.environment.merging(["JUICE_TEST_KILL_AFTER_SYNC": work + "/kill-now"]) { $1 })
     }
 
     deinit { removeTemporary(work) }
@@ -113,5 +117,5 @@ final class CrashAfterSync {
         return server.waitForExit() == -SIGKILL
     }
 
-    func restart() throws -> ExecutableServer { try ExecutableServer.restart(arguments, port: server.port) }
+    func restart() throws -> ExecutableServer { try ExecutableServer.restart(arguments, port: server.port, environment: clock.environment) }
 }
