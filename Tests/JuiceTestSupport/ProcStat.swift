@@ -100,6 +100,25 @@ public enum ProcStat {
     }
 }
 
+extension ProcStat {
+    /// Bytes that this machine's established IPv4 TCP connections to any of `ports` have sent
+    /// and not yet had acknowledged (their send queues, /proc/net/tcp): 0 once the receiving
+    /// kernel holds every byte in its sockets, read or not; nil if the table cannot be read.
+    public static func unacknowledgedBytes(toPorts ports: Set<Int>) -> Int? {
+        guard let text = read("/proc/net/tcp") else { return nil }
+        var total = 0
+        for line in text.split(separator: "\n").dropFirst() {
+            // sl local_address rem_address st tx_queue:rx_queue ...
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[3] == "01", let colon = fields[2].lastIndex(of: ":"),
+                  let remote = Int(fields[2][fields[2].index(after: colon)...], radix: 16), ports.contains(remote),
+                  let tx = fields[4].split(separator: ":").first.flatMap({ Int($0, radix: 16) }) else { continue }
+            total += tx
+        }
+        return total
+    }
+}
+
 /// "12.3 MiB", for messages about memory.
 public func mebibytes(_ bytes: Int) -> String {
     String(format: "%.1f MiB", Double(bytes) / 1_048_576)
