@@ -60,7 +60,7 @@ import Testing
             let started = DispatchTime.now().uptimeNanoseconds
             #expect(c.write("POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n{\"juice\""))
             // Waited for without holding a thread of the cooperative pool for seconds.
-            #expect(await eventually(timeout: Double(deadline) + 10) { () async in c.waitClosed(timeout: 0.01) },
+            #expect(await eventually(timeout: Double(deadline) + testDeadline) { () async in c.waitClosed(timeout: 0.01) },
                     "a half body was never closed")
             #expect(HTTPHardeningTests.secondsSince(started) >= Double(deadline))
             #expect(c.drainLines().isEmpty)
@@ -152,7 +152,7 @@ import Testing
             let beforeRequest = DispatchTime.now().uptimeNanoseconds
             #expect(c.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
             #expect(try HTTPClient.readReply(c).header("Connection") == "keep-alive")
-            #expect(await eventually(timeout: Double(HTTPProtocol.keepAliveIdle) + 10) { () async in c.waitClosed(timeout: 0.01) })
+            #expect(await eventually(timeout: Double(HTTPProtocol.keepAliveIdle) + testDeadline) { () async in c.waitClosed(timeout: 0.01) })
             #expect(HTTPHardeningTests.secondsSince(beforeRequest) >= Double(HTTPProtocol.keepAliveIdle))
         }
     }
