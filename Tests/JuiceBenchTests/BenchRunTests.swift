@@ -188,9 +188,12 @@ import Testing
         let (usage, usageOutput) = try Executables.run(Self.bench, ["orders", "--conns", "0"])
         #expect(usage == 2)
         #expect(usageOutput.contains("juice-bench orders: --conns needs a whole number") && usageOutput.contains("usage: juice-bench orders"))
-        // A port nobody listens on: a free one, found by binding port 0 and letting it go.
-        let (refused, refusedOutput) = try Executables.run(Self.bench, ["orders", "--port", "\(try Self.freePort())",
-                                                                       "--duration", "1", "--no-progress"])
+        // A port nobody listens on: bound to port 0 and held, never listened on, for the whole
+        // run. A connect to it is refused, and no other process can take it meanwhile (one let
+        // go before the run could be a server's of another test by the time the bench connects).
+        let (closed, port) = try Self.portNobodyListensOn()
+        defer { close(closed) }
+        let (refused, refusedOutput) = try Executables.run(Self.bench, ["orders", "--port", "\(port)", "--duration", "1", "--no-progress"])
         #expect(refused == 1, "\(refusedOutput)")
         #expect(refusedOutput.contains("cannot connect"), "\(refusedOutput)")
     }
@@ -200,11 +203,14 @@ import Testing
         #expect(status == 0 && output.contains("self-test: all checks passed"), "\(output)")
     }
 
-    /// A port that was free a moment ago (bound to port 0, then closed).
-    static func freePort() throws -> Int {
+    /// A socket bound to a loopback port and not listening (the caller closes it), and its
+    /// port: while it is open, connects to the port are refused and nothing else can bind it.
+    static func portNobodyListensOn() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        guard let port = bindLoopbackPortZero(fd) else { throw TestError("cannot bind port 0: errno \(errno)") }
-        return port
+        guard let port = bindLoopbackPortZero(fd) else {
+            close(fd)
+            throw TestError("cannot bind port 0: errno \(errno)")
+        }
+        return (fd, port)
     }
 }

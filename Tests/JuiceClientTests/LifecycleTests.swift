@@ -112,13 +112,13 @@ import JuiceCore
             let log = StreamLog(shop.stock())
             _ = try await shop.order("banana")
             #expect(await settles { log.lastSeq == 1 })
-            #expect(descriptors(connectedTo: server.port) == 1)
+            #expect(await settles { descriptors(connectedTo: server.port) == 1 }, "\(String(describing: descriptors(connectedTo: server.port)))")
             shop.close()
             #expect(await log.finished())
             await #expect(throws: JuiceError.closed) { _ = try await shop.state() }
         }
         let settled1 = await settles { descriptors(connectedTo: server.port) == 0 }
-        #expect(settled1, "descriptors: \(descriptors(connectedTo: server.port)) still open after close")
+        #expect(settled1, "descriptors: \(String(describing: descriptors(connectedTo: server.port))) still open after close")
 
         var released: StreamLog? = nil
         do {
@@ -128,6 +128,6 @@ import JuiceCore
         } // the client is released here
         #expect(await released?.finished() == true)
         let settled2 = await settles { descriptors(connectedTo: server.port) == 0 }
-        #expect(settled2, "descriptors: \(descriptors(connectedTo: server.port)) still open after release")
+        #expect(settled2, "descriptors: \(String(describing: descriptors(connectedTo: server.port))) still open after release")
     }
 }

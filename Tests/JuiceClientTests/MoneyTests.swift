@@ -46,7 +46,10 @@ import JuiceClient
     /// that does not exist, is refused with its own error; the manager voids any sale.
     @Test(.timeLimit(.minutes(2)))
     func aTillVoidsItsOwnSaleAndNotAnotherTills() async throws {
-        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        // A clock that stands still: a void is of today's sales, and the sale must not become
+        // yesterday's (at the shop's day start) before it.
+        let clock = try StillClock()
+        let server = try ExecutableServer(["--in-memory"], environment: clock.environment.merging(["JUICE_MANAGER_TOKEN": Self.token]) { $1 })
         defer { server.stop() }
         let front = try await pairedClient(server, token: Self.token)
         defer { front.close() }

@@ -4,18 +4,21 @@ import JuiceClient
 
 /// How many descriptors this process holds on TCP connections to `port`: /proc/self/fd's
 /// `socket:[inode]` links matched against /proc/net/tcp{,6}. Counted per server port, not as
-/// all of /proc/self/fd, because other suites open and close descriptors in parallel.
-func descriptors(connectedTo port: Int) -> Int {
+/// all of /proc/self/fd, because other suites open and close descriptors in parallel. nil when
+/// a table or the descriptor list cannot be read (this process short of descriptors for a
+/// moment): read as "none", that made a wait for `== 0` pass with the connection still open.
+func descriptors(connectedTo port: Int) -> Int? {
     var inodes = Set<String>()
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        for line in (ProcStat.read(table) ?? "").split(separator: "\n").dropFirst() {
+        guard let text = ProcStat.read(table) else { return nil }
+        for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             guard fields.count > 9, let colon = fields[2].lastIndex(of: ":"),
                   Int(fields[2][fields[2].index(after: colon)...], radix: 16) == port, fields[9] != "0" else { continue }
             inodes.insert("socket:[\(fields[9])]")
         }
     }
-    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
     return fds.filter { fd in
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)).map(inodes.contains) ?? false
     }.count
@@ -88,16 +91,20 @@ final class StreamLog: @unchecked Sendable {
 /// A durable server that SIGKILLs itself right after its next journal sync once `arm()` is
 /// called (the debug build's JUICE_TEST_KILL_AFTER_SYNC hook): the order is on disk, its reply
 /// never leaves. `crashed()` waits for that and disarms; `restart()` brings the server back on
-/// the same port and data. The working directory goes with it.
+/// the same port and data. The working directory goes with it. Its clock stands still, across
+/// the restart too: a sale and its void (or its REPORT) stay in one business day.
 final class CrashAfterSync {
     let work: String
     let server: ExecutableServer
+    private let clock: StillClock
     private var cue: String { work + "/kill-now" }
     private var arguments: [String] { ["--data", work + "/data"] }
 
     init(_ name: String) throws {
         work = temporaryDirectory(name)
-        server = try ExecutableServer(["--data", work + "/data"], environment: ["JUICE_TEST_KILL_AFTER_SYNC": work + "/kill-now"])
+        clock = try StillClock()
+        server = try ExecutableServer(["--data", work + "/data"],
+                                      environment: clock.environment.merging(["JUICE_TEST_KILL_AFTER_SYNC": work + "/kill-now"]) { $1 })
     }
 
     deinit { removeTemporary(work) }
@@ -110,5 +117,5 @@ final class CrashAfterSync {
         return server.waitForExit() == -SIGKILL
     }
 
-    func restart() throws -> ExecutableServer { try ExecutableServer.restart(arguments, port: server.port) }
+    func restart() throws -> ExecutableServer { try ExecutableServer.restart(arguments, port: server.port, environment: clock.environment) }
 }

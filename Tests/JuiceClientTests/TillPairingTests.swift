@@ -12,7 +12,9 @@ import JuiceClient
     /// Runs `body` with a server with a manager token (so only tills and the manager may
     /// order), the manager's own line connection, and a client that is not paired yet.
     static func withShop(_ body: (ExecutableServer, _ manager: LineClient, _ device: JuiceClient) async throws -> Void) async throws {
-        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": token])
+        // A clock that stands still: "orders today" must not cross a business day mid-test.
+        let clock = try StillClock()
+        let server = try ExecutableServer(["--in-memory"], environment: clock.environment.merging(["JUICE_MANAGER_TOKEN": token]) { $1 })
         let manager = try server.client()
         defer { manager.close() }
         #expect(manager.ask("AUTH \(token)").hasPrefix("OK"))

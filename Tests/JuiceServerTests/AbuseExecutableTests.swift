@@ -113,7 +113,7 @@ import Testing
         try c.send("ORDER banana")
         // The order is written (its record is in the file) but its sync never ends.
         let journal = dir + "/data/journal"
-        #expect(eventually(timeout: 20) {
+        #expect(eventually {
             ((try? Data(contentsOf: URL(fileURLWithPath: journal))).map { String(decoding: $0, as: UTF8.self) } ?? "").contains("banana=8")
         })
         server.signal(SIGTERM)

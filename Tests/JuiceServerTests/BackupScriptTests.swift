@@ -84,9 +84,11 @@ import Testing
         for old in ["juice-2026-01-01.backup", "juice-2026-01-02.backup"] {
             #expect(FileManager.default.createFile(atPath: backups + "/" + old, contents: Data("old".utf8)))
         }
+        // Bound and held, never listened on: connects are refused, and no other process can take
+        // the port during the run (one let go first could be another test's server by then).
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
         let free = try #require(bindLoopbackPortZero(fd))
-        close(fd)
         let down = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: free, keep: 1))
         #expect(down.status == 1 && down.output.contains("cannot connect"), "\(down.output)")
         #expect(Self.names(backups) == ["juice-2026-01-01.backup", "juice-2026-01-02.backup", "juice-backup.lock"])

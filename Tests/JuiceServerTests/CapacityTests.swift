@@ -51,6 +51,12 @@ import Testing
         }) { s in
             let http = try #require(await s.server.httpPort)
             let idle = try (0..<flood).map { _ in try LineClient(port: s.port, readGreeting: false, sendTimeout: 30, from: "127.0.0.2") }
+            // Every one accepted first (each is greeted at its accept, on probation too). Counted
+            // while the server was still accepting them, the clients could pass through the
+            // anonymous slots' number on their way up; those accepted after it then held the
+            // reserve on probation while the test went on as if it were free.
+            let greeted = await settles { idle.allSatisfy { $0.bufferedBytes > 0 || $0.fill(waitMilliseconds: 0) } }
+            #expect(greeted, "not every idle connection was accepted")
             let settled = await eventually { await s.server.clientCount == maxClients - reserved }
             let count = await s.server.clientCount
             #expect(settled, "clients: \(count)")

@@ -16,8 +16,11 @@ import Testing
         return try reply.json()
     }
 
+    /// Each test's clock stands still: today's sales must not become yesterday's mid-test (at
+    /// the shop's day start) between the sales and the list.
     @Test func todaysSalesNewestFirstWithWhoMadeThemAndTheirVoids() throws {
-        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        let clock = try StillClock()
+        let server = try ExecutableServer(["--in-memory"], environment: clock.environment.merging(["JUICE_MANAGER_TOKEN": Self.token]) { $1 })
         let port = server.httpPort
         #expect(try HTTPClient.get(port: port, "/reports/sales").status == 401)
         let empty = try Self.sales(port)
@@ -50,7 +53,8 @@ import Testing
     }
 
     @Test func aPageHolds500AndSaysThereIsMore() throws {
-        let server = try ExecutableServer(["--in-memory"])
+        let clock = try StillClock()
+        let server = try ExecutableServer(["--in-memory"], environment: clock.environment)
         let client = try server.peer()
         _ = client.nextLine()
         #expect(client.ask("SET banana 1000000").hasPrefix("OK"))

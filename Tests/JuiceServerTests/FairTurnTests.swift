@@ -26,6 +26,11 @@ import Testing
         #expect(eventually { Self.state(of: server.pid) == "T" }, "the server did not stop")
         defer { server.signal(SIGCONT) }
         try body()
+        // Sent is not yet there: loopback delivers in a softirq, which a busy machine defers to
+        // ksoftirqd after the send returned, and a server resumed before the probe's bytes
+        // arrived read the bursts first. Acknowledged is there (the kernel acks what it queued).
+        let ports = Set([server.port] + (ExecutableServer.boardPort(in: server.log()).map { [$0] } ?? []))
+        #expect(eventually { ProcStat.unacknowledgedBytes(toPorts: ports) == 0 }, "what was sent did not reach the server's sockets")
     }
 
     static func state(of pid: Int32) -> Character? {

@@ -19,10 +19,21 @@ import Testing
 /// journal is let go.
 @Suite(.onOwnThreads) struct JournalThreadTests {
     /// Threads of this process with `name` (/proc/self/task/*/comm), or nil while /proc cannot
-    /// be read (a suite beside this one short of descriptors): nil is never "none".
+    /// be read (a suite beside this one short of descriptors): nil is never "none". That holds
+    /// for each thread's name too: one whose comm cannot be read may be the one named `name`,
+    /// and counted as another it made `== 0` true while the thread still ran. A thread that
+    /// ended between the listing and the read is no thread of the count.
     static func threads(named name: String) -> Int? {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
-        return tasks.filter { ProcStat.read("/proc/self/task/\($0)/comm") == name + "\n" }.count
+        var count = 0
+        for task in tasks {
+            guard let comm = ProcStat.read("/proc/self/task/\(task)/comm") else {
+                if access("/proc/self/task/\(task)", F_OK) != 0 && errno == ENOENT { continue }  // ended
+                return nil
+            }
+            if comm == name + "\n" { count += 1 }
+        }
+        return count
     }
 
     /// The calling thread's id.
@@ -100,11 +111,16 @@ import Testing
             return journal.flatMap { ProcStat.read("/proc/\(server.pid)/task/\($0)/schedstat") }
                 .flatMap { $0.split(separator: " ").first.flatMap { UInt64($0) } }
         }
-        let before = try #require(journalRunNanos(), "no thread named juice-journal in the server")
+        // Waited for, not read once: the journal thread names itself when it first runs, which
+        // on a busy machine can come after the server printed its listening line (and a /proc
+        // read can fail for a moment). The thread named later is the same thread.
+        var started: UInt64? = nil
+        _ = eventually { started = journalRunNanos(); return started != nil }  // giving up fails the #require
+        let before = try #require(started, "no thread named juice-journal in the server")
         let client = try server.client()
         #expect(try client.command("EVENTS OFF") == "OK EVENTS off")
         for _ in 0..<20 { #expect(try client.command("RESTOCK banana 5").hasPrefix("OK RESTOCK")) }
-        #expect((journalRunNanos() ?? 0) > before)
+        #expect(eventually { (journalRunNanos() ?? 0) > before }, "the journal thread did not run for 20 durable changes")
     }
 
     /// The server's own threads carry their names, as `top -H`, perf and juice-bench show them:

@@ -140,7 +140,9 @@ struct PairedTillTests {
     }
 
     @Test func pairingOverHTTP() throws {
-        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": Self.token])
+        // A clock that stands still: "orders today" must not cross a business day mid-test.
+        let clock = try StillClock()
+        let server = try ExecutableServer(["--in-memory"], environment: clock.environment.merging(["JUICE_MANAGER_TOKEN": Self.token]) { $1 })
         let bearer = "Authorization: Bearer \(Self.token)"
         #expect(try HTTPClient.post(port: server.httpPort, "/tills/codes", json: "{}").status == 401)
         let made = try HTTPClient.post(port: server.httpPort, "/tills/codes", json: #"{"name":"Tablet 1"}"#, headers: [bearer])

@@ -124,19 +124,36 @@ extension HardeningTests {
             let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
             return line.flatMap { UInt64($0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) }
         }
-        let process = ProcStat.read("/proc/\(server.pid)/status") ?? ""
+        // One reading of the process and each of its threads, taken again until every file
+        // read: a read that failed (this process short of descriptors for a moment, or a Dispatch
+        // worker that ended between the listing and its read) once stood in as "" and failed
+        // the test as a handler, or as a thread leaving the signals unblocked.
+        struct TaskFiles { let task: String, wchan: String, status: String, comm: String }
+        func reading() -> (status: String, threads: [TaskFiles])? {
+            guard let status = ProcStat.read("/proc/\(server.pid)/status"),
+                  let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task"), !tasks.isEmpty
+            else { return nil }
+            var threads: [TaskFiles] = []
+            for task in tasks {
+                let path = "/proc/\(server.pid)/task/\(task)/"
+                guard let wchan = ProcStat.read(path + "wchan"), let status = ProcStat.read(path + "status"),
+                      let comm = ProcStat.read(path + "comm") else { return nil }
+                threads.append(TaskFiles(task: task, wchan: wchan, status: status, comm: comm))
+            }
+            return (status, threads)
+        }
+        var read: (status: String, threads: [TaskFiles])? = nil
+        _ = eventually { read = reading(); return read != nil }  // giving up fails the #require
+        let (process, threads) = try #require(read, "cannot read /proc/\(server.pid)")
         #expect(mask(process, "SigCgt").map { $0 & stopBits } == 0, "a handler catches a stop signal")
         #expect(mask(process, "SigIgn").map { $0 & stopBits } == 0, "a stop signal is ignored")
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")) ?? []
-        #expect(!tasks.isEmpty)
         var waiting = 0
-        for task in tasks {
-            let path = "/proc/\(server.pid)/task/\(task)/"
+        for thread in threads {
             // sigwait unblocks what it waits for while it sleeps: that thread takes them by design.
-            if (ProcStat.read(path + "wchan") ?? "").contains("sigtimedwait") { waiting += 1; continue }
-            let blocked = mask(ProcStat.read(path + "status") ?? "", "SigBlk")
-            let name = (ProcStat.read(path + "comm") ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(blocked.map { $0 & stopBits } == stopBits, "thread \(task) (\(name)) leaves a stop signal unblocked")
+            if thread.wchan.contains("sigtimedwait") { waiting += 1; continue }
+            let blocked = mask(thread.status, "SigBlk")
+            let name = thread.comm.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(blocked.map { $0 & stopBits } == stopBits, "thread \(thread.task) (\(name)) leaves a stop signal unblocked")
         }
         #expect(waiting <= 1)
     }

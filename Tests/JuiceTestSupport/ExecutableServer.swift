@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 
 /// The built `juice-server` executable run as a separate process, the way a user runs it, with
 /// its output in a log file: the one wrapper for a server process in every test target.
@@ -129,9 +130,22 @@ public final class ExecutableServer: @unchecked Sendable {
 
     public func kill9() { child.killNow() }
 
-    public var rss: Int { ProcStat.status(pid, "VmRSS") ?? 0 }
-    public var peakRSS: Int { ProcStat.status(pid, "VmHWM") ?? 0 }
-    public var cpuSeconds: Double { ProcStat.cpuSeconds(pid) ?? 0 }
+    public var rss: Int { reading("VmRSS") { ProcStat.status(pid, "VmRSS") } ?? 0 }
+    public var peakRSS: Int { reading("VmHWM") { ProcStat.status(pid, "VmHWM") } ?? 0 }
+    public var cpuSeconds: Double { reading("CPU time") { ProcStat.cpuSeconds(pid) } ?? 0 }
+
+    /// A /proc reading of the running server, tried again while it fails. It can fail for a
+    /// moment while the server is well (this process short of descriptors: a suite beside this
+    /// one holds thousands of sockets). Read as 0, a failed baseline made a memory check's
+    /// growth the whole RSS (a false failure), a failed later reading hid any growth, and two
+    /// failed CPU readings looked like an idle server; so a reading that never succeeds is a
+    /// failure of the test, not a 0.
+    private func reading<T>(_ what: String, _ read: () -> T?) -> T? {
+        var value: T? = nil
+        _ = eventually { value = read(); return value != nil || !isRunning }  // giving up is recorded below
+        if value == nil { Issue.record("cannot read the \(what) of juice-server \(pid) from /proc (running: \(isRunning))") }
+        return value
+    }
 
     deinit {
         child.killNow()  // before its log directory goes
@@ -145,15 +159,18 @@ public final class ExecutableServer: @unchecked Sendable {
     }
 }
 
-/// Waits (up to `testDeadline`) until the server has used no CPU for 300 ms: it has taken all
-/// the input it was sent, so a stuck client's replies are queued, not still being produced.
+/// Waits (up to `testDeadline`) until the server has used no CPU for 300 ms and none of its
+/// threads is runnable: it has taken all the input it was sent, so a stuck client's replies are
+/// queued, not still being produced. CPU time alone also stands still while a server with work
+/// left waits 300 ms for a core on a busy machine; such a thread is runnable (state R), an idle
+/// one sleeps.
 public func waitForIdleCPU(_ server: ExecutableServer) {
     let deadline = Date().addingTimeInterval(testDeadline)
     var last = server.cpuSeconds
     while Date() < deadline {
         usleep(300_000)
         let now = server.cpuSeconds
-        if now == last { return }
+        if now == last && ProcStat.runnableThreads(server.pid) == 0 { return }
         last = now
     }
 }

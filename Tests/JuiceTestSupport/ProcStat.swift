@@ -27,22 +27,47 @@ public enum ProcStat {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// Whether the kernel keeps schedstat (/proc/<pid>/schedstat), which `runnableSeconds` reads.
+    public static var keepsSchedstat: Bool { access("/proc/self/schedstat", F_OK) == 0 }
+
     /// Seconds the process's threads were runnable: on a CPU plus waiting in a run queue for
-    /// one, summed over threads (/proc/<pid>/task/*/schedstat), or nil where the kernel does
-    /// not keep it. Unlike CPU time this does not depend on how busy the machine is: a thread
-    /// that spins is runnable all the time whether or not it gets a core.
+    /// one, summed over threads (/proc/<pid>/task/*/schedstat), or nil if a thread's cannot be
+    /// read (or the kernel keeps none: `keepsSchedstat`). Unlike CPU time this does not depend
+    /// on how busy the machine is: a thread that spins is runnable all the time whether or not
+    /// it gets a core. A thread left out of a sum (its read failed, this process short of
+    /// descriptors) would count its whole life in the next one, so a failed read is nil, not a
+    /// smaller sum; a thread that ended between the listing and its read is skipped.
     public static func runnableSeconds(_ pid: Int32) -> Double? {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
         var total = 0.0
-        var found = false
         for task in tasks {
-            guard let text = read("/proc/\(pid)/task/\(task)/schedstat") else { continue }
+            let path = "/proc/\(pid)/task/\(task)"
+            guard let text = read(path + "/schedstat") else {
+                if access(path, F_OK) != 0 && errno == ENOENT { continue }  // ended
+                return nil
+            }
             let fields = text.split(separator: " ")
-            guard fields.count >= 2, let onCPU = Double(fields[0]), let waiting = Double(fields[1]) else { continue }
+            guard fields.count >= 2, let onCPU = Double(fields[0]), let waiting = Double(fields[1]) else { return nil }
             total += (onCPU + waiting) / 1e9
-            found = true
         }
-        return found ? total : nil
+        return tasks.isEmpty ? nil : total
+    }
+
+    /// How many of the process's threads are runnable (state R: on a CPU, or waiting in a run
+    /// queue for one), from /proc/<pid>/task/*/stat; nil if a thread's state cannot be read
+    /// (nil is never "none"). A thread that ended between the listing and its read is skipped.
+    public static func runnableThreads(_ pid: Int32) -> Int? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var runnable = 0
+        for task in tasks {
+            let path = "/proc/\(pid)/task/\(task)"
+            guard let text = read(path + "/stat"), let close = text.lastIndex(of: ")") else {
+                if access(path, F_OK) != 0 && errno == ENOENT { continue }  // ended
+                return nil
+            }
+            if text[text.index(after: close)...].split(separator: " ").first == "R" { runnable += 1 }
+        }
+        return runnable
     }
 
     /// Open file descriptors of the process.
@@ -72,6 +97,25 @@ public enum ProcStat {
             return (tx, rx)
         }
         return nil
+    }
+}
+
+extension ProcStat {
+    /// Bytes that this machine's established IPv4 TCP connections to any of `ports` have sent
+    /// and not yet had acknowledged (their send queues, /proc/net/tcp): 0 once the receiving
+    /// kernel holds every byte in its sockets, read or not; nil if the table cannot be read.
+    public static func unacknowledgedBytes(toPorts ports: Set<Int>) -> Int? {
+        guard let text = read("/proc/net/tcp") else { return nil }
+        var total = 0
+        for line in text.split(separator: "\n").dropFirst() {
+            // sl local_address rem_address st tx_queue:rx_queue ...
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[3] == "01", let colon = fields[2].lastIndex(of: ":"),
+                  let remote = Int(fields[2][fields[2].index(after: colon)...], radix: 16), ports.contains(remote),
+                  let tx = fields[4].split(separator: ":").first.flatMap({ Int($0, radix: 16) }) else { continue }
+            total += tx
+        }
+        return total
     }
 }
 

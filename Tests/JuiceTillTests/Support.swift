@@ -27,17 +27,21 @@ func pairTill(_ server: ExecutableServer, token: String, configHome: String) asy
 /// A juice-server with a manager token, its data in `work`/data, and a till paired with it
 /// (`pairTill`) whose credential juice-till finds with `XDG_CONFIG_HOME=work/config`: a server
 /// with a token takes orders only from paired tills. `work` is a temporary directory named
-/// after `name`, removed when the test lets go of the shop.
+/// after `name`, removed when the test lets go of the shop. Its clock stands still (`StillClock`):
+/// a sale and its void, or a sale and the day's REPORT, stay in one business day.
 struct ShopWithPairedTill {
     static let token = "s3cret"
     let directory: TemporaryDirectory
     var work: String { directory.path }
     let arguments: [String]
-    let environment = ["JUICE_MANAGER_TOKEN": ShopWithPairedTill.token]
+    let clock: StillClock
+    let environment: [String: String]
     let server: ExecutableServer
 
     init(_ name: String) async throws {
         directory = TemporaryDirectory(name)
+        clock = try StillClock()
+        environment = clock.environment.merging(["JUICE_MANAGER_TOKEN": Self.token]) { $1 }
         let work = directory.path
         arguments = ["--data", work + "/data"]
         server = try ExecutableServer(arguments, environment: environment)

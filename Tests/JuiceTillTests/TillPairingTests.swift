@@ -24,7 +24,9 @@ import JuiceTill
     @Test(.timeLimit(.minutes(3)))
     func pairOnceThenSellWithTheKeptCredentialUntilRevoked() async throws {
         let directory = TemporaryDirectory("juice-till-pairing"), work = directory.path
-        let server = try ExecutableServer(["--in-memory"], environment: ["JUICE_MANAGER_TOKEN": "s3cret"])
+        // A clock that stands still: "orders today" must not cross a business day mid-test.
+        let clock = try StillClock()
+        let server = try ExecutableServer(["--in-memory"], environment: clock.environment.merging(["JUICE_MANAGER_TOKEN": "s3cret"]) { $1 })
         defer { server.stop() }
         let manager = try server.client()
         defer { manager.close() }

@@ -47,12 +47,22 @@ def start_server(juice_server_command):
     """Starts a server: start_server(data=True, token=None) -> JuiceServer (stopped after the test)."""
     servers, dirs = [], []
 
-    def start(data=False, token=None, env=None, args=(), data_dir=None):
-        """data_dir: a directory the test owns (e.g. on a small disk); else data=True makes one."""
+    def start(data=False, token=None, env=None, args=(), data_dir=None, still_clock=False):
+        """data_dir: a directory the test owns (e.g. on a small disk); else data=True makes one.
+        still_clock: the server's clock (JUICE_TEST_CLOCK) stands at the real time it started, and
+        stays there across restarts, for a test that reads what today holds on the server (REPORT,
+        a till's orders today) or voids a sale (only today's can be): on the real clock, a test
+        running across the shop's day start (04:00) saw its sale become yesterday's."""
         if data and not data_dir:
             data_dir = tempfile.mkdtemp(prefix="juice-browser-")
             dirs.append(data_dir)
         env = dict(env or {})
+        if still_clock:
+            clock_dir = tempfile.mkdtemp(prefix="juice-clock-")
+            dirs.append(clock_dir)
+            env["JUICE_TEST_CLOCK"] = os.path.join(clock_dir, "clock")
+            with open(env["JUICE_TEST_CLOCK"], "w") as f:
+                f.write(str(int(time.time())))
         if token:
             env["JUICE_MANAGER_TOKEN"] = token
         server = JuiceServer(juice_server_command, data_dir, env)

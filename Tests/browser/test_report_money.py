@@ -42,7 +42,7 @@ def sell_a_day(server):
 
 
 def test_the_report_shows_takings_and_lost_revenue_equal_to_REPORT(page, start_server):
-    server = start_server()
+    server = start_server(still_clock=True)
     sell_a_day(server)
     got = report(server)
     assert (got["takings"], got["lost_revenue"], got["voids"]) == (15500, 21000, 1), got
@@ -76,7 +76,7 @@ def test_the_report_shows_takings_and_lost_revenue_equal_to_REPORT(page, start_s
 
 
 def test_the_manager_voids_a_sale_from_the_report(page, start_server):
-    server = start_server(token=TOKEN)
+    server = start_server(token=TOKEN, still_clock=True)
     order_as_manager(server, "ORDER banana 2")                                        # 8,000
     sale = order_as_manager(server, "ORDER mango-kiwi 1")                             # 5,500, voided below
     seq = sale.split("seq=")[1].split()[0]
@@ -100,7 +100,7 @@ def test_the_manager_voids_a_sale_from_the_report(page, start_server):
 
 
 def test_the_dashboard_shows_todays_takings_and_voids(page, start_server):
-    server = start_server()
+    server = start_server(still_clock=True)
     sell_a_day(server)
     got = report(server)
     page.get(server.url + "/dashboard")
@@ -113,7 +113,7 @@ def test_the_dashboard_shows_todays_takings_and_voids(page, start_server):
 
 
 def test_a_menu_without_prices_shows_no_money_on_the_report(page, start_server, juice_server_command, tmp_path):
-    server = start_server(args=["--menu", menu_without_prices(juice_server_command, tmp_path)])
+    server = start_server(args=["--menu", menu_without_prices(juice_server_command, tmp_path)], still_clock=True)
     sell_a_day(server)
     open_report(page, server)
     wait_for(page, lambda d: attribute(d, "#voids", "data-count") == "1", "the voids tile is not shown without prices")

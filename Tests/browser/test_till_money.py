@@ -43,7 +43,7 @@ def undo(driver, reason):
 
 
 def test_the_till_shows_prices_the_total_and_the_amount_and_its_takings(page, start_server):
-    server = start_server()
+    server = start_server(still_clock=True)
     open_till(page, server)
     # The built-in menu is priced in KRW: banana juice 4,000, mango-kiwi 5,500.
     wait_for(page, lambda d: attribute(d, '[data-juice="banana"] .price', "data-price") == "4000", "no price on banana")
@@ -63,7 +63,7 @@ def test_the_till_shows_prices_the_total_and_the_amount_and_its_takings(page, st
 
 
 def test_undo_voids_the_last_sale_once_and_is_gone_after_its_window(page, start_server):
-    server = start_server()
+    server = start_server(still_clock=True)
     open_till(page, server)
     assert not undo_shown(page), "Undo before any sale"
     tap(page, "banana")
@@ -100,7 +100,7 @@ def test_an_undo_whose_answer_was_lost_applies_once_when_pressed_again(page, sta
     JUICE_TEST_KILL_AFTER_SYNC hook): the till says it was not undone, and keeps Undo. Pressed
     again on the restarted server, it sends the same key: voided once, answered as the first."""
     trigger = tmp_path / "kill-after-sync"
-    server = start_server(data=True, env={"JUICE_TEST_KILL_AFTER_SYNC": str(trigger)})
+    server = start_server(data=True, env={"JUICE_TEST_KILL_AFTER_SYNC": str(trigger)}, still_clock=True)
     open_till(page, server)
     tap(page, "mango")
     wait_until_sold(page, "Sold 1 \u00d7 mango")
@@ -125,7 +125,7 @@ def test_an_undo_whose_answer_was_lost_applies_once_when_pressed_again(page, sta
 
 
 def test_a_paired_till_undoes_its_own_sale_with_its_credential(page, start_server):
-    server = start_server(token=TOKEN)
+    server = start_server(token=TOKEN, still_clock=True)
     open_unpaired_till(page, server)
     pair(page, code_for(server, TOKEN, "Front"))
     tap(page, "pineapple")

@@ -107,7 +107,7 @@ def paired_till(page, server, name):
 
 
 def test_a_till_paired_with_a_code_from_tills_sells_and_tills_shows_it(page, start_server):
-    server = start_server(token=TOKEN)
+    server = start_server(token=TOKEN, still_clock=True)
     manager = page.current_window_handle
     phone_sized(page)                                       # the manager's phone, 390 px wide
     open_tills(page, server)
@@ -201,7 +201,7 @@ def test_orders_kept_while_the_server_was_away_are_not_resent_after_a_revoke(pag
 def test_a_paired_tills_order_kept_while_the_server_was_away_sells_once(page, start_server):
     """Queued orders carry the credential too: kept while the server is down, sent with the same
     key and Juice-Till when it is back, sold once, and counted as the till's on /tills."""
-    server = start_server(token=TOKEN, data=True)
+    server = start_server(token=TOKEN, data=True, still_clock=True)
     manager, till = paired_till(page, server, "Front till")
     before = state(server)
     server.stop()
@@ -256,7 +256,7 @@ def test_the_till_holds_at_most_50_waiting_orders(page, start_server):
 def test_the_report_shows_sales_per_till(page, start_server):
     """The day report, as the manager reads it: a row per paired till with its orders and
     juices, equal to what REPORT says over the line protocol."""
-    server = start_server(token=TOKEN)
+    server = start_server(token=TOKEN, still_clock=True)
     manager, till = paired_till(page, server, "Front till")   # it sold one banana juice
     page.switch_to.window(manager)
     page.get(server.url + "/reports")                       # this tab holds the token from /tills
