@@ -41,6 +41,11 @@ public struct ServerConfig: Sendable {
     /// as idle. 300: well past an event stream's 15 s `: ping` and a client library's own
     /// keepalive PING, short enough that a flood of silent connections is gone in minutes.
     public var idleTimeoutSeconds: Int? = 300
+    /// How long a graceful shutdown waits for clients to take what they are owed (their replies,
+    /// `EVENT BYE`) before it closes them. 1.5: a client on the shop's Wi-Fi has it at once, and
+    /// a stuck one does not hold a restart; a supervisor's own stop timeout (systemd's 15 s) stays
+    /// well above it.
+    public var shutdownTimeoutSeconds = 1.5
     /// RESTOCK and SET need `AUTH <token>` when set.
     public var managerToken: [UInt8]?
     /// Compact (snapshot + fresh journal) once the journal passes this size.

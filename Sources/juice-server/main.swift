@@ -100,9 +100,9 @@ StopSignals.wait { _ in
     }
     stopping = true
     notifier?.send(["STOPPING=1", "STATUS=shutting down: flushing replies and the journal"])
-    Task.detached { [server] in
+    Task.detached { [server, deadline = config.shutdownTimeoutSeconds] in
         // 3, as for a failed journal write: a supervisor must not take this stop for a clean one.
-        await server.shutdown { durable in
+        await server.shutdown(deadline: deadline) { durable in
             Log.flush()
             exit(durable ? 0 : 3)
         }

@@ -158,8 +158,11 @@ extension HardeningTests {
         #expect(waiting <= 1)
     }
 
+    /// The drain is made far longer than any wait here (`--shutdown-timeout`), so only the second
+    /// signal can end it: with the default 1.5 s, a busy machine that stalled the test between
+    /// the drain's log line and the second signal saw the drain end (exit 0) first.
     @Test func aSecondSignalExitsAtOnce() throws {
-        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "67108864"])
+        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "67108864", "--shutdown-timeout", "600"])
         let stuck = try server.peer(receiveBuffer: 4096)
         _ = stuck.nextLine()
         stuck.write(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))
@@ -172,6 +175,20 @@ extension HardeningTests {
         print("second SIGINT: \(exited.summary)")
         #expect(exited.status == 1, "exit status \(exited.shownStatus) (0: the drain ran to its end)")
         #expect(server.log().contains("second signal: exiting now"), "\(server.log().suffix(500))")
+    }
+
+    /// `--shutdown-timeout` is how long the drain waits for a client that takes nothing: the
+    /// server exits 0 once it passed, and not before (a lower bound: never a speed requirement).
+    @Test func theDrainWaitsForAStuckClientAsLongAsTheShutdownTimeoutSays() throws {
+        let server = try ExecutableServer(["--in-memory", "--max-output-bytes", "67108864", "--shutdown-timeout", "4"])
+        let stuck = try server.peer(receiveBuffer: 4096)
+        _ = stuck.nextLine()
+        stuck.write(Array(String(repeating: "STOCK\r\n", count: 150_000).utf8))
+        waitForIdleCPU(server)
+        let exited = signalAndWaitForExit(server, SIGTERM)
+        print("SIGTERM with --shutdown-timeout 4 and a client that never reads: \(exited.summary)")
+        #expect(exited.status == 0, "exit status \(exited.shownStatus)")
+        #expect(exited.seconds >= 4, "the drain ended after \(exited.seconds) s, before its 4 s")
     }
 
     /// What a signal led to: the exit status (nil: still running when the wait gave up) and how

@@ -68,6 +68,9 @@ public enum CommandLineOptions {
                                    and none of their output taken (an event stream that is read
                                    is not idle; one that stopped reading is). Known clients are
                                    never closed as idle; 0: off (default 300)
+          --shutdown-timeout SECONDS
+                                   on SIGINT/SIGTERM, how long clients get to take their last
+                                   replies and EVENT BYE before they are closed (default 1.5)
           --trusted-proxy ADDR/PREFIX
                                    a reverse proxy (e.g. Caddy on 127.0.0.1/32) whose X-Forwarded-For
                                    or Forwarded header names the HTTP client; repeatable, none by
@@ -167,6 +170,7 @@ public enum CommandLineOptions {
         "--reserved-clients": (0...1_000_000, "", { $0.reservedClients = $1 }),
         "--max-output-bytes": (1024...(1 << 34), "", { $0.maxOutputBytes = $1 }),
         "--idle-timeout": (0...31_536_000, "seconds", { $0.idleTimeoutSeconds = $1 == 0 ? nil : $1 }),
+        "--shutdown-timeout": (1...600, "seconds", { $0.shutdownTimeoutSeconds = Double($1) }),
         "--journal-max-bytes": (1024...(1 << 40), "", { $0.journalMaxBytes = $1 }),
         "--key-retention": (1...31_536_000, "seconds", { $0.keyPolicy.retentionSeconds = Int64($1) }),
         "--key-memory": (1...10_000_000, "keys", { $0.keyPolicy.capacity = $1 }),
