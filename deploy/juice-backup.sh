@@ -133,9 +133,14 @@ if [ -n "$copy_to" ]; then
     *)
       [ -d "$copy_to" ] || { echo "juice-backup: $copy_to is not a folder (is the drive mounted?)" >&2; exit 1; }
       # A copy that fails (a full drive) leaves no part behind to fill it further.
-      cp -- "$file" "$copy_to/$name.part" || { rm -f -- "$copy_to/$name.part"; echo "juice-backup: copying $name to $copy_to failed" >&2; exit 1; }
+      # --remove-destination: a <name>.part already there is removed and the part made new
+      # (O_EXCL), never written through. Whoever can write the folder (a drive another user
+      # mounted) could otherwise leave a symlink there: plain cp followed it, writing the backup
+      # (the keys, the tills' pairings) into a file of theirs, or over any file root may write.
+      # -T: a folder named like tonight's backup is an error, never the place the part goes into.
+      cp --remove-destination -- "$file" "$copy_to/$name.part" || { rm -f -- "$copy_to/$name.part"; echo "juice-backup: copying $name to $copy_to failed" >&2; exit 1; }
       sync -f "$copy_to/$name.part" 2>/dev/null || sync
-      mv -f -- "$copy_to/$name.part" "$copy_to/$name"
+      mv -fT -- "$copy_to/$name.part" "$copy_to/$name" || { rm -f -- "$copy_to/$name.part"; echo "juice-backup: copying $name to $copy_to failed (renaming $name.part there)" >&2; exit 1; }
       "$bin" verify "$copy_to/$name" >/dev/null
       echo "juice-backup: copied $name to $copy_to"
       # Pruned as the folder here, once the new copy is whole: a drive left to fill would stop

@@ -195,6 +195,35 @@ import Testing
         }
     }
 
+    @Test("the drive: a <name>.part symlink left there is replaced, never written through; a folder named as tonight's is an error, not where the copy goes")
+    func copyNeverFollowsALink() throws {
+        let dir = TemporaryDirectory("juice-nightly")
+        let server = try ExecutableServer(["--in-memory", "--manager-token-file", BackupCommandTests.tokenFile(dir.path)])
+        let drive = dir.path + "/usb", theirs = dir.path + "/theirs"
+        try Self.put([], in: drive)
+        #expect(FileManager.default.createFile(atPath: theirs, contents: Data("theirs".utf8)))
+        // Tonight's name, as the script's clock says it (and the next day's, for a run at midnight).
+        let days = try [["+%F"], ["-d", "tomorrow", "+%F"]].map { try Executables.run("/bin/date", $0).output }
+        for day in days.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) {
+            #expect(symlink(theirs, drive + "/juice-\(day).backup.part") == 0)
+        }
+        let result = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: drive))
+        #expect(result.status == 0 && result.output.contains("copied juice-"), "\(result.output)")
+        // Before: cp wrote through the link, the backup (keys, pairings) into their file.
+        #expect(readText(theirs) == "theirs")
+        let name = try #require(Self.tonight(dir.path + "/backups").first)
+        var info = stat()
+        #expect(lstat(drive + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG)
+        #expect(try ExecutableServer.run(["verify", drive + "/" + name]).0 == 0)
+
+        for leftover in Self.names(drive) where leftover.hasSuffix(".part") { unlink(drive + "/" + leftover) }
+        unlink(drive + "/" + name)
+        #expect(mkdir(drive + "/" + name, 0o755) == 0)
+        let blocked = try Executables.run("/bin/bash", [Self.script], environment: Self.settings(dir.path, server: server.httpPort, copyTo: drive))
+        #expect(blocked.status == 1 && blocked.output.contains("copying \(name) to \(drive) failed (renaming"), "\(blocked.output)")
+        #expect(Self.names(drive + "/" + name).isEmpty && !Self.names(drive).contains { $0.hasSuffix(".part") }, "\(Self.names(drive))")
+    }
+
     @Test("one run at a time: a second waits for the first's lock, gives up after JUICE_BACKUP_LOCK_WAIT making nothing; two at once both succeed, one whole backup, no temp")
     func oneRunAtATime() throws {
         let dir = TemporaryDirectory("juice-nightly")

@@ -27,6 +27,14 @@ public enum RestoreCommand {
         }
     }
 
+    /// Whether `path` names anything, a symlink as itself (lstat): `fileExists` follows one, so a
+    /// dangling `journal` link was neither set aside nor replaced, and the new journal was
+    /// created where it pointed, outside the directory.
+    static func entryExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     struct RestoreRefusal: Error, CustomStringConvertible { let description: String }
 
     static func restore(_ contents: BackupFile.Contents, into directory: String, force: Bool) throws {
@@ -59,14 +67,14 @@ public enum RestoreCommand {
         // files the first one set aside (rename(2) replaces a target silently).
         let stamp = ".before-restore-" + UTCTime.text(WallClock.unixSeconds()).filter { $0 != ":" && $0 != "-" }
         var suffix = stamp, n = 1
-        while replaced.contains(where: { FileManager.default.fileExists(atPath: directory + "/" + $0 + suffix) }) {
+        while replaced.contains(where: { entryExists(directory + "/" + $0 + suffix) }) {
             n += 1
             suffix = stamp + "-\(n)"
         }
         var keptAside: [String] = []
         var placed: [String] = []
         do {
-            for name in replaced where FileManager.default.fileExists(atPath: directory + "/" + name) {
+            for name in replaced where entryExists(directory + "/" + name) {
                 guard rename(directory + "/" + name, directory + "/" + name + suffix) == 0 else {
                     throw StorageError.failed(.rename, path: directory + "/" + name, errno: errno)
                 }

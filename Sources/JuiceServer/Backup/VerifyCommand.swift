@@ -10,7 +10,10 @@ public enum VerifyCommand {
     /// that does not begin as a backup is refused without being read whole (a 2 GB file of
     /// something else took 4 GB and 16 s), and a backup is read into memory once.
     package static func load(_ path: String) throws(StorageError) -> BackupFile.Contents {
-        let fd = Platform.open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO (or a device) must be refused below, not waited on here. Opened
+        // plain, a FIFO blocked restore forever: it runs with SIGINT and SIGTERM blocked, so
+        // neither Ctrl-C nor the unit's stop could end it. A plain file reads as without it.
+        let fd = Platform.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .failed(.read, path: path, errno: errno) }
         defer { Platform.close(fd) }
         var info = stat()
@@ -25,7 +28,7 @@ public enum VerifyCommand {
     }
 
     /// Up to `count` bytes from `fd`'s position (fewer at its end).
-    private static func readAll(_ fd: Int32, path: String, upTo count: Int) throws(StorageError) -> [UInt8] {
+    static func readAll(_ fd: Int32, path: String, upTo count: Int) throws(StorageError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(0, count))
         var done = 0
         while done < bytes.count {
