@@ -7,9 +7,9 @@ import JuiceStorage
 /// Data is anything a restore would replace that is not a new store's: a journal record; a
 /// snapshot past a new store's (a seq, a journal position or counters), or one that holds keys,
 /// history, tills, takings or sales, which move no seq (a store of history only is at seq 0);
-/// and any file that cannot be read as one, or cannot be read at all (`read`), which nobody has looked at. A new store's files (its
-/// first start made them: the new box's, before a restore) are not data: `restore` sets them
-/// aside without `--force`, as it does every file it replaces.
+/// and any file that cannot be read as one, or cannot be read at all (`read`), which nobody has
+/// looked at. A new store's files (its first start made them: the new box's, before a restore)
+/// are not data: `restore` sets them aside without `--force`, as it does every file it replaces.
 enum StoreContents {
     /// What the directory holds ("a snapshot at seq 12 with 3 keys, 3 journal records"), or nil
     /// for no data.

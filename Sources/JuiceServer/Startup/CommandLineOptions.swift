@@ -70,7 +70,8 @@ public enum CommandLineOptions {
                                    never closed as idle; 0: off (default 300)
           --shutdown-timeout SECONDS
                                    on SIGINT/SIGTERM, how long clients get to take their last
-                                   replies and EVENT BYE before they are closed (default 1.5)
+                                   replies and EVENT BYE before they are closed: whole
+                                   seconds, 1-600 (default 1.5)
           --trusted-proxy ADDR/PREFIX
                                    a reverse proxy (e.g. Caddy on 127.0.0.1/32) whose X-Forwarded-For
                                    or Forwarded header names the HTTP client; repeatable, none by
