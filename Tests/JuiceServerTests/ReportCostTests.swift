@@ -126,9 +126,12 @@ import Testing
         }
         #expect(seqs == seqs.sorted(), "\(seqs)")
         // One epoll set sees both sockets in one wake-up: the attacker's first turn (one report),
-        // then the change. A bound, not an exact count, as in FairTurnTests.
+        // then the change. A bound, not an exact count, as in FairTurnTests. With a Dispatch
+        // source each, only that the change got in before the attacker's pipeline ended (CI once
+        // saw 6 there on a busy machine).
         let before = seqs.prefix { $0 == 0 }.count
-        #expect(before < 4, "\(before) of the attacker's STOCKs ran before the change")
+        let bound = FairTurnTests.oneWakeUpSeesEveryClient ? 4 : pairs
+        #expect(before < bound, "\(before) of the attacker's STOCKs ran before the change")
         #expect(server.terminate() == 0)
     }
 
@@ -153,7 +156,12 @@ import Testing
         }
         #expect(seqs == seqs.sorted(), "\(seqs)")
         // The first turn is the first report alone; the change runs next (one epoll wake-up).
-        #expect(seqs.first == 1, "the attacker's first /state ran before the change: \(seqs.prefix(4))")
+        // With a Dispatch source each, only before the attacker's last /state (FairTurnTests).
+        if FairTurnTests.oneWakeUpSeesEveryClient {
+            #expect(seqs.first == 1, "the attacker's first /state ran before the change: \(seqs.prefix(4))")
+        } else {
+            #expect(seqs.last == 1, "every /state of the attacker ran before the change")
+        }
         #expect(server.terminate() == 0)
     }
 
