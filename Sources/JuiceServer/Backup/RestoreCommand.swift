@@ -9,8 +9,9 @@ import JuiceStorage
 /// It verifies the whole backup before it touches anything. A directory that holds a store with
 /// data (`StoreContents`: a journal record; a snapshot past a new store's, or one holding keys,
 /// history or tills, even at seq 0) is refused unless `force`. The files it replaces are kept
-/// aside, renamed `<name>.before-restore-<time>`, never overwritten. The snapshot, with the backup's menu and calendar, is written as `Snapshot.write` does (temp file, fsync,
-/// rename, directory fsync), and an empty journal: what a new store has. The new files are
+/// aside, renamed `<name>.before-restore-<time>`, never overwritten. The snapshot, with the
+/// backup's menu and calendar, is written as `Snapshot.write` does (temp file, fsync, rename,
+/// directory fsync), and an empty journal: what a new store has. The new files are
 /// written whole before any old one moves, and a failure after that puts the old ones back: a
 /// failed restore (a full disk) leaves the store the directory held, never none. No store id: the
 /// restored store makes a new one at its first start, so clients take its whole state again.
